@@ -1,0 +1,5 @@
+import type { Migration } from '../migrate.ts';
+import { coreMigration } from './001-core.ts';
+
+/** Every capability's migrations, in one list; each capability owns its own version range (see Migration). */
+export const migrations: readonly Migration[] = [coreMigration];
