@@ -1,0 +1,135 @@
+/**
+ * A built-in or user redaction rule, kept as plain data so the rule set can be
+ * listed, tested rule-by-rule and extended without touching the gate.
+ */
+export interface RedactionRule {
+  /** Stable id, written to the log as `pattern` (e.g. `jwt_token`). */
+  id: string;
+  /** Label used in the replacement line `[REDACTED: <type>]`. */
+  type: string;
+  /** RE2 pattern source. Matched against one line at a time (no newline inside). */
+  pattern: string;
+  /** RE2 flags; only `i`, `s`, `m` are meaningful for single lines. */
+  flags?: string;
+  /**
+   * Keyword-context requirement: the line must contain at least one of these
+   * (case-insensitive substring) for the rule to apply.
+   */
+  keywords?: readonly string[];
+  /**
+   * Minimum Shannon entropy (bits per char) of the matched value: the first
+   * capture group that took part in the match, else the whole match.
+   * Any one match on the line reaching it is enough.
+   */
+  minEntropy?: number;
+  /**
+   * RE2 source for values known not to be secrets, e.g. `string` in the
+   * TypeScript annotation `password: string`. Tested case-insensitively against
+   * the match value; anchor it (`^...$`) so it cannot excuse a longer value.
+   */
+  allowValue?: string;
+  /**
+   * Multi-line block: once `pattern` opens a block, every following line is
+   * redacted up to and including the first line matching `blockEnd`. A block
+   * left open runs to the end of the text.
+   */
+  blockEnd?: string;
+  /** Why the rule exists / what it covers. */
+  description?: string;
+}
+
+/** A pattern supplied by the user (settings / config). Compiled with RE2 or refused. */
+export interface UserPattern {
+  id: string;
+  type: string;
+  pattern: string;
+  flags?: string;
+}
+
+/** One redacted line. Never carries the secret itself. */
+export interface RedactionEvent {
+  /** ISO-8601 timestamp. */
+  ts: string;
+  /** Rule id that fired, or `redaction_error` / `redaction_timeout` when the gate failed closed. */
+  pattern: string;
+  /** The `<type>` used in the replacement marker. */
+  type: string;
+  /** Source file / origin of the text. */
+  source: string;
+  /** 1-based line number within the text passed to `redactText`. */
+  line: number;
+  /** Packet section the text was headed for (GOALS, HISTORY, INTEL, TASK, PROTOCOL, ...). */
+  section: string;
+}
+
+export interface RedactContext {
+  source: string;
+  section: string;
+}
+
+export interface RedactResult {
+  text: string;
+  redactions: RedactionEvent[];
+}
+
+export interface MatchHit {
+  /** Offset of the match within the line (UTF-16 units). */
+  index: number;
+  /** First capture group that took part in the match, else the whole match. */
+  value: string;
+}
+
+/** A compiled single pattern. May throw; the gate treats a throw as a match. */
+export interface Matcher {
+  findAll(line: string): MatchHit[];
+}
+
+export type CompileFn = (source: string, flags: string) => Matcher;
+
+/** Many patterns in one pass: returns the indexes of the patterns that match somewhere in the line. */
+export interface MatcherSet {
+  match(line: string): number[];
+}
+
+export type CompileSetFn = (patterns: ReadonlyArray<{ source: string; flags: string }>) => MatcherSet;
+
+export interface RedactorDeps {
+  /** Defaults to BUILTIN_RULES. */
+  rules?: readonly RedactionRule[];
+  /** Compiled after the rules; any pattern RE2 rejects makes createRedactor throw. */
+  userPatterns?: readonly UserPattern[];
+  /** Called once per redaction event, after the text has been processed. */
+  log?: (event: RedactionEvent) => void;
+  now?: () => Date;
+  /** Per-line budget for all checks, in ms (default 100). Over budget = redacted. */
+  timeBudgetMs?: number;
+  /** Monotonic ms clock used for the budget (default performance.now). */
+  clock?: () => number;
+  /** Single-pattern compiler (default RE2). */
+  compile?: CompileFn;
+  /**
+   * One-pass prefilter over all patterns (default RE2.Set). When `compile` is
+   * injected without `compileSet`, no prefilter is used and every rule's
+   * matcher runs on every line, so an injected matcher always gets exercised.
+   */
+  compileSet?: CompileSetFn;
+}
+
+export interface Redactor {
+  redactText(text: string, ctx: RedactContext): RedactResult;
+  /** Adds a user pattern; throws PatternRefusedError when RE2 cannot take it. */
+  addUserPattern(pattern: UserPattern): void;
+  /** Rules in match order (built-ins, then user patterns). */
+  readonly rules: readonly RedactionRule[];
+}
+
+export interface RedactionReport {
+  source: string;
+  totalLines: number;
+  redactedLines: number;
+  /** Per type: how many lines, and which (1-based). */
+  byType: Record<string, { count: number; lines: number[] }>;
+  redactions: RedactionEvent[];
+  /** The redacted text (what `contextpack redact` prints without --json). */
+  text: string;
+}
