@@ -1,0 +1,97 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODELS_DIR_ENV, modelSearchDirs } from './model-dirs.ts';
+import { probeModel } from './probe.ts';
+import { buildTinyModel } from './testing/tiny-model.ts';
+
+let tmp: string;
+let root: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'cp-probe-'));
+  root = join(tmp, 'models');
+  await buildTinyModel({ root, modelId: 'Xenova/all-MiniLM-L6-v2', dim: 16 });
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+describe('modelSearchDirs', () => {
+  it('puts CONTEXTPACK_MODELS_DIR first, then resources, then user data, without duplicates', () => {
+    expect(
+      modelSearchDirs({
+        resourcesModelsDir: '/app/resources/models',
+        userDataModelsDir: '/home/u/.config/ContextPack/models',
+        env: { [MODELS_DIR_ENV]: '/custom' },
+      }),
+    ).toEqual(['/custom', '/app/resources/models', '/home/u/.config/ContextPack/models']);
+    expect(modelSearchDirs({ resourcesModelsDir: '/r', userDataModelsDir: '/r', env: { [MODELS_DIR_ENV]: ' ' } })).toEqual(['/r']);
+  });
+});
+
+describe('probeModel', () => {
+  it('finds the model in a later folder and describes it', async () => {
+    const probe = await probeModel({ dirs: [join(tmp, 'empty'), root] });
+    expect(probe).toMatchObject({
+      ok: true,
+      modelId: 'Xenova/all-MiniLM-L6-v2',
+      dims: 16,
+      root,
+      dir: join(root, 'Xenova/all-MiniLM-L6-v2'),
+      onnxPath: join(root, 'Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx'),
+    });
+    if (probe.ok) {
+      expect(probe.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+      expect(probe.spec.dims).toBe(16);
+    }
+  });
+
+  it('says semantic search is off, naming the path, when no folder has the model', async () => {
+    const probe = await probeModel({ dirs: [join(tmp, 'a'), join(tmp, 'b')] });
+    expect(probe).toEqual({
+      ok: false,
+      modelId: 'Xenova/all-MiniLM-L6-v2',
+      reason: `semantic search off: no model at ${join(tmp, 'a', 'Xenova/all-MiniLM-L6-v2')} (also looked in ${join(tmp, 'b', 'Xenova/all-MiniLM-L6-v2')})`,
+    });
+  });
+
+  it('names the missing file of a half-copied model folder', async () => {
+    const half = join(tmp, 'half');
+    await mkdir(join(half, 'Xenova/gte-small'), { recursive: true });
+    await writeFile(join(half, 'Xenova/gte-small/config.json'), '{"hidden_size": 384}');
+    const probe = await probeModel({ modelId: 'Xenova/gte-small', dirs: [half] });
+    expect(probe).toMatchObject({ ok: false, reason: `semantic search off: no model at ${join(half, 'Xenova/gte-small/tokenizer.json')}` });
+  });
+
+  it('looks for the file of the configured dtype', async () => {
+    const probe = await probeModel({ dirs: [root], spec: { dtype: 'fp32' } });
+    expect(probe).toMatchObject({ ok: false, reason: `semantic search off: no model at ${join(root, 'Xenova/all-MiniLM-L6-v2/onnx/model.onnx')}` });
+  });
+
+  it('reports instead of throwing for unknown models, bad config and no folders', async () => {
+    expect(await probeModel({ modelId: 'x/unknown', dirs: [root] })).toMatchObject({ ok: false, reason: expect.stringMatching(/^semantic search off: unknown embedding model/) });
+    expect(await probeModel({ dirs: [] })).toMatchObject({ ok: false, reason: expect.stringMatching(/^semantic search off: no models folder configured/) });
+    const bad = join(tmp, 'badconfig');
+    await cp(root, bad, { recursive: true });
+    await writeFile(join(bad, 'Xenova/all-MiniLM-L6-v2/config.json'), '{not json');
+    expect(await probeModel({ dirs: [bad] })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(`semantic search off: unreadable model config at ${join(bad, 'Xenova/all-MiniLM-L6-v2/config.json')}`),
+    });
+  });
+
+  it('keeps the fingerprint when the folder is copied, and changes it with the weights or the pooling', async () => {
+    const a = await probeModel({ dirs: [root] });
+    const copy = join(tmp, 'copy');
+    await cp(root, copy, { recursive: true });
+    const b = await probeModel({ dirs: [copy] });
+    const cls = await probeModel({ dirs: [copy], spec: { pooling: 'cls' } });
+    const reseeded = join(tmp, 'reseeded');
+    await buildTinyModel({ root: reseeded, modelId: 'Xenova/all-MiniLM-L6-v2', dim: 16, seed: 99 });
+    const c = await probeModel({ dirs: [reseeded] });
+    if (!a.ok || !b.ok || !c.ok || !cls.ok) throw new Error('probe failed');
+    expect(b.fingerprint).toBe(a.fingerprint);
+    expect(c.fingerprint).not.toBe(a.fingerprint);
+    expect(cls.fingerprint).not.toBe(a.fingerprint);
+  });
+});

@@ -1,0 +1,117 @@
+// Finds a usable model on disk and describes it, or says in one line why semantic search is off. It never throws:
+// ingest and search go on BM25-only when there is no model, and `contextpack stats` shows the reason.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { modelFingerprint } from './fingerprint.ts';
+import { DEFAULT_MODEL_ID, ONNX_FILE_BY_DTYPE, resolveModelSpec } from './models.ts';
+import type { ModelSpec, ModelSpecOverrides } from './models.ts';
+
+export type ProbeOptions = {
+  modelId?: string;
+  // Ordered model roots, usually from modelSearchDirs().
+  dirs: readonly string[];
+  spec?: ModelSpecOverrides;
+};
+
+export type ModelFound = {
+  ok: true;
+  modelId: string;
+  dims: number;
+  // The model's own folder (<root>/<modelId>) and the root transformers.js resolves model ids against.
+  dir: string;
+  root: string;
+  onnxPath: string;
+  spec: ModelSpec;
+  fingerprint: string;
+};
+
+export type ModelMissing = { ok: false; modelId: string; reason: string };
+
+export type ModelProbe = ModelFound | ModelMissing;
+
+const OFF = 'semantic search off:';
+
+export function requiredModelFiles(spec: ModelSpec): string[] {
+  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', join('onnx', ONNX_FILE_BY_DTYPE[spec.dtype])];
+}
+
+async function isNonEmptyFile(path: string): Promise<boolean> {
+  try {
+    const s = await stat(path);
+    return s.isFile() && s.size > 0;
+  } catch {
+    return false;
+  }
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export async function probeModel(options: ProbeOptions): Promise<ModelProbe> {
+  const modelId = options.modelId ?? DEFAULT_MODEL_ID;
+  const missing = (reason: string): ModelMissing => ({ ok: false, modelId, reason: `${OFF} ${reason}` });
+  let spec: ModelSpec;
+  try {
+    spec = resolveModelSpec(modelId, options.spec);
+  } catch (err) {
+    return missing((err as Error).message);
+  }
+  if (options.dirs.length === 0) return missing(`no models folder configured (set CONTEXTPACK_MODELS_DIR)`);
+
+  const files = requiredModelFiles(spec);
+  // The most useful path to name: the first missing file of a model folder that exists (a half-copied model),
+  // else where the model was expected first.
+  let reportPath = join(options.dirs[0]!, modelId);
+  let sawFolder = false;
+  for (const root of options.dirs) {
+    const dir = join(root, modelId);
+    if (!(await isDir(dir))) continue;
+    let firstMissing: string | undefined;
+    for (const f of files) {
+      if (!(await isNonEmptyFile(join(dir, f)))) {
+        firstMissing = join(dir, f);
+        break;
+      }
+    }
+    if (firstMissing) {
+      if (!sawFolder) reportPath = firstMissing;
+      sawFolder = true;
+      continue;
+    }
+    return describe(modelId, spec, root, dir, missing);
+  }
+  const others = options.dirs.slice(1).map((d) => join(d, modelId));
+  const also = others.length > 0 ? ` (also looked in ${others.join(', ')})` : '';
+  return missing(`no model at ${reportPath}${also}`);
+}
+
+async function describe(
+  modelId: string,
+  spec: ModelSpec,
+  root: string,
+  dir: string,
+  missing: (reason: string) => ModelMissing,
+): Promise<ModelProbe> {
+  const configPath = join(dir, 'config.json');
+  let dims: number;
+  try {
+    const config = JSON.parse(await readFile(configPath, 'utf8')) as { hidden_size?: unknown };
+    dims = typeof config.hidden_size === 'number' ? config.hidden_size : spec.dims;
+  } catch (err) {
+    return missing(`unreadable model config at ${configPath}: ${(err as Error).message}`);
+  }
+  if (!(dims > 0)) return missing(`cannot tell the dimensions of the model at ${dir} (no hidden_size in config.json)`);
+  const onnxPath = join(dir, 'onnx', ONNX_FILE_BY_DTYPE[spec.dtype]);
+  try {
+    const named = requiredModelFiles(spec).map((f): [string, string] => [f, join(dir, f)]);
+    const fingerprint = await modelFingerprint(spec, dims, named);
+    return { ok: true, modelId, dims, dir, root, onnxPath, spec: { ...spec, dims }, fingerprint };
+  } catch (err) {
+    return missing(`cannot read the model at ${dir}: ${(err as Error).message}`);
+  }
+}
