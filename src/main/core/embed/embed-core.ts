@@ -1,0 +1,185 @@
+// The embedding computation itself, on transformers.js: its tokenizer and model loading, its ONNX session, its
+// pooling and normalization. Runs wherever it is loaded; embed-worker.ts loads it in a worker thread so that
+// inference never blocks the main process, and the in-process embedder loads it directly for tests and tools.
+import { AutoModel, AutoTokenizer, env, mean_pooling, Tensor } from '@huggingface/transformers';
+import { join } from 'node:path';
+import { ONNX_FILE_BY_DTYPE } from './models.ts';
+import type { ModelSpec } from './models.ts';
+
+export type CoreOptions = {
+  // Models root: the model is <root>/<spec.id>/.
+  root: string;
+  spec: ModelSpec;
+  // onnxruntime intra-op threads; undefined lets onnxruntime choose (one per physical core).
+  threads?: number;
+};
+
+export type TokenizedText = { ids: number[]; typeIds: number[] };
+
+// Row-major [size, seqLen] int64 tensors, exactly what the ONNX graph consumes.
+export type EncodedBatch = {
+  size: number;
+  seqLen: number;
+  inputIds: BigInt64Array;
+  attentionMask: BigInt64Array;
+  tokenTypeIds: BigInt64Array;
+};
+
+export type EmbedCore = {
+  readonly spec: ModelSpec;
+  readonly dims: number;
+  readonly onnxPath: string;
+  tokenize(texts: readonly string[]): TokenizedText[];
+  pad(seqs: readonly TokenizedText[]): EncodedBatch;
+  // Pooled (and, if the model wants it, normalized) vectors, flattened [size * dims].
+  infer(batch: EncodedBatch): Promise<Float32Array>;
+  dispose(): Promise<void>;
+};
+
+// Pins transformers.js to local folders. allowRemoteModels=false alone already stops downloads; replacing fetch too
+// makes any remote attempt fail loudly instead of hanging on a machine without network.
+export function configureOfflineEnv(root: string): void {
+  env.allowRemoteModels = false;
+  env.allowLocalModels = true;
+  env.localModelPath = root;
+  env.useFSCache = false;
+  env.useBrowserCache = false;
+  env.fetch = async (input: string | URL) => {
+    throw new Error(`embedder is offline by design; refused to fetch ${String(input)}`);
+  };
+}
+
+export async function loadEmbedCore(options: CoreOptions): Promise<EmbedCore> {
+  const { spec, root } = options;
+  const onnxPath = join(root, spec.id, 'onnx', ONNX_FILE_BY_DTYPE[spec.dtype]);
+  configureOfflineEnv(root);
+  let tokenizer: Awaited<ReturnType<typeof AutoTokenizer.from_pretrained>>;
+  let model: Awaited<ReturnType<typeof AutoModel.from_pretrained>>;
+  try {
+    tokenizer = await AutoTokenizer.from_pretrained(spec.id, { local_files_only: true });
+  } catch (err) {
+    throw new Error(`cannot load the tokenizer of ${spec.id} from ${join(root, spec.id)}: ${messageOf(err)}`);
+  }
+  try {
+    model = await AutoModel.from_pretrained(spec.id, {
+      local_files_only: true,
+      dtype: spec.dtype,
+      device: 'cpu',
+      session_options: options.threads ? { intraOpNumThreads: options.threads } : {},
+    });
+  } catch (err) {
+    throw new Error(`cannot load the embedding model ${spec.id} from ${onnxPath}: ${messageOf(err)}`);
+  }
+  const dims = await readHiddenSize(model, spec);
+  const specialIds = new Set<number>(tokenizer.all_special_ids);
+  const padId = tokenizer.pad_token_id ?? 0;
+
+  const tokenize = (texts: readonly string[]): TokenizedText[] => {
+    if (texts.length === 0) return [];
+    const enc = tokenizer([...texts], { padding: false, truncation: false, return_tensor: false }) as unknown as {
+      input_ids: number[][];
+      token_type_ids?: number[][];
+    };
+    return enc.input_ids.map((ids, i) =>
+      truncateKeepingEnd(ids, enc.token_type_ids?.[i] ?? new Array<number>(ids.length).fill(0), spec.maxTokens, specialIds),
+    );
+  };
+
+  const pad = (seqs: readonly TokenizedText[]): EncodedBatch => {
+    const size = seqs.length;
+    const seqLen = Math.max(1, ...seqs.map((s) => s.ids.length));
+    const inputIds = new BigInt64Array(size * seqLen).fill(BigInt(padId));
+    const attentionMask = new BigInt64Array(size * seqLen);
+    const tokenTypeIds = new BigInt64Array(size * seqLen);
+    seqs.forEach((s, row) => {
+      const base = row * seqLen;
+      for (let j = 0; j < s.ids.length; j++) {
+        inputIds[base + j] = BigInt(s.ids[j]!);
+        attentionMask[base + j] = 1n;
+        tokenTypeIds[base + j] = BigInt(s.typeIds[j]!);
+      }
+    });
+    return { size, seqLen, inputIds, attentionMask, tokenTypeIds };
+  };
+
+  const infer = async (batch: EncodedBatch): Promise<Float32Array> => {
+    const shape = [batch.size, batch.seqLen];
+    const attentionMask = new Tensor('int64', batch.attentionMask, shape);
+    const outputs = (await model({
+      input_ids: new Tensor('int64', batch.inputIds, shape),
+      attention_mask: attentionMask,
+      token_type_ids: new Tensor('int64', batch.tokenTypeIds, shape),
+    })) as Record<string, Tensor | undefined>;
+    const hidden = outputs.last_hidden_state ?? outputs.token_embeddings;
+    if (!hidden) throw new Error(`${onnxPath} has no last_hidden_state output (got ${Object.keys(outputs).join(', ')})`);
+    if (hidden.dims.length !== 3 || hidden.dims[2] !== dims) {
+      throw new Error(`${onnxPath} produced shape [${hidden.dims}] but config.json says hidden_size ${dims}`);
+    }
+    let pooled = spec.pooling === 'mean' ? mean_pooling(hidden, attentionMask) : hidden.slice(null, 0);
+    if (spec.normalize) pooled = pooled.normalize(2, -1);
+    return Float32Array.from(pooled.data as Float32Array);
+  };
+
+  return {
+    spec,
+    dims,
+    onnxPath,
+    tokenize,
+    pad,
+    infer,
+    dispose: async () => {
+      await model.dispose();
+    },
+  };
+}
+
+async function readHiddenSize(model: { config: unknown }, spec: ModelSpec): Promise<number> {
+  const hidden = (model.config as { hidden_size?: unknown }).hidden_size;
+  return typeof hidden === 'number' && hidden > 0 ? hidden : spec.dims;
+}
+
+// transformers.js truncation cuts the trailing [SEP] off long inputs; BERT-family models were trained with it, so
+// keep the final special token and drop word pieces before it instead.
+export function truncateKeepingEnd(
+  ids: number[],
+  typeIds: number[],
+  maxTokens: number,
+  specialIds: ReadonlySet<number>,
+): TokenizedText {
+  if (ids.length <= maxTokens) return { ids, typeIds };
+  const last = ids.length - 1;
+  if (specialIds.has(ids[last]!)) {
+    return {
+      ids: [...ids.slice(0, maxTokens - 1), ids[last]!],
+      typeIds: [...typeIds.slice(0, maxTokens - 1), typeIds[last]!],
+    };
+  }
+  return { ids: ids.slice(0, maxTokens), typeIds: typeIds.slice(0, maxTokens) };
+}
+
+// Sorting by length before batching keeps padding (wasted inference) small when chunk lengths vary.
+export function planBatches(lengths: readonly number[], batchSize: number): number[][] {
+  if (!(batchSize >= 1)) throw new Error(`batch size must be at least 1, got ${batchSize}`);
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  const batches: number[][] = [];
+  for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
+  return batches;
+}
+
+// Embeds texts batch by batch, reporting each finished batch (its original indices and flattened vectors).
+export async function embedInBatches(
+  core: EmbedCore,
+  texts: readonly string[],
+  batchSize: number,
+  onBatch: (indices: number[], vectors: Float32Array) => void,
+): Promise<void> {
+  const tokenized = core.tokenize(texts);
+  for (const indices of planBatches(tokenized.map((t) => t.ids.length), batchSize)) {
+    const vectors = await core.infer(core.pad(indices.map((i) => tokenized[i]!)));
+    onBatch(indices, vectors);
+  }
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

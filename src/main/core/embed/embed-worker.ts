@@ -1,0 +1,36 @@
+// Worker-thread entry: loads the model once, then embeds requests one at a time, streaming each finished batch back
+// so the caller can report progress and the main thread never runs tokenization or inference.
+import { parentPort, workerData } from 'node:worker_threads';
+import { embedInBatches, loadEmbedCore, messageOf } from './embed-core.ts';
+import type { EmbedCore } from './embed-core.ts';
+import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+
+const port = parentPort;
+if (!port) throw new Error('embed-worker.ts must run in a worker thread');
+const send = (msg: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(msg, transfer);
+
+let core: EmbedCore | undefined;
+try {
+  core = await loadEmbedCore(workerData as WorkerInit);
+  send({ type: 'ready', dims: core.dims });
+} catch (err) {
+  send({ type: 'failed', message: messageOf(err) });
+}
+
+if (core) {
+  const loaded = core;
+  // Requests are serialized: one onnxruntime session already uses every core it is given.
+  let queue = Promise.resolve();
+  port.on('message', (msg: ToWorker) => {
+    queue = queue.then(async () => {
+      try {
+        await embedInBatches(loaded, msg.texts, msg.batchSize, (indices, vectors) => {
+          send({ type: 'batch', id: msg.id, indices, vectors }, [vectors.buffer as ArrayBuffer]);
+        });
+        send({ type: 'done', id: msg.id });
+      } catch (err) {
+        send({ type: 'error', id: msg.id, message: messageOf(err) });
+      }
+    });
+  });
+}
