@@ -56,6 +56,13 @@ function compileRule(rule: RedactionRule, compile: (s: string, f: string) => Mat
   };
 }
 
+const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
+
+/** Byte-wise %XX decoding that cannot throw (decodeURIComponent does on malformed input). */
+function percentDecode(line: string): string {
+  return line.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
 function maxIndex(hits: readonly MatchHit[]): number {
   let max = -1;
   for (const h of hits) if (h.index > max) max = h.index;
@@ -112,6 +119,31 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     });
   }
 
+  /** First rule that fires on the line, or null; also reports whether it opens a block. */
+  function scan(line: string, overBudget: () => boolean): { verdict: Verdict; open: CompiledRule | null } | null {
+    let lower: string | null = null;
+    for (const i of candidates(line)) {
+      if (overBudget()) return { verdict: TIMEOUT_RULE, open: null };
+      const c = compiled[i];
+      if (c.keywords) {
+        lower ??= line.toLowerCase();
+        const l = lower;
+        if (!c.keywords.some((k) => l.includes(k))) continue;
+      }
+      const hits = realHits(c, line);
+      if (hits.length === 0) continue;
+      let next: CompiledRule | null = null;
+      if (c.blockEnd) {
+        const ends = c.blockEnd.findAll(line);
+        // Opens unless the block also closes later on this same line.
+        if (maxIndex(ends) < maxIndex(hits)) next = c;
+      }
+      return { verdict: { id: c.rule.id, type: c.rule.type }, open: next };
+    }
+    if (overBudget()) return { verdict: TIMEOUT_RULE, open: null };
+    return null;
+  }
+
   /** Returns the verdict for one line and the block state for the next. */
   function checkLine(line: string, open: CompiledRule | null): { verdict: Verdict | null; open: CompiledRule | null } {
     const start = clock();
@@ -128,27 +160,10 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
         return { verdict: { id: open.rule.id, type: open.rule.type }, open: next };
       }
 
-      let lower: string | null = null;
-      for (const i of candidates(line)) {
-        if (overBudget()) return { verdict: TIMEOUT_RULE, open: null };
-        const c = compiled[i];
-        if (c.keywords) {
-          lower ??= line.toLowerCase();
-          const l = lower;
-          if (!c.keywords.some((k) => l.includes(k))) continue;
-        }
-        const hits = realHits(c, line);
-        if (hits.length === 0) continue;
-        let next: CompiledRule | null = null;
-        if (c.blockEnd) {
-          const ends = c.blockEnd.findAll(line);
-          // Opens unless the block also closes later on this same line.
-          if (maxIndex(ends) < maxIndex(hits)) next = c;
-        }
-        return { verdict: { id: c.rule.id, type: c.rule.type }, open: next };
-      }
-      if (overBudget()) return { verdict: TIMEOUT_RULE, open: null };
-      return { verdict: null, open: null };
+      const found = scan(line, overBudget);
+      if (found || !PERCENT_ESCAPE.test(line)) return found ?? { verdict: null, open: null };
+      // Secrets in query strings arrive percent-encoded (%2F, %3A): look at the decoded line too.
+      return scan(percentDecode(line), overBudget) ?? { verdict: null, open: null };
     } catch {
       // Keep an open block open: the body is still being redacted either way.
       return { verdict: ERROR_RULE, open };

@@ -10,24 +10,32 @@ import type { RedactionRule } from './types.ts';
  */
 
 // Key names that mark the value next to them as a credential in config-like text.
+// Matched case-insensitively; the `(?-i:...)` parts keep camelCase humps meaningful,
+// so `storageKey` and `tokenSecret` count but `monkey`, `tokenizer`, `tokens` do not.
 const SECRET_KEY_NAME =
-  '\\b(?:[A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|' +
-  'private[_.-]?key|credentials?|auth[_.-]?(?:key|token|secret|pass)|session[_.-]?key|signing[_.-]?key|' +
-  'encryption[_.-]?key|master[_.-]?key|conn(?:ection)?[_.-]?str(?:ing)?)[A-Za-z0-9_.-]*|' +
-  '(?:[A-Za-z0-9_.-]*[_.-])?(?:pass|pw|pswd|auth|creds))';
+  '\\b(?:[A-Za-z0-9_.-]*(?:password|passwd|passphrase|passcode|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|' +
+  'private[_.-]?key|credentials?|session[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|' +
+  'conn(?:ection)?[_.-]?str(?:ing)?)(?:[_.-][A-Za-z0-9_.-]*|(?-i:[A-Z0-9])[A-Za-z0-9_.-]*)?|' +
+  '[A-Za-z0-9_.-]*(?:pass|pw|pswd|creds)|(?:[A-Za-z0-9_.-]*[_.-])?auth|' +
+  '[A-Za-z0-9_.-]*(?:[_.-]key|[a-z0-9](?-i:K)ey))';
 
 // `=`, `:`, `:=`, `=>`, `||=`, `??=` but not `==` / `===` (comparison, not assignment).
 const ASSIGN = '["\'\\]]?\\s*(?:=>|:=|\\|\\|=|\\?\\?=|=|:)\\s*';
 
+// Quoted values that only stand in for a secret.
+const PLACEHOLDER_VALUE =
+  '^(?:string|\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}|\\{\\{[^}]*\\}\\}|<[^>]*>|\\*+|x+|\\.\\.\\.)$';
+
 // Unquoted values that are code or templating, not secrets: type names, env
-// lookups, member reads and calls. Quoted values are never excused by shape alone.
+// lookups, reads from well-known objects, argument-less calls, JSX expressions.
+// Calls with arguments are not excused: `Summer(2024)` is a plausible password.
 const NOT_A_SECRET_VALUE =
   '^(?:string|number|boolean|bigint|symbol|object|any|unknown|never|void|null|nil|none|undefined|true|false|' +
   'yes|no|on|off|required|optional|\\*+|x+|\\.\\.\\.|' +
   '(?:process\\.env|import\\.meta\\.env|os\\.environ|os\\.getenv|env|ENV|System\\.getenv|config|cfg|conf|options|opts|' +
-  'props|this|self|ctx|context|req|request|settings|params|args|input|data|state|vars|secrets)\\b.*|' +
-  '\\$\\{?[A-Za-z_][A-Za-z0-9_]*\\}?|%[A-Za-z_][A-Za-z0-9_]*%|\\{\\{.*|' +
-  '[A-Za-z_$][A-Za-z0-9_$.]*\\(.*)$';
+  'props|this|self|ctx|context|req|request|settings|params|args|input|data|state|vars|secrets)(?:\\.|\\?\\.|\\[|->|::|\\().*|' +
+  '\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}|\\$(?-i:[A-Z_][A-Z0-9_]*)|%[A-Za-z_][A-Za-z0-9_]*%|\\{\\{.*|' +
+  'new|await|typeof|function|async|require|import|yield|[A-Za-z_$][A-Za-z0-9_$.]*\\(\\)|\\{[A-Za-z_$][A-Za-z0-9_$.]*\\})$';
 
 export const BUILTIN_RULES: readonly RedactionRule[] = [
   // ── Private keys: the whole body, BEGIN through END ──────────────────────
@@ -191,7 +199,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
     type: 'llm_api_key',
     pattern:
       '(?:cohere|mistral|together|voyage|anyscale|deepinfra|fireworks|deepseek|openrouter|pinecone|gemini|jina|' +
-      'cerebras|ai21|nvidia|nim)[A-Za-z0-9_.-]{0,30}' + ASSIGN + '["\']?([A-Za-z0-9_.-]{20,})',
+      'cerebras|ai21|nvidia|nim)[A-Za-z0-9_.-]{0,20}(?:key|token|secret)[A-Za-z0-9_.-]{0,10}' + ASSIGN + '["\']?([A-Za-z0-9_.-]{20,})',
     flags: 'i',
     minEntropy: 3,
   },
@@ -228,7 +236,9 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
   {
     id: 'authorization_header',
     type: 'auth_header',
-    pattern: 'authorization["\']?\\s*[:=]\\s*["\']?(?:basic|bearer|token|digest|negotiate|ntlm|apikey|sso-key)?\\s*[A-Za-z0-9._~+/=:-]{6,}',
+    pattern:
+      'authorization["\'\\]]{0,2}\\s*[:=]\\s*["\']?' +
+      '(?:(?:basic|bearer|token|digest|negotiate|ntlm|apikey|sso-key)\\s+[A-Za-z0-9._~+/=:-]{6,}|[A-Za-z0-9._~+/=:-]{16,})',
     flags: 'i',
   },
   { id: 'bearer_token', type: 'auth_header', pattern: '\\bbearer\\s+[A-Za-z0-9._~+/-]{16,}', flags: 'i' },
@@ -247,7 +257,8 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
   {
     id: 'cli_short_password_flag',
     type: 'password',
-    pattern: '\\b(?:mysql|mysqldump|mysqladmin|mariadb|sshpass|login)\\b.*\\s-p\\s?\\S+',
+    // mysql takes the password glued to -p (a bare -p prompts); sshpass / docker login take the next word.
+    pattern: '\\b(?:mysql|mysqldump|mysqladmin|mariadb)\\b.*\\s-p\\S+|\\b(?:sshpass|login)\\b.*\\s-p\\s*\\S+',
     flags: 'i',
   },
   {
@@ -264,25 +275,40 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
   {
     id: 'xml_secret_element',
     type: 'password',
-    pattern: '<([A-Za-z0-9_:.-]*(?:password|passwd|secret|token|apikey|api_key|credential)[A-Za-z0-9_:.-]*)[^>]*>[^<\\s]+',
+    pattern: '<' + SECRET_KEY_NAME + '(?:\\s[^>]*)?>[^<\\s]+',
     flags: 'i',
   },
   {
     id: 'xml_key_value_secret',
     type: 'password',
-    pattern:
-      'key\\s*=\\s*["\'][^"\']*(?:password|passwd|secret|token|apikey|api_key|connectionstring)[^"\']*["\']\\s+value\\s*=\\s*["\'][^"\']+',
+    pattern: 'key\\s*=\\s*["\']' + SECRET_KEY_NAME + '["\']\\s+value\\s*=\\s*["\'][^"\']+',
     flags: 'i',
+    description: '.NET appSettings: <add key="ApiToken" value="..."/>.',
+  },
+  {
+    id: 'secret_key_value_pair',
+    type: 'password',
+    pattern: '["\'`]' + SECRET_KEY_NAME + '["\'`]\\s*,\\s*["\'`]([^"\'`]+)["\'`]',
+    flags: 'i',
+    allowValue: PLACEHOLDER_VALUE,
+    description: 'A key name and a literal value as call arguments: os.environ.get("DB_PASSWORD", "..."), headers.set("X-Api-Key", "...").',
+  },
+  {
+    id: 'secret_assignment_quoted',
+    type: 'password',
+    pattern:
+      SECRET_KEY_NAME + ASSIGN + '(?:"([^"]*[^"\\s][^"]*)"|\'([^\']*[^\'\\s][^\']*)\'|`([^`]*[^`\\s][^`]*)`)',
+    flags: 'i',
+    allowValue: PLACEHOLDER_VALUE,
+    description: 'A quoted value under a password / token / key name in YAML, JSON, TOML, INI, XML attributes, code.',
   },
   {
     id: 'secret_assignment',
     type: 'password',
-    pattern:
-      SECRET_KEY_NAME + ASSIGN +
-      '(?:"([^"]*[^"\\s][^"]*)"|\'([^\']*[^\'\\s][^\']*)\'|`([^`]*[^`\\s][^`]*)`|([^\\s"\'`,;)\\]}{(=][^\\s"\',;]*))',
+    pattern: SECRET_KEY_NAME + ASSIGN + '([^\\s"\'`,;=][^\\s"\',;]*)',
     flags: 'i',
     allowValue: NOT_A_SECRET_VALUE,
-    description: 'Passwords, tokens, API keys in YAML / JSON / .env / INI / TOML / XML attributes / code.',
+    description: 'An unquoted value under a password / token / key name (.env, YAML, INI, properties, code).',
   },
   {
     id: 'env_var_assignment',
@@ -293,12 +319,21 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
   {
     id: 'high_entropy_secret',
     type: 'high_entropy_secret',
+    // Up to three short filler words between the key word and the value, so prose
+    // ("the staging API key for CI is 9fK2...") is covered as well as code.
     pattern:
-      '(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]{0,25}["\'`]?\\s{0,3}(?:=>|:=|[:=,(]|\\s)\\s{0,3}["\'`]?' +
-      '(?:bearer\\s+|basic\\s+|token\\s+)?([A-Za-z0-9+/=_.~-]{20,})',
+      '(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]{0,25}' +
+      '(?:[\\s"\'`:=,(>-]{1,6}[A-Za-z]{1,8}){0,3}[\\s"\'`:=,(>-]{1,6}([A-Za-z0-9+/=_.~-]{20,})',
     flags: 'i',
-    minEntropy: 3.5,
+    minEntropy: 3,
     description: 'Spec 000: [A-Za-z0-9+/=]{20,} preceded by key-like context, gated on entropy.',
+  },
+  {
+    id: 'password_in_prose',
+    type: 'password',
+    pattern: '\\b(?:password|passwd|passphrase|passcode|pwd)\\b(?:\\s+[A-Za-z]{1,12}){0,3}(?:\\s+(?:is|was|are|to)\\b|\\s*(?:=|:|->))\\s*["\'`]?[^\\s"\'`]{4,}',
+    flags: 'i',
+    description: '"the admin password is hunter2" in notes and chat logs.',
   },
   {
     id: 'email_address',

@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { alphabets, createRng, fakeJwt, fakePem, SECRET_FAMILIES } from './fake-secrets.testkit.ts';
+import { compileRe2 } from './re2-compile.ts';
+import { createRedactor } from './redactor.ts';
+import { BUILTIN_RULES } from './rules.ts';
+import type { RedactionRule, Redactor } from './types.ts';
+
+/*
+ * One suite, many implementations: every built-in rule runs, alone, against
+ * its positives and near-miss negatives, under two gate implementations:
+ * the RE2.Set prefilter (default) and plain per-rule RE2 (no prefilter).
+ * A rule whose Set form and single form disagree fails here.
+ */
+
+const r = createRng(7);
+const a = alphabets(r);
+const family = (id: string) => {
+  const f = SECRET_FAMILIES.find((x) => x.id === id);
+  if (!f) throw new Error(`no family ${id}`);
+  return f;
+};
+/** Three fresh values of a generated family. */
+const gen = (id: string) => [0, 1, 2].map(() => family(id).make(r));
+
+interface RuleCases {
+  positives: string[];
+  negatives: string[];
+}
+
+const CASES: Record<string, RuleCases> = {
+  private_key_block: {
+    positives: ['-----BEGIN RSA PRIVATE KEY-----', 'key: "-----BEGIN OPENSSH PRIVATE KEY-----', '---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----', '-----BEGIN PGP PRIVATE KEY BLOCK-----'],
+    negatives: ['-----BEGIN PUBLIC KEY-----', '-----BEGIN CERTIFICATE-----', 'ssh-rsa AAAAB3NzaC1yc2E user@host'],
+  },
+  putty_private_key: { positives: ['PuTTY-User-Key-File-3: ssh-ed25519'], negatives: ['see PuTTY-User-Key-File docs'] },
+  private_key_header: {
+    positives: ['"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE', 'BEGIN EC PRIVATE KEY'],
+    negatives: ['BEGIN PUBLIC KEY', 'a private key is required'],
+  },
+  age_secret_key: { positives: ['AGE-SECRET-KEY-1' + r.chars('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58).toUpperCase()], negatives: ['AGE-SECRET-KEY-1SHORT'] },
+  aws_access_key_id: { positives: gen('aws_access_key_id'), negatives: ['AKIA' + a.upnum(10), 'XAKIA' + a.upnum(16) + 'Z'] },
+  aws_secret_access_key: {
+    positives: gen('aws_secret_access_key').map((v) => `aws_secret_access_key = ${v}`),
+    negatives: ['aws_secret_access_key = ${AWS_SECRET}', 'aws region = eu-west-1'],
+  },
+  aws_mws_key: { positives: [`amzn.mws.${a.hex(8)}-${a.hex(4)}-${a.hex(4)}-${a.hex(4)}-${a.hex(12)}`], negatives: ['amzn.mws.example'] },
+  google_api_key: { positives: gen('google_api_key'), negatives: ['AIza' + a.b62(10)] },
+  google_oauth_client_secret: { positives: gen('google_oauth_client_secret'), negatives: ['GOCSPX-short'] },
+  google_oauth_access_token: { positives: gen('google_oauth_access_token'), negatives: ['ya29.short'] },
+  google_oauth_refresh_token: { positives: ['1//0' + a.b64url(60)], negatives: ['1//0abc', 'http://0host'] },
+  gcp_private_key_id: { positives: [`  "private_key_id": "${a.hex(40)}",`], negatives: ['  "private_key_id": "",'] },
+  azure_connection_string: {
+    positives: [`DefaultEndpointsProtocol=https;AccountName=x;AccountKey=${a.b64(86)}==`, `Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=${a.b64(44)}`],
+    negatives: ['AccountName=demo;EndpointSuffix=core.windows.net'],
+  },
+  azure_sas_signature: { positives: [`https://x.blob.core.windows.net/c?sv=2022&sig=${a.b62(30)}%3D`], negatives: ['?signature=abc', '?sig=short'] },
+  azure_ad_client_secret: { positives: gen('azure_ad_client_secret'), negatives: ['abc1Q~short'] },
+  digitalocean_token: { positives: gen('digitalocean_token'), negatives: ['dop_v1_' + a.hex(10)] },
+  heroku_api_key: { positives: ['HRKU-' + a.b64url(60)], negatives: ['HRKU-short'] },
+  hashicorp_vault_token: { positives: gen('hashicorp_vault_token'), negatives: ['hvs.short'] },
+  terraform_cloud_token: { positives: [`${a.b62(14)}.atlasv1.${a.b64url(67)}`], negatives: ['x.atlasv1.y'] },
+  doppler_token: { positives: ['dp.pt.' + a.b62(43)], negatives: ['dp.pt.short'] },
+  pulumi_token: { positives: ['pul-' + a.hex(40)], negatives: ['pul-' + a.hex(10)] },
+  cloudflare_origin_ca_key: { positives: [`v1.0-${a.hex(24)}-${a.hex(146)}`], negatives: ['v1.0-abc-def'] },
+  supabase_token: { positives: ['sbp_' + a.hex(40), 'sb_secret_' + a.b64url(32)], negatives: ['sbp_' + a.hex(8)] },
+  planetscale_token: { positives: ['pscale_tkn_' + a.b64url(43)], negatives: ['pscale_tkn_short'] },
+  databricks_token: { positives: ['dapi' + a.hex(32)], negatives: ['dapi' + a.hex(8)] },
+  github_token: { positives: gen('github_token'), negatives: ['ghp_' + a.b62(20), 'ghx_' + a.b62(36)] },
+  github_fine_grained_pat: { positives: gen('github_fine_grained_pat'), negatives: ['github_pat_short'] },
+  gitlab_token: { positives: gen('gitlab_token'), negatives: ['glpat-short'] },
+  gitlab_runner_registration_token: { positives: ['GR1348941' + a.b64url(20)], negatives: ['GR1348941abc'] },
+  bitbucket_app_password: { positives: gen('bitbucket_app_password'), negatives: ['ATBB' + a.b62(10)] },
+  atlassian_api_token: { positives: ['ATATT3' + a.b64url(180)], negatives: ['ATATT3xFfGF0'] },
+  npm_token: { positives: gen('npm_token'), negatives: ['npm_' + a.b62(20), 'npm_install_command'] },
+  npmrc_auth: { positives: ['//registry.npmjs.org/:_authToken=' + a.b62(36), '_auth = ' + a.b64(24)], negatives: ['author = Jane'] },
+  pypi_token: { positives: gen('pypi_token'), negatives: ['pypi-simple'] },
+  rubygems_token: { positives: gen('rubygems_token'), negatives: ['rubygems_org'] },
+  nuget_api_key: { positives: ['oy2' + r.chars('abcdefghijklmnopqrstuvwxyz0123456789', 43)], negatives: ['oy2short'] },
+  dockerhub_pat: { positives: gen('dockerhub_pat'), negatives: ['dckr_pat_short'] },
+  crates_io_token: { positives: ['cio' + a.b62(32)], negatives: ['cio' + a.b62(8)] },
+  slack_token: { positives: gen('slack_token'), negatives: ['xoxb-123', 'xoxz-' + a.b62(30)] },
+  slack_app_token: { positives: [`xapp-1-A${a.upnum(10)}-${a.digits(13)}-${a.hex(64)}`], negatives: ['xapp-1-x'] },
+  slack_webhook: { positives: gen('slack_webhook'), negatives: ['https://hooks.slack.com/'] },
+  discord_webhook: { positives: gen('discord_webhook'), negatives: ['https://discord.com/api/'] },
+  discord_bot_token: { positives: gen('discord_bot_token'), negatives: ['Mshort.abcdef.short'] },
+  telegram_bot_token: { positives: gen('telegram_bot_token'), negatives: ['12345678:AB' + a.b64url(33)] },
+  stripe_key: { positives: gen('stripe_key'), negatives: ['sk_live_', 'sk_prod_' + a.b62(24)] },
+  stripe_webhook_secret: { positives: gen('stripe_webhook_secret'), negatives: ['whsec_short'] },
+  square_token: { positives: [...gen('square_token'), 'sq0atp-' + a.b64url(22)], negatives: ['sq0atp-short'] },
+  braintree_access_token: { positives: [`access_token$production$${r.chars('abcdefghijklmnopqrstuvwxyz0123456789', 16)}$${a.hex(32)}`], negatives: ['access_token$production$x$y'] },
+  shopify_token: { positives: gen('shopify_token'), negatives: ['shpat_' + a.hex(8)] },
+  twilio_api_key: { positives: [...gen('twilio_api_key'), 'AC' + a.hex(32)], negatives: ['SK' + a.hex(20), 'ASK' + a.hex(32)] },
+  twilio_auth_token: { positives: gen('twilio_auth_token').map((v) => `twilio auth token: ${v}`), negatives: ['twilio auth token: redacted'] },
+  sendgrid_api_key: { positives: gen('sendgrid_api_key'), negatives: ['SG.short.short'] },
+  mailgun_key: { positives: gen('mailgun_key'), negatives: ['key-' + a.hex(10), 'monkey-' + a.hex(32)] },
+  mailgun_private_key: { positives: gen('mailgun_private_key').map((v) => `MAILGUN_PRIVATE_KEY: ${v}`), negatives: ['mailgun domain: mg.example.com'] },
+  mailchimp_api_key: { positives: gen('mailchimp_api_key'), negatives: [a.hex(32) + '-eu1'] },
+  facebook_access_token: { positives: ['EAA' + a.b62(120)], negatives: ['EAA' + a.b62(20)] },
+  firebase_fcm_server_key: { positives: [`AAAA${a.b64url(7)}:${a.b64url(140)}`], negatives: ['AAAAbbbb:short'] },
+  grafana_token: { positives: ['glc_' + a.b64(40) + '=', `glsa_${a.b62(32)}_${a.hex(8)}`], negatives: ['glc_short'] },
+  new_relic_key: { positives: ['NRAK-' + a.upnum(27)], negatives: ['NRAK-short'] },
+  postman_api_key: { positives: [`PMAK-${a.hex(24)}-${a.hex(34)}`], negatives: ['PMAK-abc-def'] },
+  sentry_token: { positives: gen('sentry_token'), negatives: ['sntrys_short'] },
+  sentry_dsn: { positives: [`https://${a.hex(32)}@o123456.ingest.sentry.io/789`], negatives: ['https://sentry.io/welcome'] },
+  linear_api_key: { positives: gen('linear_api_key'), negatives: ['lin_api_short'] },
+  notion_token: { positives: ['secret_' + a.b62(43), 'ntn_' + a.b62(46)], negatives: ['secret_sauce'] },
+  figma_token: { positives: ['figd_' + a.b64url(40)], negatives: ['figd_short'] },
+  dropbox_token: { positives: ['sl.' + a.b64url(140)], negatives: ['sl.short'] },
+  netlify_token: { positives: ['nfp_' + a.b62(36)], negatives: ['nfp_short'] },
+  anthropic_api_key: { positives: gen('anthropic_api_key'), negatives: ['sk-ant-short'] },
+  openai_api_key: { positives: gen('openai_api_key'), negatives: ['sk-short', 'desk-lamp-with-a-long-descriptive-name'] },
+  huggingface_token: { positives: gen('huggingface_token'), negatives: ['hf_hub_download', 'hf_' + a.b62(10)] },
+  groq_api_key: { positives: gen('groq_api_key'), negatives: ['gsk_short'] },
+  xai_api_key: { positives: gen('xai_api_key'), negatives: ['xai-sdk'] },
+  perplexity_api_key: { positives: gen('perplexity_api_key'), negatives: ['pplx-7b-online'] },
+  replicate_api_token: { positives: gen('replicate_api_token'), negatives: ['r8_short'] },
+  langsmith_api_key: { positives: [`lsv2_pt_${a.hex(32)}_${a.hex(10)}`], negatives: ['lsv2_pt_short'] },
+  fireworks_api_key: { positives: ['fw_' + a.b62(24)], negatives: ['fw_version'] },
+  llm_provider_key_context: {
+    positives: [...gen('cohere_api_key').map((v) => `COHERE_API_KEY: ${v}`), ...gen('mistral_api_key').map((v) => `mistral_key = "${v}"`)],
+    negatives: ['mistral_model = "mistral-large-latest"', 'cohere: aaaaaaaaaaaaaaaaaaaaaaaa'],
+  },
+  connection_string: {
+    positives: ['postgres://app:pw@db:5432/x', 'mongodb+srv://cluster0.example.net/test', 'redis://localhost:6379'],
+    negatives: ['use the postgres driver', 'https://example.com/'],
+  },
+  jdbc_connection_string: { positives: ['jdbc:postgresql://db:5432/app?user=a&password=b'], negatives: ['the jdbc driver'] },
+  ado_connection_string: { positives: ['Server=tcp:db,1433;Database=app;User ID=app;Password=pw;'], negatives: ['Server=db;Database=app;Integrated Security=true;'] },
+  url_credentials: {
+    positives: ['https://user:pa55@git.example.com/repo.git', 'ftp://u:p@files.example.com', 'redis://:secret@host:6379'],
+    negatives: ['https://example.com:8080/path', 'mailto:user@example.com'],
+  },
+  jwt_token: { positives: [fakeJwt(r), `Authorization: ${fakeJwt(r)}`], negatives: ['eyJhbGci', 'eyJ.short.x'] },
+  authorization_header: {
+    positives: ['Authorization: Bearer ' + a.b64url(40), "headers['authorization'] = 'Basic " + a.b64(20) + "'", 'authorization: token ' + a.hex(40)],
+    negatives: ['authorization: required', 'Authorization header missing'],
+  },
+  bearer_token: { positives: ['-H "Bearer ' + a.b64url(32) + '"'], negatives: ['bearer tokens are opaque'] },
+  cli_user_password: { positives: ['curl -u admin:pw https://x', 'wget --user=me:secret http://x'], negatives: ['curl -u admin https://x', 'useradd -u 1001 bob'] },
+  cli_password_flag: { positives: ['tool login --password=hunter2', 'gh auth --token ' + a.b62(20)], negatives: ['--password-file /run/secret', 'tool --passive'] },
+  cli_short_password_flag: { positives: ['mysql -u root -psecret db', 'sshpass -p hunter2 ssh host', 'docker login -u me -p pw reg.io'], negatives: ['mkdir -p src/lib', 'mysql -u root -p db'] },
+  password_hash: { positives: [`bob:$apr1$${a.b62(8)}$${a.b62(22)}`, `$2b$12$${a.b62(53)}`, `$6$${a.b62(8)}$${a.b62(86)}`], negatives: ['costs $5 and $6', '$2b$ is bcrypt'] },
+  netrc_password: { positives: ['machine api.example.com login bot password hunter2'], negatives: ['machine learning login page'] },
+  xml_secret_element: { positives: ['<password>hunter2</password>', '<ApiToken>abc123</ApiToken>', '<db.pass>x</db.pass>'], negatives: ['<password/>', '<tokenizer>bpe</tokenizer>', '<passwordPolicy></passwordPolicy>'] },
+  xml_key_value_secret: { positives: ['<add key="ApiToken" value="abc" />', "<add key='DbPassword' value='x'/>"], negatives: ['<add key="Theme" value="dark" />'] },
+  secret_key_value_pair: {
+    positives: ['os.environ.get("DB_PASSWORD", "hunter2")', "headers.set('X-Api-Key', 'abc123')", 'ENV.fetch("API_TOKEN", "t0k")'],
+    negatives: ['os.environ.get("DB_PASSWORD", "${DB_PASSWORD}")', 'config.get("theme", "dark")'],
+  },
+  secret_assignment_quoted: {
+    positives: ['password: "hunter2"', "  apiKey: 'abc',", 'const dbPassword = `pw`;', 'secret="x y z"', '"client_secret": "s3cr3t"', 'auth: "dXNlcjpwYXNz"'],
+    negatives: ['password: "${DB_PASSWORD}"', 'token: "<your-token>"', 'password: ""', 'author: "Jane"', 'monkey: "banana"'],
+  },
+  secret_assignment: {
+    positives: ['password: hunter2', 'db_pass=Summer(2024)', 'DB_PASSWORD: P@ss!', 'smtp.pass = hunter2', 'storageKey: abc', 'X-Api-Key: abc', 'password: {abc'],
+    negatives: ['password: string;', 'token: process.env.TOKEN,', 'const token = getToken();', 'if (token === undefined)', 'key={item.id}', 'secret: config.secret', 'password: ${DB_PASSWORD}', 'author: Jane', 'token: null'],
+  },
+  env_var_assignment: { positives: ['DATABASE_URL=postgres://x', 'export FOO_SECRET=bar', 'S3_BUCKET=my-bucket'], negatives: ['x = FOO', 'A=1', 'foo_bar=baz', 'if (A == B)'] },
+  high_entropy_secret: {
+    positives: ['the staging API key for CI is ' + a.b62(32), 'token: ' + a.hex(40), 'credential=' + a.b64(44), 'secret ' + a.b62(24)],
+    negatives: ['token: aaaaaaaaaaaaaaaaaaaaaaaaa', 'the key point is characterization', 'key: short'],
+  },
+  password_in_prose: { positives: ['the admin password is hunter2', 'Password: Tr0ub4dor&3', 'pwd -> abcd1234'], negatives: ['reset your password here', 'password policy applies'] },
+  email_address: { positives: ['mail jane.doe@example.com', 'ops+alerts@corp.example.co.uk'], negatives: ['@types/node', 'react@19.0.0', 'user at example dot com'] },
+  private_ipv4: { positives: ['10.0.3.17', 'host 172.16.0.1', '192.168.1.42:8080', '169.254.169.254'], negatives: ['8.8.8.8', '172.32.0.1', '110.1.2.3', 'v1.10.2'] },
+  private_ipv6: { positives: ['fd12:3456:789a:1::1', 'fe80::1ff:fe23:4567:890a', 'FC00::1'], negatives: ['2001:db8::1', 'fcfe', '#fd0a0a'] },
+  base64_blob_line: { positives: [a.b64(64), '  ' + a.b64(40) + '==', `"${a.b64(48)}",`], negatives: ['a'.repeat(64), '  createAuthenticationMiddlewareFactory', '  someVeryLongIdentifierNameHere,', a.b64(20), a.hex(40)] },
+};
+
+const IMPLEMENTATIONS: Array<[string, (rule: RedactionRule) => Redactor]> = [
+  ['RE2.Set prefilter', (rule) => createRedactor({ rules: [rule] })],
+  ['per-rule RE2', (rule) => createRedactor({ rules: [rule], compile: compileRe2 })],
+];
+
+describe('rule cases', () => {
+  it('exist for every built-in rule, each with positives and negatives', () => {
+    const missing = BUILTIN_RULES.filter((rule) => !CASES[rule.id]?.positives.length || !CASES[rule.id]?.negatives.length);
+    expect(missing.map((rule) => rule.id)).toEqual([]);
+    expect(Object.keys(CASES).filter((id) => !BUILTIN_RULES.some((rule) => rule.id === id))).toEqual([]);
+  });
+
+  it('have unique ids and well-formed types', () => {
+    expect(new Set(BUILTIN_RULES.map((rule) => rule.id)).size).toBe(BUILTIN_RULES.length);
+    for (const rule of BUILTIN_RULES) expect(rule.type).toMatch(/^[a-z0-9_]+$/);
+  });
+});
+
+describe.each(IMPLEMENTATIONS)('built-in rules via %s', (_name, make) => {
+  describe.each(BUILTIN_RULES.map((rule) => [rule.id, rule] as const))('%s', (id, rule) => {
+    const redactor = make(rule);
+    const cases = CASES[id] ?? { positives: [], negatives: [] };
+
+    it('redacts its positives', () => {
+      for (const line of cases.positives) {
+        const { text, redactions } = redactor.redactText(line, { source: 't', section: 'T' });
+        expect({ line, pattern: redactions[0]?.pattern }).toEqual({ line, pattern: id });
+        expect(text).toBe(`[REDACTED: ${rule.type}]`);
+      }
+    });
+
+    it('leaves its negatives alone', () => {
+      for (const line of cases.negatives) {
+        const { text } = redactor.redactText(line, { source: 't', section: 'T' });
+        expect(text).toBe(line);
+      }
+    });
+  });
+});
+
+describe('block rules', () => {
+  it('redact a whole generated PEM of each kind through END', () => {
+    const redactor = createRedactor({ rules: BUILTIN_RULES.filter((rule) => rule.blockEnd) });
+    for (const kind of ['RSA PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'PGP PRIVATE KEY BLOCK', 'SSH2 ENCRYPTED PRIVATE KEY']) {
+      const pem = fakePem(r, kind);
+      const { text } = redactor.redactText(['before', ...pem.lines, 'after'].join('\n'), { source: 't', section: 'T' });
+      const lines = text.split('\n');
+      expect(lines[0]).toBe('before');
+      expect(lines.at(-1)).toBe('after');
+      expect(lines.slice(1, -1).every((l) => l === '[REDACTED: private_key]')).toBe(true);
+    }
+  });
+});
