@@ -1,0 +1,166 @@
+// npm run bench:embed [-- --model <id>] [--tiny] [--passages 512] [--batch 32] [--rounds 3] [--layers 6] [--dim 384]
+// Embedder end to end (tokenize, worker thread, batching, pooling, normalization) against raw onnxruntime-node
+// InferenceSession.run on the same tokenized batches of the same model, in the same run. Target: ratio >= 0.9.
+// Uses a real model when one is in the models folders (resources/models, CONTEXTPACK_MODELS_DIR); otherwise builds a
+// tiny one whose feed-forward layers give it roughly a real small model's cost per token.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import ort from 'onnxruntime-node';
+import { loadEmbedCore, planBatches } from '../src/main/core/embed/embed-core.ts';
+import type { EncodedBatch } from '../src/main/core/embed/embed-core.ts';
+import { openEmbedder } from '../src/main/core/embed/embedder.ts';
+import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../src/main/core/embed/model-dirs.ts';
+import { DEFAULT_MODEL_ID } from '../src/main/core/embed/models.ts';
+import { probeModel } from '../src/main/core/embed/probe.ts';
+import type { ModelFound } from '../src/main/core/embed/probe.ts';
+import { buildTinyModel } from '../src/main/core/embed/testing/tiny-model.ts';
+
+const { values } = parseArgs({
+  options: {
+    model: { type: 'string', default: DEFAULT_MODEL_ID },
+    tiny: { type: 'boolean', default: false },
+    passages: { type: 'string', default: '512' },
+    batch: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '3' },
+    layers: { type: 'string', default: '6' },
+    dim: { type: 'string', default: '384' },
+    corpus: { type: 'string', default: fileURLToPath(new URL('../../shared/bench/beir/scifact/corpus.jsonl', import.meta.url)) },
+  },
+});
+const passageCount = Number(values.passages);
+const batchSize = Number(values.batch);
+const rounds = Number(values.rounds);
+const TARGET_TOKENS = 150;
+
+let tmp: string | undefined;
+let model: ModelFound;
+let modelLabel: string;
+const real = values.tiny ? undefined : await probeModel({ modelId: values.model, dirs: modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: process.env }) });
+if (real?.ok) {
+  model = real;
+  modelLabel = `${real.modelId} (${real.spec.dtype}) from ${real.dir}`;
+} else {
+  if (real) console.log(`no real model (${real.reason}); building a tiny one`);
+  tmp = await mkdtemp(join(tmpdir(), 'cp-bench-embed-'));
+  const tiny = await buildTinyModel({ root: tmp, modelId: 'contextpack/bench-tiny', dim: Number(values.dim), layers: Number(values.layers) });
+  const probe = await probeModel({ modelId: tiny.modelId, dirs: [tmp], spec: { pooling: 'mean', maxTokens: 256 } });
+  if (!probe.ok) throw new Error(probe.reason);
+  model = probe;
+  modelLabel = `tiny model: embedding lookup + ${values.layers} residual FFN layers, dim ${values.dim}, MiniLM tokenizer`;
+}
+
+// The main thread needs the tokenizer to produce the raw baseline's inputs; this is untimed setup.
+const core = await loadEmbedCore({ root: model.root, spec: model.spec });
+
+// ~150-word-piece chunks of SciFact abstracts when the shared corpus is present, else synthetic prose.
+function makeChunks(): string[] {
+  const words: string[] = [];
+  if (existsSync(values.corpus)) {
+    for (const line of readFileSync(values.corpus, 'utf8').split('\n')) {
+      if (!line) continue;
+      const doc = JSON.parse(line) as { title: string; text: string };
+      words.push(...`${doc.title}. ${doc.text}`.split(/\s+/).filter(Boolean));
+      if (words.length > passageCount * 200) break;
+    }
+  } else {
+    const lexicon = 'the index stores chunks of project files with their vectors and a sqlite table for keyword search while a worker thread computes embeddings in batches so the interface stays responsive'.split(' ');
+    for (let i = 0; i < passageCount * 200; i++) words.push(lexicon[(i * 7919) % lexicon.length]!);
+  }
+  const chunks: string[] = [];
+  let at = 0;
+  while (chunks.length < passageCount && at < words.length) {
+    // Grow a window until it reaches the target in real word pieces (special tokens included).
+    let n = 90;
+    while (at + n < words.length && core.tokenize([words.slice(at, at + n).join(' ')])[0]!.ids.length < TARGET_TOKENS) n += 5;
+    chunks.push(words.slice(at, at + n).join(' '));
+    at += n;
+  }
+  return chunks;
+}
+
+const chunks = makeChunks();
+// Passages get the passage prefix in the embedder, so the baseline tokenizes the same prefixed text.
+const tokenized = core.tokenize(chunks.map((c) => model.spec.passagePrefix + c));
+const plan = planBatches(tokenized.map((t) => t.ids.length), batchSize);
+const batches: EncodedBatch[] = plan.map((idx) => core.pad(idx.map((i) => tokenized[i]!)));
+const meanTokens = tokenized.reduce((s, t) => s + t.ids.length, 0) / tokenized.length;
+await core.dispose();
+
+const session = await ort.InferenceSession.create(model.onnxPath);
+const feeds = batches.map((b) => {
+  const shape = [b.size, b.seqLen];
+  const all: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor('int64', b.inputIds, shape),
+    attention_mask: new ort.Tensor('int64', b.attentionMask, shape),
+    token_type_ids: new ort.Tensor('int64', b.tokenTypeIds, shape),
+  };
+  return Object.fromEntries(session.inputNames.map((n) => [n, all[n]!]));
+});
+const embedder = await openEmbedder(model, { batchSize });
+
+console.log(`model: ${modelLabel}`);
+console.log(
+  `passages: ${chunks.length} (mean ${meanTokens.toFixed(1)} word pieces, from ${existsSync(values.corpus) ? values.corpus : 'synthetic text'}), ` +
+    `batch ${batchSize}, ${batches.length} batches, ${rounds} rounds`,
+);
+// Warm both paths once so neither pays one-off allocation costs inside the timing.
+await session.run(feeds[0]!);
+await embedder.embedPassages(plan[0]!.map((i) => chunks[i]!));
+
+// Paired timing: each batch goes through raw onnxruntime and through the embedder (texts in, vectors out: tokenize,
+// post to the worker, infer, pool, normalize, post back) back to back, alternating which goes first. Other load on
+// this 2-core machine then hits both sides alike instead of whichever phase it happened to coincide with.
+let rawMs = 0;
+let embedderMs = 0;
+const roundRatios: number[] = [];
+for (let r = 0; r < rounds; r++) {
+  let roundRaw = 0;
+  let roundEmbedder = 0;
+  for (let b = 0; b < plan.length; b++) {
+    const texts = plan[b]!.map((i) => chunks[i]!);
+    const timeRaw = async () => {
+      const t0 = performance.now();
+      await session.run(feeds[b]!);
+      roundRaw += performance.now() - t0;
+    };
+    const timeEmbedder = async () => {
+      const t0 = performance.now();
+      const vectors = await embedder.embedPassages(texts);
+      roundEmbedder += performance.now() - t0;
+      if (vectors.length !== texts.length || vectors.some((v) => v.length !== model.dims)) throw new Error('embedder returned wrong shapes');
+    };
+    if ((b + r) % 2) {
+      await timeRaw();
+      await timeEmbedder();
+    } else {
+      await timeEmbedder();
+      await timeRaw();
+    }
+  }
+  rawMs += roundRaw;
+  embedderMs += roundEmbedder;
+  roundRatios.push(roundRaw / roundEmbedder);
+  const rate = (ms: number) => (chunks.length / (ms / 1000)).toFixed(1);
+  console.log(`round ${r + 1}: raw onnxruntime ${rate(roundRaw)} passages/s, embedder ${rate(roundEmbedder)} passages/s, ratio ${(roundRaw / roundEmbedder).toFixed(3)}`);
+}
+// One call with every passage, as ingest makes it: the worker tokenizes all, plans batches, streams them back.
+const t0 = performance.now();
+await embedder.embedPassages(chunks);
+const oneCall = chunks.length / ((performance.now() - t0) / 1000);
+
+const ratio = rawMs / embedderMs;
+const total = chunks.length * rounds;
+console.log(
+  `total: raw onnxruntime ${(total / (rawMs / 1000)).toFixed(1)} passages/s, embedder ${(total / (embedderMs / 1000)).toFixed(1)} passages/s ` +
+    `(single ${chunks.length}-passage call: ${oneCall.toFixed(1)} passages/s)`,
+);
+console.log(`ratio ${ratio.toFixed(3)} (rounds ${roundRatios.map((x) => x.toFixed(3)).join(', ')}); target >= 0.9: ${ratio >= 0.9 ? 'PASS' : 'FAIL'}`);
+
+await embedder.close();
+await session.release();
+if (tmp) await rm(tmp, { recursive: true, force: true });
+process.exitCode = ratio >= 0.9 ? 0 : 1;

@@ -1,0 +1,14 @@
+import { runCli } from './run.ts';
+
+const io = {
+  stdout: (s: string) => void process.stdout.write(s),
+  stderr: (s: string) => void process.stderr.write(s),
+  env: process.env,
+  readStdin: async () => {
+    const parts: Buffer[] = [];
+    for await (const chunk of process.stdin) parts.push(chunk as Buffer);
+    return Buffer.concat(parts).toString('utf8');
+  },
+};
+
+process.exitCode = await runCli(process.argv.slice(2), io);

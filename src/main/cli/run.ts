@@ -1,0 +1,44 @@
+import { CliError, parseCommand, type CliIo } from './command.ts';
+import { commands } from './commands/index.ts';
+
+function help(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'contextpack — project memory and context packets for LLM agents',
+    '',
+    'commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'every command takes --db FILE (default: $CONTEXTPACK_DB, else the user-data folder) and --json',
+    'contextpack <command> --help shows its usage',
+  ].join('\n') + '\n';
+}
+
+/** Runs one CLI invocation and returns its exit code; never calls process.exit so tests can drive it in-process. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(help());
+    return name ? 0 : 2;
+  }
+  const cmd = commands.find((c) => c.name === name);
+  if (!cmd) {
+    io.stderr(`contextpack: unknown command ${JSON.stringify(name)}\n\n${help()}`);
+    return 2;
+  }
+  try {
+    const ctx = parseCommand(cmd, rest, io);
+    if (ctx.values.help === true) {
+      io.stdout(`${cmd.summary}\nusage: ${cmd.usage}\n`);
+      return 0;
+    }
+    return await cmd.run(ctx);
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.stderr(`contextpack: ${err.message}\n`);
+      return err.exitCode;
+    }
+    io.stderr(`contextpack ${name}: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

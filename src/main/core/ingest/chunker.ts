@@ -1,0 +1,191 @@
+import type { WordPieceCounter } from './wordpiece.ts';
+
+/** Bump when chunk boundaries change: stored chunks (and vectors) of an older version get rebuilt. */
+export const CHUNKER_VERSION = 1;
+
+export interface ChunkDraft {
+  text: string;
+  headingPath: string[];
+  anchor: string;
+  lineStart: number;
+  lineEnd: number;
+  tokenCount: number;
+}
+
+export interface ChunkOptions {
+  counter: WordPieceCounter;
+  /** all-MiniLM-L6-v2 sees 256 pieces including [CLS] and [SEP]. */
+  maxTokens?: number;
+  overlapTokens?: number;
+}
+
+interface Unit {
+  text: string;
+  line: number;
+  tokens: number;
+}
+
+interface SectionMeta {
+  headingPath: string[];
+  anchor: string;
+}
+
+const DEFAULT_MAX_TOKENS = 254;
+const DEFAULT_OVERLAP_TOKENS = 32;
+
+/** Line-aware chunking for code, plain text and prose; a line too long for one chunk is split at sentences, then words. */
+export function chunkLines(text: string, options: ChunkOptions, firstLine = 1, meta: SectionMeta = { headingPath: [], anchor: '' }): ChunkDraft[] {
+  return packUnits(toUnits(text.split(/\r?\n/), firstLine, options), options, meta);
+}
+
+export function chunkMarkdown(text: string, options: ChunkOptions): ChunkDraft[] {
+  const chunks: ChunkDraft[] = [];
+  for (const section of markdownSections(text)) {
+    chunks.push(...packUnits(toUnits(section.lines, section.startLine, options), options, section));
+  }
+  return chunks;
+}
+
+export interface MarkdownSection extends SectionMeta {
+  level: number;
+  startLine: number;
+  lines: string[];
+}
+
+const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Splits markdown at ATX headings outside fenced code; each section knows its heading path and GitHub-style anchor. */
+export function markdownSections(text: string): MarkdownSection[] {
+  const lines = text.split(/\r?\n/);
+  const sections: MarkdownSection[] = [];
+  const stack: { level: number; title: string }[] = [];
+  const slugCounts = new Map<string, number>();
+  let current: MarkdownSection = { headingPath: [], anchor: '', level: 0, startLine: 1, lines: [] };
+  let fence: string | null = null;
+  lines.forEach((line, i) => {
+    const f = FENCE.exec(line);
+    if (f) {
+      const marker = f[1]!;
+      if (fence === null) fence = marker[0]!.repeat(marker.length);
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = null;
+    }
+    const h = fence === null && !f ? ATX_HEADING.exec(line) : null;
+    if (h) {
+      if (current.lines.length > 0) sections.push(current);
+      const level = h[1]!.length;
+      const title = h[2]!.trim();
+      while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
+      stack.push({ level, title });
+      current = { headingPath: stack.map((s) => s.title), anchor: uniqueSlug(title, slugCounts), level, startLine: i + 1, lines: [] };
+    }
+    current.lines.push(line);
+  });
+  if (current.lines.length > 0) sections.push(current);
+  return sections;
+}
+
+export function slugify(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
+}
+
+function uniqueSlug(title: string, counts: Map<string, number>): string {
+  const base = slugify(title);
+  const n = counts.get(base) ?? 0;
+  counts.set(base, n + 1);
+  return n === 0 ? base : `${base}-${n}`;
+}
+
+function toUnits(lines: string[], firstLine: number, options: ChunkOptions): Unit[] {
+  const max = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const units: Unit[] = [];
+  lines.forEach((text, i) => {
+    const line = firstLine + i;
+    const tokens = options.counter.count(text);
+    if (tokens <= max) units.push({ text, line, tokens });
+    else for (const piece of splitLongLine(text, max, options.counter)) units.push({ ...piece, line });
+  });
+  return units;
+}
+
+function splitLongLine(text: string, max: number, counter: WordPieceCounter): { text: string; tokens: number }[] {
+  const pieces: { text: string; tokens: number }[] = [];
+  for (const sentence of text.split(/(?<=[.!?;])\s+/)) {
+    const tokens = counter.count(sentence);
+    if (tokens <= max) {
+      pieces.push({ text: sentence, tokens });
+      continue;
+    }
+    // A single sentence over the window: cut at whitespace into runs that fit.
+    let run: string[] = [];
+    let runTokens = 0;
+    for (const word of sentence.split(/\s+/)) {
+      const t = counter.count(word);
+      if (run.length > 0 && runTokens + t > max) {
+        pieces.push({ text: run.join(' '), tokens: runTokens });
+        run = [];
+        runTokens = 0;
+      }
+      if (t > max) {
+        // One "word" longer than the window (minified code, base64): hard-cut by characters.
+        const step = Math.max(16, Math.floor((word.length * max) / t));
+        for (let i = 0; i < word.length; i += step) {
+          const part = word.slice(i, i + step);
+          pieces.push({ text: part, tokens: counter.count(part) });
+        }
+        continue;
+      }
+      run.push(word);
+      runTokens += t;
+    }
+    if (run.length > 0) pieces.push({ text: run.join(' '), tokens: runTokens });
+  }
+  return pieces;
+}
+
+function packUnits(units: Unit[], options: ChunkOptions, meta: SectionMeta): ChunkDraft[] {
+  const max = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const overlap = options.overlapTokens ?? DEFAULT_OVERLAP_TOKENS;
+  const chunks: ChunkDraft[] = [];
+  let start = 0;
+  while (start < units.length) {
+    let end = start;
+    let tokens = 0;
+    while (end < units.length && (end === start || tokens + units[end]!.tokens <= max)) {
+      tokens += units[end]!.tokens;
+      end++;
+    }
+    const chunk = buildChunk(units.slice(start, end), meta);
+    if (chunk) chunks.push(chunk);
+    if (end >= units.length) break;
+    // Carry the tail of this chunk into the next one, but always move forward.
+    let next = end;
+    let carried = 0;
+    while (next - 1 > start && carried + units[next - 1]!.tokens <= overlap) {
+      next--;
+      carried += units[next]!.tokens;
+    }
+    start = next;
+  }
+  return chunks;
+}
+
+function buildChunk(units: Unit[], meta: SectionMeta): ChunkDraft | null {
+  let a = 0;
+  let b = units.length;
+  while (a < b && units[a]!.text.trim() === '') a++;
+  while (b > a && units[b - 1]!.text.trim() === '') b--;
+  if (a === b) return null;
+  const kept = units.slice(a, b);
+  let text = kept[0]!.text;
+  let tokenCount = kept[0]!.tokens;
+  for (let i = 1; i < kept.length; i++) {
+    text += (kept[i]!.line === kept[i - 1]!.line ? ' ' : '\n') + kept[i]!.text;
+    tokenCount += kept[i]!.tokens;
+  }
+  return { text, headingPath: meta.headingPath, anchor: meta.anchor, lineStart: kept[0]!.line, lineEnd: kept[kept.length - 1]!.line, tokenCount };
+}

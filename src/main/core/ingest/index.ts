@@ -1,0 +1,6 @@
+export { ingestPaths, rescan, DEFAULT_MAX_FILE_BYTES, type IngestOptions } from './ingest.ts';
+export { CHUNKER_VERSION, chunkLines, chunkMarkdown, markdownSections, slugify, type ChunkDraft, type ChunkOptions } from './chunker.ts';
+export { createWordPieceCounter, type WordPieceCounter } from './wordpiece.ts';
+export { classifyPath } from './file-types.ts';
+export { walk, PROJECT_IGNORE_FILE, DEFAULT_IGNORES } from './walk.ts';
+export { htmlToText, readers, decodeUtf8 } from './readers.ts';

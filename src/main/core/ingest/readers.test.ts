@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { classifyPath } from './file-types.ts';
+import { decodeUtf8, htmlToText, readers } from './readers.ts';
+import { createWordPieceCounter } from './wordpiece.ts';
+import { minimalPdf } from './testing/pdf.ts';
+
+const options = { counter: createWordPieceCounter() };
+const enc = (s: string) => new TextEncoder().encode(s);
+
+describe('file classification', () => {
+  it('records the language of code from its extension or name', () => {
+    expect(classifyPath('/p/a.ts')).toEqual({ type: 'code', language: 'typescript' });
+    expect(classifyPath('/p/Dockerfile')).toEqual({ type: 'code', language: 'dockerfile' });
+    expect(classifyPath('/p/x.py')).toEqual({ type: 'code', language: 'python' });
+    expect(classifyPath('/p/README.md')).toEqual({ type: 'markdown', language: null });
+    expect(classifyPath('/p/c.jsonl')).toEqual({ type: 'jsonl', language: null });
+    expect(classifyPath('/p/logo.PNG')).toBe('binary');
+    expect(classifyPath('/p/notes')).toEqual({ type: 'text', language: null });
+  });
+});
+
+describe('readers', () => {
+  it('markdown: title from the first H1', async () => {
+    const [doc] = await readers.markdown(enc('# My Project\n\nHello'), '/p/README.md', options);
+    expect(doc!.title).toBe('My Project');
+    expect(doc!.chunks[0]!.anchor).toBe('my-project');
+  });
+
+  it('html: visible text only, headings become sections', async () => {
+    const html = `<html><head><title>Page</title><style>.x{color:red}</style><script>var secret = 1;</script></head>
+      <body><h1>Welcome</h1><p>Hello &amp; goodbye</p><noscript>enable js</noscript><h2>Details</h2><pre>  keep
+  indent</pre></body></html>`;
+    const { title, text } = htmlToText(html);
+    expect(title).toBe('Page');
+    expect(text).toContain('Hello & goodbye');
+    expect(text).not.toContain('color:red');
+    expect(text).not.toContain('secret');
+    expect(text).not.toContain('enable js');
+    expect(text).toContain('  indent');
+    const [doc] = await readers.html(enc(html), '/p/x.html', options);
+    expect(doc!.chunks.map((c) => c.anchor)).toEqual(['welcome', 'details']);
+  });
+
+  it('jsonl: BEIR rows become documents with external ids; other JSONL is plain lines', async () => {
+    const rows = ['{"_id": "d1", "title": "T1", "text": "alpha"}', '{"id": 7, "title": "T2", "text": "beta"}'].join('\n');
+    const docs = await readers.jsonl(enc(rows), '/p/c.jsonl', options);
+    expect(docs.map((d) => [d.externalId, d.title, d.chunks[0]!.lineStart])).toEqual([['d1', 'T1', 1], ['7', 'T2', 2]]);
+    const logs = await readers.jsonl(enc('{"level":"info","msg":"x"}\n'), '/p/log.jsonl', options);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]!.externalId).toBeNull();
+    await expect(readers.jsonl(enc(rows + '\n{broken'), '/p/c.jsonl', options)).rejects.toThrow(/line 3: invalid JSON/);
+  });
+
+  it('json: invalid JSON is an error naming the problem', async () => {
+    await expect(readers.json(enc('{"a": 1,}'), '/p/a.json', options)).rejects.toThrow(/invalid JSON/);
+    const [doc] = await readers.json(enc('{\n  "a": 1\n}'), '/p/a.json', options);
+    expect(doc!.chunks[0]!.lineEnd).toBe(3);
+  });
+
+  it('pdf: text per page with page anchors; a malformed PDF is a clear error', async () => {
+    const [doc] = await readers.pdf(minimalPdf(['First page words', 'Second page words']), '/p/a.pdf', options);
+    expect(doc!.chunks.map((c) => [c.anchor, c.text.trim()])).toEqual([
+      ['page=1', 'First page words'],
+      ['page=2', 'Second page words'],
+    ]);
+    await expect(readers.pdf(enc('%PDF-1.4 garbage'), '/p/bad.pdf', options)).rejects.toThrow(/malformed PDF/);
+  });
+
+  it('rejects invalid UTF-8 with the byte offset', () => {
+    expect(() => decodeUtf8(new Uint8Array([0x61, 0x62, 0xff, 0x63]))).toThrow(/not valid UTF-8 \(byte 2\)/);
+  });
+});

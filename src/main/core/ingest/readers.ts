@@ -1,0 +1,178 @@
+import { basename } from 'node:path';
+import { Parser } from 'htmlparser2';
+import type { SourceType } from '../../../shared/types.ts';
+import { chunkLines, chunkMarkdown, markdownSections, type ChunkDraft, type ChunkOptions } from './chunker.ts';
+
+export interface ParsedDocument {
+  title: string;
+  externalId: string | null;
+  chunks: ChunkDraft[];
+}
+
+/** One reader per file type; each turns a file's bytes into documents with provenance-carrying chunks. */
+export type Reader = (bytes: Uint8Array, path: string, options: ChunkOptions) => Promise<ParsedDocument[]>;
+
+export class FileError extends Error {}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new FileError(`not valid UTF-8 (byte ${firstInvalidUtf8Byte(bytes)})`);
+  }
+}
+
+function firstInvalidUtf8Byte(bytes: Uint8Array): number {
+  // Binary-search the longest prefix that decodes; an incomplete trailing sequence makes a prefix fail too.
+  let lo = 0;
+  let hi = bytes.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+      lo = mid;
+    } catch {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+const markdown: Reader = async (bytes, path, options) => {
+  const text = decodeUtf8(bytes);
+  const h1 = markdownSections(text).find((s) => s.level === 1);
+  return [{ title: h1?.headingPath[0] ?? basename(path), externalId: null, chunks: chunkMarkdown(text, options) }];
+};
+
+const lines: Reader = async (bytes, path, options) => [
+  { title: basename(path), externalId: null, chunks: chunkLines(decodeUtf8(bytes), options) },
+];
+
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
+  'footer', 'form', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tr', 'td', 'th', 'ul',
+]);
+const HIDDEN_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'iframe', 'object']);
+
+/** Visible text only; headings become markdown headings so the markdown chunker yields § anchors for HTML too. */
+export function htmlToText(html: string): { title: string | null; text: string } {
+  let out = '';
+  let hidden = 0;
+  let title: string | null = null;
+  let inTitle = false;
+  let pre = 0;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (name === 'title') inTitle = true;
+        if (name === 'pre') pre++;
+        if (HIDDEN_TAGS.has(name)) hidden++;
+        else if (/^h[1-6]$/.test(name)) out += `\n\n${'#'.repeat(Number(name[1]))} `;
+        else if (BLOCK_TAGS.has(name)) out += '\n';
+      },
+      ontext(data) {
+        if (inTitle) title = (title ?? '') + data;
+        if (hidden === 0) out += pre > 0 ? data : data.replace(/\s+/g, ' ');
+      },
+      onclosetag(name) {
+        if (name === 'title') inTitle = false;
+        if (name === 'pre') pre = Math.max(0, pre - 1);
+        if (HIDDEN_TAGS.has(name)) hidden = Math.max(0, hidden - 1);
+        else if (/^h[1-6]$/.test(name)) out += '\n\n';
+        else if (BLOCK_TAGS.has(name)) out += '\n';
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.write(html);
+  parser.end();
+  const text = out
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return { title: (title as string | null)?.trim() || null, text };
+}
+
+const html: Reader = async (bytes, path, options) => {
+  const { title, text } = htmlToText(decodeUtf8(bytes));
+  const h1 = markdownSections(text).find((s) => s.level === 1);
+  return [{ title: title ?? h1?.headingPath[0] ?? basename(path), externalId: null, chunks: chunkMarkdown(text, options) }];
+};
+
+const pdf: Reader = async (bytes, path, options) => {
+  const { extractText, getDocumentProxy } = await import('unpdf');
+  let pages: string[];
+  let title: string | null = null;
+  try {
+    const doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    const meta = await doc.getMetadata().catch(() => null);
+    const info = meta?.info as { Title?: unknown } | undefined;
+    if (typeof info?.Title === 'string' && info.Title.trim()) title = info.Title.trim();
+    pages = (await extractText(doc, { mergePages: false })).text as string[];
+  } catch (err) {
+    throw new FileError(`malformed PDF: ${(err as Error).message}`);
+  }
+  const chunks: ChunkDraft[] = [];
+  pages.forEach((pageText, i) => {
+    chunks.push(...chunkLines(pageText, options, 1, { headingPath: [`Page ${i + 1}`], anchor: `page=${i + 1}` }));
+  });
+  return [{ title: title ?? basename(path), externalId: null, chunks }];
+};
+
+/**
+ * A JSONL file whose lines are `{"_id"|"id", "title", "text"}` is a collection (one document per line, BEIR's
+ * corpus shape); any other JSONL is read as plain lines.
+ */
+const jsonl: Reader = async (bytes, path, options) => {
+  const text = decodeUtf8(bytes);
+  const rows = text.split(/\r?\n/);
+  const docs: ParsedDocument[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!.trim();
+    if (row === '') continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(row);
+    } catch {
+      if (docs.length === 0) return lines(bytes, path, options);
+      throw new FileError(`line ${i + 1}: invalid JSON`);
+    }
+    const rec = obj as Record<string, unknown>;
+    const id = rec._id ?? rec.id;
+    if (typeof obj !== 'object' || obj === null || (typeof id !== 'string' && typeof id !== 'number') || typeof rec.text !== 'string') {
+      if (docs.length === 0) return lines(bytes, path, options);
+      throw new FileError(`line ${i + 1}: expected {"_id" or "id", "title", "text"}`);
+    }
+    const title = typeof rec.title === 'string' ? rec.title : '';
+    // Provenance of a collection document is its line in the file, however its text wraps.
+    const chunks = chunkLines(rec.text, options, i + 1).map((c) => ({ ...c, lineStart: i + 1, lineEnd: i + 1 }));
+    docs.push({ title, externalId: String(id), chunks });
+  }
+  return docs;
+};
+
+const json: Reader = async (bytes, path, options) => {
+  const text = decodeUtf8(bytes);
+  if (!path.toLowerCase().endsWith('.jsonc')) {
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      throw new FileError(`invalid JSON: ${(err as Error).message}`);
+    }
+  }
+  return [{ title: basename(path), externalId: null, chunks: chunkLines(text, options) }];
+};
+
+export const readers: Record<SourceType, Reader> = {
+  markdown,
+  text: lines,
+  code: lines,
+  html,
+  pdf,
+  json,
+  jsonl,
+};

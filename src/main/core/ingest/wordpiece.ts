@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Counts BERT (uncased) word pieces the way all-MiniLM-L6-v2's tokenizer does: basic tokenization (lowercase,
+ * strip accents, split punctuation and CJK) then greedy longest-match WordPiece. Chunk sizes must respect the
+ * model's 256-piece window, and counting them exactly here keeps the chunker independent of any model files.
+ */
+export interface WordPieceCounter {
+  count(text: string): number;
+}
+
+const DEFAULT_VOCAB = fileURLToPath(new URL('../../../../resources/tokenizer/bert-base-uncased-vocab.txt', import.meta.url));
+const MAX_WORD_CHARS = 100;
+
+export function loadVocab(path: string = DEFAULT_VOCAB): Set<string> {
+  return new Set(readFileSync(path, 'utf8').split('\n').map((l) => l.replace(/\r$/, '')).filter(Boolean));
+}
+
+// Control/format chars are dropped, CJK ideographs become single tokens, punctuation splits words.
+const WORD_OR_PUNCT = /[\p{L}\p{M}\p{N}]+|[\p{P}\p{S}]|[\u4E00-\u9FFF\u3400-\u4DBF\uF900-\uFAFF]/gu;
+const CJK = /[\u4E00-\u9FFF\u3400-\u4DBF\uF900-\uFAFF\u{20000}-\u{2FA1F}]/u;
+const COMBINING = /\p{Mn}/gu;
+
+export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPieceCounter {
+  const cache = new Map<string, number>();
+  function piecesOf(word: string): number {
+    const cached = cache.get(word);
+    if (cached !== undefined) return cached;
+    let n: number;
+    if (word.length > MAX_WORD_CHARS) n = 1;
+    else {
+      n = 0;
+      let start = 0;
+      while (start < word.length) {
+        let end = word.length;
+        let found = false;
+        while (start < end) {
+          const piece = (start > 0 ? '##' : '') + word.slice(start, end);
+          if (vocab.has(piece)) {
+            found = true;
+            break;
+          }
+          end--;
+        }
+        if (!found) {
+          n = 1; // the whole word becomes [UNK]
+          break;
+        }
+        n++;
+        start = end;
+      }
+    }
+    if (cache.size < 200_000) cache.set(word, n);
+    return n;
+  }
+  return {
+    count(text: string): number {
+      let total = 0;
+      const normalized = text.toLowerCase().normalize('NFD').replace(COMBINING, '');
+      for (const m of normalized.matchAll(WORD_OR_PUNCT)) {
+        const w = m[0];
+        if (w.length > 1 && CJK.test(w)) {
+          for (const ch of w) total += CJK.test(ch) ? 1 : piecesOf(ch);
+        } else total += piecesOf(w);
+      }
+      return total;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Database } from 'better-sqlite3';
+import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
+
+/** The columns every retriever returns for a chunk, joined once so provenance is always complete. */
+export const HIT_COLUMNS = `
+  c.id AS chunkId, c.document_id AS documentId, d.external_id AS externalId, s.path AS path, d.title AS title,
+  c.anchor AS anchor, c.heading_path AS headingPath, c.line_start AS lineStart, c.line_end AS lineEnd, c.text AS text`;
+
+export const HIT_JOINS = `JOIN documents d ON d.id = c.document_id JOIN sources s ON s.id = d.source_id`;
+
+export interface FilterSql {
+  where: string;
+  params: unknown[];
+}
+
+export function filterSql(filters: SearchFilters | undefined): FilterSql {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filters?.pathGlob) {
+    where.push('s.path GLOB ?');
+    params.push(filters.pathGlob);
+  }
+  if (filters?.types && filters.types.length > 0) {
+    where.push(`s.type IN (${filters.types.map(() => '?').join(', ')})`);
+    params.push(...filters.types);
+  }
+  if (filters?.modifiedAfter) {
+    where.push('s.mtime_ms >= ?');
+    params.push(parseDate(filters.modifiedAfter, 'modifiedAfter'));
+  }
+  if (filters?.modifiedBefore) {
+    where.push('s.mtime_ms < ?');
+    params.push(parseDate(filters.modifiedBefore, 'modifiedBefore'));
+  }
+  return { where: where.length > 0 ? where.join(' AND ') : '1', params };
+}
+
+function parseDate(value: string, field: string): number {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new Error(`filters.${field}: not a date: ${JSON.stringify(value)}`);
+  return ms;
+}
+
+export function hasFilters(filters: SearchFilters | undefined): boolean {
+  return filterSql(filters).params.length > 0;
+}
+
+/** Loads hits for chunk ids in the given order, attaching scores. */
+export function loadHits(db: Database, scored: { chunkId: number; score: number }[]): SearchHit[] {
+  if (scored.length === 0) return [];
+  const rows = db
+    .prepare(`SELECT ${HIT_COLUMNS} FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(scored.map((s) => s.chunkId))) as Omit<SearchHit, 'score'>[];
+  const byId = new Map(rows.map((r) => [r.chunkId, r]));
+  const out: SearchHit[] = [];
+  for (const s of scored) {
+    const row = byId.get(s.chunkId);
+    if (row) out.push({ ...row, score: s.score });
+  }
+  return out;
+}

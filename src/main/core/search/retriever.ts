@@ -1,0 +1,26 @@
+import type { SearchFilters, SearchHit, SearchMode } from '../../../shared/types.ts';
+
+export interface RetrievalQuery {
+  text: string;
+  k: number;
+  filters?: SearchFilters;
+}
+
+/** One small interface, several implementations (bm25, vector, hybrid), one shared test suite. */
+export interface Retriever {
+  readonly mode: SearchMode;
+  search(query: RetrievalQuery): Promise<SearchHit[]>;
+}
+
+/** Collapses chunk hits to one per document (its best chunk), keeping rank order; used for document-level runs. */
+export function bestPerDocument(hits: SearchHit[], k: number): SearchHit[] {
+  const seen = new Set<number>();
+  const out: SearchHit[] = [];
+  for (const h of hits) {
+    if (seen.has(h.documentId)) continue;
+    seen.add(h.documentId);
+    out.push(h);
+    if (out.length === k) break;
+  }
+  return out;
+}

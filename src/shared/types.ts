@@ -1,0 +1,93 @@
+// Data shapes shared by the engine (main), its transports (IPC, HTTP) and the renderer. Plain JSON only.
+
+export type SourceType = 'markdown' | 'text' | 'code' | 'html' | 'pdf' | 'json' | 'jsonl';
+export type SourceStatus = 'indexed' | 'skipped' | 'failed';
+
+export interface SourceRecord {
+  id: number;
+  path: string;
+  root: string;
+  type: SourceType | 'binary' | 'unknown';
+  language: string | null;
+  status: SourceStatus;
+  error: string | null;
+  size: number;
+  mtimeMs: number;
+  contentHash: string | null;
+  documents: number;
+  chunks: number;
+  indexedAt: string;
+}
+
+export interface IngestFileIssue {
+  path: string;
+  reason: string;
+}
+
+export interface IngestReport {
+  roots: string[];
+  added: string[];
+  updated: string[];
+  unchanged: number;
+  removed: string[];
+  skipped: IngestFileIssue[];
+  failed: IngestFileIssue[];
+  files: number;
+  bytes: number;
+  chunks: number;
+  durationMs: number;
+}
+
+export interface IngestProgress {
+  phase: 'scan' | 'index' | 'done';
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  path?: string;
+}
+
+export type SearchMode = 'bm25' | 'vector' | 'hybrid';
+
+export interface SearchFilters {
+  /** SQLite GLOB over the absolute source path, e.g. `/home/me/proj/docs/*.md`. */
+  pathGlob?: string;
+  types?: SourceType[];
+  /** ISO dates compared with the source file's modification time. */
+  modifiedAfter?: string;
+  modifiedBefore?: string;
+}
+
+export interface SearchRequest {
+  query: string;
+  k?: number;
+  mode?: SearchMode;
+  mmrLambda?: number;
+  fetchK?: number;
+  filters?: SearchFilters;
+}
+
+export interface SearchHit {
+  chunkId: number;
+  documentId: number;
+  externalId: string | null;
+  path: string;
+  title: string;
+  anchor: string;
+  headingPath: string;
+  lineStart: number;
+  lineEnd: number;
+  text: string;
+  score: number;
+}
+
+export interface StoreStats {
+  dbPath: string;
+  sources: Record<SourceStatus, number>;
+  documents: number;
+  chunks: number;
+  dbBytes: number;
+  lastIngest: { startedAt: string; finishedAt: string | null; durationMs: number | null } | null;
+  /** Human-readable states of optional capabilities, e.g. "semantic search off: no model at …". */
+  notices: string[];
+}
