@@ -14,3 +14,12 @@ export function countTokens(text: string, encoding: TokenEncoding = 'o200k_base'
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
+
+/**
+ * Loads the BPE table and primes the encoder so the first real count is not
+ * the slow one (measured: ~200 ms load for o200k, first 28K-char count ~19 ms
+ * vs ~3 ms warm). Call at startup, off the packet path.
+ */
+export function warmTokenizer(encoding: TokenEncoding = 'o200k_base'): void {
+  loadEncoding(encoding).countTokens('warm up the merge cache: const x = 1; // ok');
+}

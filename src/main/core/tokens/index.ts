@@ -1,4 +1,4 @@
-export { countTokens, estimateTokens, CHARS_PER_TOKEN } from './count-tokens.ts';
+export { countTokens, estimateTokens, warmTokenizer, CHARS_PER_TOKEN } from './count-tokens.ts';
 export { createTokenCounter } from './token-counter.ts';
 export type { TokenCount, TokenCounter, TokenCounterDeps } from './token-counter.ts';
 export { TOKEN_ENCODINGS } from './encodings.ts';

@@ -1,0 +1,255 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { alphabets, createRng, fakePem } from './fake-secrets.testkit.ts';
+import { createJsonlRedactionLog } from './jsonl-log.ts';
+import { compileRe2 } from './re2-compile.ts';
+import { createRedactor } from './redactor.ts';
+import { redactReport } from './report.ts';
+import { PatternRefusedError, validateUserPattern } from './user-patterns.ts';
+import type { CompileFn, RedactionEvent, RedactionRule } from './types.ts';
+
+const ctx = { source: 'notes/auth.md', section: 'INTEL' };
+const a = alphabets(createRng(99));
+const FIXED_NOW = () => new Date('2026-02-24T10:00:00Z');
+
+describe('replacement', () => {
+  const redactor = createRedactor({ now: FIXED_NOW });
+
+  it('replaces the whole matching line with [REDACTED: <type>] and leaves the rest', () => {
+    const token = 'ghp_' + a.b62(36);
+    const text = ['# Notes', `  the CI token is ${token} for now`, 'done'].join('\n');
+    const out = redactor.redactText(text, ctx);
+    expect(out.text).toBe(['# Notes', '[REDACTED: github_token]', 'done'].join('\n'));
+    expect(out.redactions).toEqual([
+      { ts: '2026-02-24T10:00:00.000Z', pattern: 'github_token', type: 'github_token', source: 'notes/auth.md', line: 2, section: 'INTEL' },
+    ]);
+  });
+
+  it('keeps CRLF line endings and text without secrets byte-for-byte', () => {
+    const text = 'a\r\nmail bob@example.com\r\nb\r\n';
+    expect(redactor.redactText(text, ctx).text).toBe('a\r\n[REDACTED: email]\r\nb\r\n');
+    const clean = 'const x = 1;\n\n  return x;\n';
+    expect(redactor.redactText(clean, ctx)).toEqual({ text: clean, redactions: [] });
+  });
+
+  it('redacts emails and private IPv4/IPv6 addresses but not public ones', () => {
+    const out = redactor.redactText(
+      ['ping 8.8.8.8', 'ssh deploy@10.1.2.3', 'host: 192.168.0.10', 'via fd00:1234::1', 'Contact jane@example.org', 'see 2001:4860::8888'].join('\n'),
+      ctx,
+    );
+    expect(out.text.split('\n')).toEqual([
+      'ping 8.8.8.8',
+      expect.stringMatching(/^\[REDACTED: (email|private_ip)\]$/),
+      '[REDACTED: private_ip]',
+      '[REDACTED: private_ip]',
+      '[REDACTED: email]',
+      'see 2001:4860::8888',
+    ]);
+  });
+
+  it('names the spec-000 denylist ids in the log', () => {
+    const jwt = 'eyJ' + a.b64url(20) + '.' + 'eyJ' + a.b64url(30) + '.' + a.b64url(43);
+    const ids = redactor
+      .redactText([`token ${jwt}`, 'DATABASE_HOST=db', 'mail a@b.io', 'at 10.0.0.1', 'redis://h:6379'].join('\n'), ctx)
+      .redactions.map((e) => e.pattern);
+    expect(ids).toEqual(['jwt_token', 'env_var_assignment', 'email_address', 'private_ipv4', 'connection_string']);
+  });
+
+  it('looks at the percent-decoded line as well', () => {
+    const hook = `https://hooks.slack.com/services/T${a.upnum(8)}/B${a.upnum(8)}/${a.b62(24)}`;
+    expect(redactor.redactText(`next=${hook}`, ctx).text).toBe('[REDACTED: slack_webhook]');
+    // Encoded, the raw line has no /services/ path; only the decoded look catches it.
+    expect(redactor.redactText(`next=${encodeURIComponent(hook)}`, ctx).text).toBe('[REDACTED: slack_webhook]');
+  });
+
+  it('never puts the secret into an event', () => {
+    const secret = 'sk-ant-api03-' + a.b64url(90);
+    const out = redactor.redactText(`ANTHROPIC=${secret}`, ctx);
+    expect(out.redactions).toHaveLength(1);
+    expect(JSON.stringify(out.redactions)).not.toContain(secret.slice(10, 30));
+  });
+});
+
+describe('private key blocks', () => {
+  const redactor = createRedactor();
+  const pem = fakePem(createRng(5), 'RSA PRIVATE KEY');
+
+  it('redacts BEGIN, every body line and END, and nothing after END', () => {
+    const text = ['intro', ...pem.lines, 'outro'].join('\n');
+    const lines = redactor.redactText(text, ctx).text.split('\n');
+    expect(lines[0]).toBe('intro');
+    expect(lines.slice(1, -1)).toEqual(pem.lines.map(() => '[REDACTED: private_key]'));
+    expect(lines.at(-1)).toBe('outro');
+  });
+
+  it('works when BEGIN and END share their lines with other text', () => {
+    const text = ['intro', `key: ${pem.lines[0]}`, ...pem.lines.slice(1, -1), `${pem.lines.at(-1)} trailing`, 'outro'].join('\n');
+    const out = redactor.redactText(text, ctx);
+    for (const body of pem.body) expect(out.text).not.toContain(body);
+    expect(out.text.startsWith('intro\n')).toBe(true);
+    expect(out.text.endsWith('\noutro')).toBe(true);
+    expect(out.redactions.map((e) => e.line)).toEqual(pem.lines.map((_, i) => i + 2));
+  });
+
+  it('redacts to the end of the text when END never comes', () => {
+    const text = ['intro', ...pem.lines.slice(0, -1), 'this line is not key material but the gate cannot know'].join('\n');
+    const lines = redactor.redactText(text, ctx).text.split('\n');
+    expect(lines[0]).toBe('intro');
+    expect(lines.slice(1).every((l) => l === '[REDACTED: private_key]')).toBe(true);
+  });
+
+  it('does not open a block for a one-line key (BEGIN and END on the same line)', () => {
+    const oneLine = `"private_key": "${pem.lines.join('\\n')}\\n",`;
+    const out = redactor.redactText([oneLine, '"client_id": "123"'].join('\n'), ctx);
+    expect(out.text).toBe('[REDACTED: private_key]\n"client_id": "123"');
+  });
+
+  it('starts fresh on every call', () => {
+    redactor.redactText(pem.lines.slice(0, 2).join('\n'), ctx);
+    expect(redactor.redactText('plain text', ctx).text).toBe('plain text');
+  });
+});
+
+describe('fail-closed', () => {
+  const neverMatches: RedactionRule = { id: 'never', type: 'never', pattern: 'zzz-never-zzz' };
+
+  it('redacts a line when a matcher throws', () => {
+    const throwing: CompileFn = (src, flags) => {
+      const real = compileRe2(src, flags);
+      return {
+        findAll: (line) => {
+          if (line.includes('boom')) throw new Error('engine exploded');
+          return real.findAll(line);
+        },
+      };
+    };
+    const redactor = createRedactor({ rules: [neverMatches], compile: throwing, now: FIXED_NOW });
+    const out = redactor.redactText('fine\nboom goes the matcher\nfine', ctx);
+    expect(out.text).toBe('fine\n[REDACTED: error]\nfine');
+    expect(out.redactions).toEqual([
+      { ts: '2026-02-24T10:00:00.000Z', pattern: 'redaction_error', type: 'error', source: ctx.source, line: 2, section: 'INTEL' },
+    ]);
+  });
+
+  it('redacts every line when the prefilter set throws', () => {
+    const redactor = createRedactor({
+      rules: [neverMatches],
+      compileSet: () => ({
+        match: () => {
+          throw new Error('RE2.Set matching failed');
+        },
+      }),
+    });
+    expect(redactor.redactText('a\nb', ctx).text).toBe('[REDACTED: error]\n[REDACTED: error]');
+  });
+
+  it('redacts a line whose checks exceed the time budget (injected clock, no sleeping)', () => {
+    let now = 0;
+    const slowOn = (marker: string, ms: number): CompileFn => (src, flags) => {
+      const real = compileRe2(src, flags);
+      return {
+        findAll: (line) => {
+          if (line.includes(marker)) now += ms;
+          return real.findAll(line);
+        },
+      };
+    };
+    const rules: RedactionRule[] = [neverMatches, { ...neverMatches, id: 'never2' }];
+    const slow = createRedactor({ rules, compile: slowOn('slow', 60), clock: () => now, timeBudgetMs: 100 });
+    const out = slow.redactText('quick line\nslow line\nquick again', ctx);
+    // Two rules x 60 ms = 120 ms > 100 ms on the slow line only.
+    expect(out.text).toBe('quick line\n[REDACTED: timeout]\nquick again');
+    expect(out.redactions.map((e) => [e.pattern, e.line])).toEqual([['redaction_timeout', 2]]);
+
+    // Same per-call cost under the budget: nothing redacted, so the test above can fail.
+    const fine = createRedactor({ rules, compile: slowOn('slow', 40), clock: () => now, timeBudgetMs: 100 });
+    expect(fine.redactText('slow line', ctx).text).toBe('slow line');
+  });
+
+  it('closes a slow last check too (no rule left to trip the in-loop check)', () => {
+    let now = 0;
+    const compile: CompileFn = (src, flags) => {
+      const real = compileRe2(src, flags);
+      return { findAll: (line) => ((now += 150), real.findAll(line)) };
+    };
+    const redactor = createRedactor({ rules: [neverMatches], compile, clock: () => now });
+    expect(redactor.redactText('x', ctx).text).toBe('[REDACTED: timeout]');
+  });
+});
+
+describe('user patterns', () => {
+  it('are compiled with RE2 and redact with their own type', () => {
+    const redactor = createRedactor({ userPatterns: [{ id: 'acme_ticket_key', type: 'acme_key', pattern: 'ACME-[0-9]{6}' }] });
+    expect(redactor.redactText('see ACME-123456', ctx).text).toBe('[REDACTED: acme_key]');
+    redactor.addUserPattern({ id: 'codename', type: 'codename', pattern: 'project\\s+bluebird', flags: 'i' });
+    expect(redactor.redactText('Project  Bluebird ships', ctx).redactions[0].pattern).toBe('codename');
+    expect(redactor.rules.at(-1)?.id).toBe('codename');
+  });
+
+  it('refuses what RE2 cannot take, naming the pattern and the reason', () => {
+    const redactor = createRedactor();
+    const before = redactor.rules.length;
+    expect(() => redactor.addUserPattern({ id: 'backref', type: 'x', pattern: '(a)\\1' })).toThrowError(
+      /Redaction pattern "backref" \(\/\(a\)\\1\/\) refused: RE2 cannot compile it: invalid escape sequence/,
+    );
+    expect(() => redactor.addUserPattern({ id: 'lookahead', type: 'x', pattern: 'foo(?=bar)' })).toThrowError(
+      /"lookahead".*invalid perl operator: \(\?=/,
+    );
+    expect(redactor.rules.length).toBe(before);
+    expect(() => createRedactor({ userPatterns: [{ id: 'bad', type: 'x', pattern: '(?<!x)y' }] })).toThrow(PatternRefusedError);
+  });
+
+  it('refuses empty-matching patterns, duplicate ids and marker-breaking types', () => {
+    const check = (p: { id: string; type: string; pattern: string }) => {
+      const v = validateUserPattern(p, compileRe2, new Set(['jwt_token']));
+      return v.ok ? 'ok' : v.error.message;
+    };
+    expect(check({ id: 'any', type: 'x', pattern: 'a*' })).toMatch(/matches the empty string/);
+    expect(check({ id: 'jwt_token', type: 'x', pattern: 'abc' })).toMatch(/already used/);
+    expect(check({ id: 'ok', type: 'x] injected [', pattern: 'abc' })).toMatch(/type must be/);
+    expect(check({ id: 'ok', type: 'x', pattern: 'abc' })).toBe('ok');
+  });
+});
+
+describe('JSONL log', () => {
+  it('appends one JSON object per event, in the spec field order, creating the directory', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redact-log-'));
+    const file = path.join(dir, '.agents', 'ao', 'redaction.log');
+    const redactor = createRedactor({ log: createJsonlRedactionLog(file), now: FIXED_NOW });
+    redactor.redactText('ok\nDEPLOY_REGION=eu-west-1\nok', { source: '.env', section: 'HISTORY' });
+    redactor.redactText('jane@example.com', { source: 'a.md', section: 'INTEL' });
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    expect(lines.at(-1)).toBe('');
+    expect(lines.slice(0, -1)).toEqual([
+      '{"ts":"2026-02-24T10:00:00.000Z","pattern":"env_var_assignment","type":"env_assignment","source":".env","line":2,"section":"HISTORY"}',
+      '{"ts":"2026-02-24T10:00:00.000Z","pattern":"email_address","type":"email","source":"a.md","line":1,"section":"INTEL"}',
+    ]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gets every event of a call', () => {
+    const seen: RedactionEvent[] = [];
+    const redactor = createRedactor({ log: (e) => seen.push(e) });
+    const out = redactor.redactText('a@b.io\nx\n10.0.0.1', ctx);
+    expect(seen).toEqual(out.redactions);
+    expect(seen.map((e) => e.line)).toEqual([1, 3]);
+  });
+});
+
+describe('redactReport', () => {
+  it('counts redacted lines per type with their line numbers', () => {
+    const text = ['a@b.io', 'plain', '10.0.0.1', 'c@d.io', 'PASSWORD=x'].join('\n');
+    const report = redactReport(text, 'stdin');
+    expect(report).toMatchObject({
+      source: 'stdin',
+      totalLines: 5,
+      redactedLines: 4,
+      byType: { email: { count: 2, lines: [1, 4] }, private_ip: { count: 1, lines: [3] }, env_assignment: { count: 1, lines: [5] } },
+      text: '[REDACTED: email]\nplain\n[REDACTED: private_ip]\n[REDACTED: email]\n[REDACTED: env_assignment]',
+    });
+    expect(report.redactions.every((e) => e.section === 'cli')).toBe(true);
+    expect(redactReport('', 'empty')).toMatchObject({ totalLines: 0, redactedLines: 0, byType: {}, text: '' });
+  });
+});
