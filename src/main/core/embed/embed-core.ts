@@ -1,9 +1,10 @@
-// The embedding computation itself, on transformers.js: its tokenizer and model loading, its ONNX session, its
-// pooling and normalization. Runs wherever it is loaded; embed-worker.ts loads it in a worker thread so that
+// The embedding computation itself: transformers.js tokenizer, model loading and ONNX session, then pooling and
+// normalization (pooling.ts). Runs wherever it is loaded; embed-worker.ts loads it in a worker thread so that
 // inference never blocks the main process, and the in-process embedder loads it directly for tests and tools.
-import { AutoModel, AutoTokenizer, env, mean_pooling, Tensor } from '@huggingface/transformers';
+import { AutoModel, AutoTokenizer, env, Tensor } from '@huggingface/transformers';
 import { join } from 'node:path';
 import { ONNX_FILE_BY_DTYPE } from './models.ts';
+import { clsPool, meanPool, normalizeRows } from './pooling.ts';
 import type { ModelSpec } from './models.ts';
 
 export type CoreOptions = {
@@ -16,10 +17,12 @@ export type CoreOptions = {
 
 export type TokenizedText = { ids: number[]; typeIds: number[] };
 
-// Row-major [size, seqLen] int64 tensors, exactly what the ONNX graph consumes.
+// Row-major [size, seqLen] int64 tensors, exactly what the ONNX graph consumes, right-padded.
 export type EncodedBatch = {
   size: number;
   seqLen: number;
+  // Real (unpadded) token count of each row.
+  lengths: number[];
   inputIds: BigInt64Array;
   attentionMask: BigInt64Array;
   tokenTypeIds: BigInt64Array;
@@ -99,15 +102,14 @@ export async function loadEmbedCore(options: CoreOptions): Promise<EmbedCore> {
         tokenTypeIds[base + j] = BigInt(s.typeIds[j]!);
       }
     });
-    return { size, seqLen, inputIds, attentionMask, tokenTypeIds };
+    return { size, seqLen, lengths: seqs.map((s) => s.ids.length), inputIds, attentionMask, tokenTypeIds };
   };
 
   const infer = async (batch: EncodedBatch): Promise<Float32Array> => {
     const shape = [batch.size, batch.seqLen];
-    const attentionMask = new Tensor('int64', batch.attentionMask, shape);
     const outputs = (await model({
       input_ids: new Tensor('int64', batch.inputIds, shape),
-      attention_mask: attentionMask,
+      attention_mask: new Tensor('int64', batch.attentionMask, shape),
       token_type_ids: new Tensor('int64', batch.tokenTypeIds, shape),
     })) as Record<string, Tensor | undefined>;
     const hidden = outputs.last_hidden_state ?? outputs.token_embeddings;
@@ -115,9 +117,12 @@ export async function loadEmbedCore(options: CoreOptions): Promise<EmbedCore> {
     if (hidden.dims.length !== 3 || hidden.dims[2] !== dims) {
       throw new Error(`${onnxPath} produced shape [${hidden.dims}] but config.json says hidden_size ${dims}`);
     }
-    let pooled = spec.pooling === 'mean' ? mean_pooling(hidden, attentionMask) : hidden.slice(null, 0);
-    if (spec.normalize) pooled = pooled.normalize(2, -1);
-    return Float32Array.from(pooled.data as Float32Array);
+    const data = hidden.data as Float32Array;
+    const pooled =
+      spec.pooling === 'mean'
+        ? meanPool(data, batch.size, batch.seqLen, dims, batch.lengths)
+        : clsPool(data, batch.size, batch.seqLen, dims);
+    return spec.normalize ? normalizeRows(pooled, dims) : pooled;
   };
 
   return {

@@ -161,6 +161,27 @@ describe('worker-thread embedder', () => {
     await expect(worker.embedPassages(['x'])).rejects.toThrow(/closed/);
   });
 
+  it('keeps the calling thread free while it embeds; the in-process variant does not', async () => {
+    await buildTinyModel({ root, modelId: 'test/heavy', dim: 128, layers: 4 });
+    const heavy = await found('test/heavy', { pooling: 'mean' });
+    const texts = Array.from({ length: 128 }, (_, i) => `passage ${i} ` + 'the worker keeps the event loop free '.repeat(16));
+    // Timer ticks during one 128-passage batch: a blocked event loop cannot run them.
+    const ticksWhile = async (embedder: Awaited<ReturnType<typeof openEmbedder>>) => {
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      const t0 = performance.now();
+      await embedder.embedPassages(texts);
+      const ms = performance.now() - t0;
+      clearInterval(timer);
+      await embedder.close();
+      return { ticks, possible: ms / 5 };
+    };
+    const worker = await ticksWhile(await openEmbedder(heavy, { batchSize: 128 }));
+    const inProcess = await ticksWhile(await openInProcessEmbedder(heavy, { batchSize: 128 }));
+    expect(worker.ticks).toBeGreaterThan(worker.possible * 0.25);
+    expect(inProcess.ticks).toBeLessThan(inProcess.possible * 0.1);
+  });
+
   it('uses an injected worker location, as the Electron bundle does', async () => {
     const urls: string[] = [];
     const { Worker } = await import('node:worker_threads');
