@@ -211,5 +211,3 @@ export function getDefaultRedactor(): Redactor {
   defaultRedactor ??= createRedactor();
   return defaultRedactor;
 }
-
-
