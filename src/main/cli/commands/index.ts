@@ -1,7 +1,8 @@
 import type { Command } from '../command.ts';
 import { ingestCommand } from './ingest.ts';
 import { searchCommand } from './search.ts';
+import { serveCommand } from './serve.ts';
 import { statsCommand } from './stats.ts';
 
 /** Every CLI command; a capability adds its commands here. */
-export const commands: Command[] = [ingestCommand, searchCommand, statsCommand];
+export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, serveCommand];

@@ -1,0 +1,151 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../core/store/index.ts';
+import { tempDirs, writeTree } from '../core/testing/tmp.ts';
+import { API_METHODS, apiInputs } from '../../shared/api/index.ts';
+import type { ApiEvent } from '../../shared/api/events.ts';
+import { createApi, type Api } from './index.ts';
+
+const tmp = tempDirs('cp-api-');
+let store: Store;
+let api: Api;
+let dataDir: string;
+const events: ApiEvent[] = [];
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+beforeAll(() => {
+  dataDir = tmp.make();
+  store = openStore(join(dataDir, 'api.db'));
+  api = createApi({ store, dataDir, version: '0.0.0-test', transport: 'http' });
+  api.events.subscribe((e) => events.push(e));
+});
+afterAll(() => {
+  store.close();
+  tmp.cleanup();
+});
+
+async function ok<T = any>(method: string, input: unknown): Promise<T> {
+  const r = await api.dispatch(method, input);
+  if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message}`);
+  return r.value as T;
+}
+
+describe('API contract', () => {
+  it('has a schema for every method name and no other', () => {
+    expect(Object.keys(apiInputs).sort()).toEqual([...API_METHODS].sort());
+  });
+
+  it('refuses unknown methods and invalid input with per-field issues, before any handler runs', async () => {
+    expect(await api.dispatch('fs.readFile', {})).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+    expect(await api.dispatch('__proto__', {})).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+    const r = await api.dispatch('search.query', { query: '   ', k: 0, extra: 1 });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe('invalid_input');
+    const fields = r.error.issues!.map((i) => i.field);
+    expect(fields).toContain('query');
+    expect(fields).toContain('k');
+  });
+
+  it('rejects upload paths that could leave the imports folder', async () => {
+    for (const path of ['../evil.md', '/etc/passwd', 'a/../../b.md', 'a\\b.md', 'C:/x.md', 'a//b.md']) {
+      const r = await api.dispatch('library.import', { files: [{ path, base64: b64('x') }] });
+      expect(r, path).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    }
+    expect(existsSync(join(dataDir, 'imports'))).toBe(false);
+  });
+
+  it('reports engine parts that are not there as unavailable, with the reason', async () => {
+    const info = await ok('app.info', {});
+    expect(info).toMatchObject({ version: '0.0.0-test', transport: 'http', dataDir });
+    for (const [name, cap] of Object.entries(info.capabilities as Record<string, { available: boolean; reason?: string }>)) {
+      const method = { vector: 'search.query', decisions: 'decisions.list', hierarchy: 'hierarchy.tree', packets: 'packets.list' }[name]!;
+      const input = name === 'vector' ? { query: 'x', mode: 'vector' } : {};
+      const r = await api.dispatch(method, input);
+      if (cap.available) expect(r.ok, name).toBe(true);
+      else expect(r, name).toMatchObject({ ok: false, error: { code: 'unavailable', message: cap.reason } });
+    }
+  });
+
+  it('desktop-only methods answer unavailable in serve mode', async () => {
+    expect(await api.dispatch('desktop.copyText', { text: 'x' })).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+  });
+});
+
+describe('library, sources and search through the API', () => {
+  it('ingests a folder in place with progress events, lists sources, finds a passage and opens it in context', async () => {
+    const root = tmp.make();
+    writeTree(root, {
+      'guide.md': '# Guide\n\n## Retries\n\nUse exponential backoff with jitter for flaky uploads.\n\n## Other\n\nNothing here.\n',
+      'data.bin': Buffer.from([0, 1, 2, 0]),
+    });
+    events.length = 0;
+    const report = await ok('library.ingest', { paths: [root] });
+    expect(report.added).toEqual([join(root, 'guide.md')]);
+    expect(report.skipped.map((s: { path: string }) => s.path)).toEqual([join(root, 'data.bin')]);
+    const progress = events.filter((e) => e.name === 'ingest.progress').map((e) => e.payload);
+    expect(progress.at(-1)).toMatchObject({ phase: 'done', filesDone: 2, filesTotal: 2 });
+    expect(new Set(progress.map((p) => p.jobId)).size).toBe(1);
+
+    const sources = await ok('sources.list', {});
+    expect(sources.map((s: { path: string; status: string }) => [s.path, s.status])).toEqual([
+      [join(root, 'data.bin'), 'skipped'],
+      [join(root, 'guide.md'), 'indexed'],
+    ]);
+    expect(sources[1].chunks).toBeGreaterThan(0);
+
+    const found = await ok('search.query', { query: 'exponential backoff', k: 5 });
+    expect(found.mode).toBe('bm25');
+    expect(found.hits[0]).toMatchObject({ path: join(root, 'guide.md'), anchor: expect.stringContaining('retries') });
+    const ctx = await ok('chunks.context', { chunkId: found.hits[0].chunkId });
+    expect(ctx.focus).toBe(found.hits[0].chunkId);
+    expect(ctx.chunks.some((c: { text: string }) => c.text.includes('jitter'))).toBe(true);
+    expect(await api.dispatch('chunks.context', { chunkId: 999999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await api.dispatch('search.query', { query: 'backoff', mmrLambda: 0.5 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+
+  it('imports uploaded folders under the data dir; a re-drop replaces the folder, so deleted files leave the index', async () => {
+    const first = await ok('library.import', {
+      files: [
+        { path: 'proj/a.md', base64: b64('# Alpha\n\nzebra crossing notes\n') },
+        { path: 'proj/sub/b.txt', base64: b64('quokka habitat\n') },
+        { path: 'loose.md', base64: b64('# Loose\n\nplatypus\n') },
+      ],
+    });
+    const imports = join(dataDir, 'imports');
+    expect(first.folder).toBe(imports);
+    expect(first.added.sort()).toEqual([join(imports, 'loose.md'), join(imports, 'proj/a.md'), join(imports, 'proj/sub/b.txt')]);
+    expect(readFileSync(join(imports, 'proj/sub/b.txt'), 'utf8')).toBe('quokka habitat\n');
+
+    const second = await ok('library.import', { files: [{ path: 'proj/a.md', base64: b64('# Alpha\n\nzebra crossing notes\n') }] });
+    expect(second.removed).toEqual([join(imports, 'proj/sub/b.txt')]);
+    expect(existsSync(join(imports, 'proj/sub'))).toBe(false);
+    expect((await ok('search.query', { query: 'quokka' })).hits).toEqual([]);
+    expect((await ok('search.query', { query: 'platypus' })).hits).toHaveLength(1);
+  });
+
+  it('runs concurrent ingests one after the other, each with its own job id', async () => {
+    const a = tmp.make();
+    const b = tmp.make();
+    writeTree(a, { 'one.md': '# One\n\nfirst\n' });
+    writeTree(b, { 'two.md': '# Two\n\nsecond\n' });
+    events.length = 0;
+    const [ra, rb] = await Promise.all([ok('library.ingest', { paths: [a] }), ok('library.ingest', { paths: [b] })]);
+    expect(ra.added).toHaveLength(1);
+    expect(rb.added).toHaveLength(1);
+    const order = events.map((e) => e.payload.jobId);
+    const firstOfSecond = order.indexOf(order.at(-1)!);
+    expect(order.slice(0, firstOfSecond).every((j) => j === order[0])).toBe(true);
+    expect(order.slice(firstOfSecond).every((j) => j === order.at(-1))).toBe(true);
+    const rescan = await ok('library.rescan', {});
+    expect(rescan.added).toEqual([]);
+    expect(rescan.unchanged).toBeGreaterThanOrEqual(4);
+  });
+
+  it('reports stats of the same store', async () => {
+    const s = await ok('stats.get', {});
+    expect(s.dbPath).toBe(store.path);
+    expect(s.sources.indexed).toBeGreaterThanOrEqual(4);
+  });
+});

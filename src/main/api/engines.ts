@@ -1,0 +1,50 @@
+import type { Capability, CapabilityName, ApiParsedInput, ApiOutput } from '../../shared/api/index.ts';
+import type { SearchFilters, SearchHit, SearchMode } from '../../shared/types.ts';
+
+/**
+ * The engine parts that land separately (#3 vectors, #4 memory/hierarchy, #5 packets), each behind the narrow
+ * shape the API needs. An engine that is absent makes its methods answer `unavailable` with the reason, and
+ * the renderer shows that reason instead of an imitation of the feature.
+ */
+export interface VectorSearch {
+  search(req: { text: string; k: number; mode: Exclude<SearchMode, 'bm25'>; mmrLambda?: number; filters?: SearchFilters }): Promise<SearchHit[]>;
+}
+
+export interface DecisionsEngine {
+  list(input: ApiParsedInput<'decisions.list'>): ApiOutput<'decisions.list'>;
+  create(input: ApiParsedInput<'decisions.create'>): ApiOutput<'decisions.create'>;
+  supersede(input: ApiParsedInput<'decisions.supersede'>): ApiOutput<'decisions.supersede'>;
+  exportMarkdown(input: ApiParsedInput<'decisions.exportMarkdown'>): ApiOutput<'decisions.exportMarkdown'>;
+}
+
+export interface HierarchyEngine {
+  tree(): ApiOutput<'hierarchy.tree'>;
+}
+
+export interface PacketsEngine {
+  build(input: ApiParsedInput<'packets.build'>): Promise<ApiOutput<'packets.build'>>;
+  list(input: ApiParsedInput<'packets.list'>): ApiOutput<'packets.list'>;
+  get(hash: string): ApiOutput<'packets.get'>;
+  replay(hash: string): Promise<ApiOutput<'packets.replay'>>;
+}
+
+export interface Engines {
+  vector: VectorSearch | string;
+  decisions: DecisionsEngine | string;
+  hierarchy: HierarchyEngine | string;
+  packets: PacketsEngine | string;
+}
+
+/** A string in place of an engine is the reason it is off. */
+export function capabilityOf(engine: object | string): Capability {
+  return typeof engine === 'string' ? { available: false, reason: engine } : { available: true };
+}
+
+export function capabilities(engines: Engines): Record<CapabilityName, Capability> {
+  return {
+    vector: capabilityOf(engines.vector),
+    decisions: capabilityOf(engines.decisions),
+    hierarchy: capabilityOf(engines.hierarchy),
+    packets: capabilityOf(engines.packets),
+  };
+}

@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import type { Store } from '../core/store/index.ts';
+import { createBm25Retriever } from '../core/search/index.ts';
+import { collectStats } from '../cli/commands/stats.ts';
+import type { ApiOutput } from '../../shared/api/index.ts';
+import type { ApiEvent } from '../../shared/api/events.ts';
+import type { ApiHandlers } from './dispatch.ts';
+import { chunkContext, listSources } from './corpus.ts';
+import { capabilities, type Engines } from './engines.ts';
+import { ApiFailure, unavailable } from './failure.ts';
+import { createLibrary } from './library.ts';
+
+export interface ApiDeps {
+  store: Store;
+  dataDir: string;
+  version: string;
+  transport: 'ipc' | 'http';
+  engines: Engines;
+  emit: (event: ApiEvent) => void;
+  /** Desktop-only abilities; absent in serve mode, where the browser does these itself. */
+  desktop?: {
+    pickPaths(kind: 'files' | 'folders'): Promise<string[]>;
+    copyText(text: string): void;
+  };
+}
+
+/** One handler map for both transports (ipcMain.handle and HTTP); inputs arrive validated by the dispatcher. */
+export function createApiHandlers(deps: ApiDeps): ApiHandlers {
+  const { store, engines } = deps;
+  const bm25 = createBm25Retriever(store.db);
+  const library = createLibrary({
+    db: store.db,
+    importsDir: join(deps.dataDir, 'imports'),
+    onProgress: (payload) => deps.emit({ name: 'ingest.progress', payload }),
+  });
+  const need = <T extends object>(engine: T | string): T => {
+    if (typeof engine === 'string') throw unavailable(engine);
+    return engine;
+  };
+  const desktop = () => {
+    if (!deps.desktop) throw unavailable('only in the desktop app; the browser does this itself');
+    return deps.desktop;
+  };
+
+  return {
+    'app.info': async () => ({
+      version: deps.version,
+      transport: deps.transport,
+      dataDir: deps.dataDir,
+      dbPath: store.path,
+      capabilities: capabilities(engines),
+    }),
+    'stats.get': async () => collectStats(store.db, store.path, store.vec.loaded ? [] : [store.vec.reason]),
+    'sources.list': async () => listSources(store.db),
+    'library.ingest': (input) => library.ingest(input.paths),
+    'library.import': (input) => library.importFiles(input.files),
+    'library.rescan': () => library.rescan(),
+    'search.query': async (input): Promise<ApiOutput<'search.query'>> => {
+      const mode = input.mode ?? 'bm25';
+      const k = input.k ?? 20;
+      if (mode === 'bm25') {
+        if (input.mmrLambda !== undefined) throw new ApiFailure('invalid_input', 'MMR needs vectors: choose vector or hybrid mode', [{ field: 'mmrLambda', message: 'MMR needs vector or hybrid mode' }]);
+        return { mode, hits: await bm25.search({ text: input.query, k, filters: input.filters }) };
+      }
+      const hits = await need(engines.vector).search({ text: input.query, k, mode, mmrLambda: input.mmrLambda, filters: input.filters });
+      return { mode, hits };
+    },
+    'chunks.context': async (input) => chunkContext(store.db, input.chunkId, input.radius),
+    'decisions.list': async (input) => need(engines.decisions).list(input),
+    'decisions.create': async (input) => need(engines.decisions).create(input),
+    'decisions.supersede': async (input) => need(engines.decisions).supersede(input),
+    'decisions.exportMarkdown': async (input) => need(engines.decisions).exportMarkdown(input),
+    'hierarchy.tree': async () => need(engines.hierarchy).tree(),
+    'packets.build': (input) => need(engines.packets).build(input),
+    'packets.list': async (input) => need(engines.packets).list(input),
+    'packets.get': async (input) => need(engines.packets).get(input.hash),
+    'packets.replay': (input) => need(engines.packets).replay(input.hash),
+    'desktop.pickPaths': (input) => desktop().pickPaths(input.kind),
+    'desktop.copyText': async (input) => {
+      desktop().copyText(input.text);
+      return { copied: input.text.length };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApi } from '../../api/index.ts';
+import { openStore } from '../../core/store/index.ts';
+import { userDataDir } from '../../paths.ts';
+import { startServer } from '../../serve/server.ts';
+import { CliError, intOption, type Command } from '../command.ts';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** With --db the managed folders sit next to that database, so a throwaway database never touches the user's data. */
+export function dataDirFor(dbFlag: string | undefined, dbPath: string, env: NodeJS.ProcessEnv): string {
+  return dbFlag === undefined ? userDataDir(env) : join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}-data`);
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve the workbench to a browser on 127.0.0.1, with a per-run token',
+  usage: 'contextpack serve [--port N] [--db FILE] [--host 127.0.0.1] [--renderer DIR]',
+  options: { port: { type: 'string' }, host: { type: 'string' }, renderer: { type: 'string' } },
+  async run(ctx) {
+    const port = intOption(ctx, 'port', 0, 0);
+    if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}`);
+    const rendererDir = typeof ctx.values.renderer === 'string' ? ctx.values.renderer : join(repoRoot, 'out', 'renderer');
+    const store = openStore(ctx.dbPath);
+    const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+    const api = createApi({
+      store,
+      dataDir: dataDirFor(ctx.values.db as string | undefined, ctx.dbPath, ctx.io.env),
+      version,
+      transport: 'http',
+      onError: (method, err) => ctx.io.stderr(`contextpack serve: ${method}: ${(err as Error).stack ?? String(err)}\n`),
+    });
+    let server;
+    try {
+      server = await startServer({ dispatch: api.dispatch, events: api.events, rendererDir, host: (ctx.values.host as string | undefined) ?? '127.0.0.1', port });
+    } catch (err) {
+      store.close();
+      throw new CliError(`serve: ${(err as Error).message}`, 1);
+    }
+    ctx.io.stdout(`ContextPack is serving ${ctx.dbPath}\nopen ${server.openUrl}\n(the token in the link is required on every API call; Ctrl+C stops)\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await server.close();
+    store.close();
+    return 0;
+  },
+};

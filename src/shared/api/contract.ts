@@ -1,0 +1,189 @@
+// The one API contract: every method's input schema (validated at the boundary by main, for both transports) and
+// output type. The renderer calls nothing else; preload exposes exactly these names.
+import { z } from 'zod';
+import type { IngestReport, SearchHit, SearchMode, SourceRecord, StoreStats } from '../types.ts';
+import type { ConsistencyFinding, DecisionRecord, FieldIssue, HierarchyTree } from '../memory.ts';
+import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
+import type { ApiMethod } from './methods.ts';
+
+const empty = z.object({}).strict();
+const nonEmpty = (field: string, max = 10_000) => z.string().trim().min(1, `${field} is required`).max(max, `${field} is too long (max ${max})`);
+
+export const searchFiltersSchema = z
+  .object({
+    pathGlob: z.string().max(1000).optional(),
+    types: z.array(z.enum(['markdown', 'text', 'code', 'html', 'pdf', 'json', 'jsonl'])).optional(),
+    modifiedAfter: z.string().optional(),
+    modifiedBefore: z.string().optional(),
+  })
+  .strict();
+
+/** A path inside an uploaded folder: relative, forward slashes, no `..`, so it can only land under the imports folder. */
+export const relativePathSchema = z
+  .string()
+  .min(1, 'path is empty')
+  .max(1024)
+  .refine((p) => !p.startsWith('/') && !/^[a-zA-Z]:/.test(p) && !p.includes('\\') && !p.includes('\0'), 'path must be relative, with forward slashes')
+  .refine((p) => p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..'), 'path must not contain empty, "." or ".." segments');
+
+export const decisionAlternativeSchema = z.object({ name: nonEmpty('alternatives_considered.name', 200), reason: nonEmpty('alternatives_considered.reason', 2000) }).strict();
+
+/** The decision template as a form: the fields the seed marks required, with messages a person can act on. */
+export const decisionInputSchema = z
+  .object({
+    title: nonEmpty('title', 100),
+    decision: nonEmpty('decision'),
+    rationale: nonEmpty('rationale'),
+    alternatives_considered: z.array(decisionAlternativeSchema).max(20).optional(),
+    expected_impact: z.string().max(10_000).optional(),
+    validation_criteria: z.string().max(10_000).optional(),
+    context: z.string().max(10_000).optional(),
+    tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+    importance: z.number({ error: 'importance must be a number from 1 to 10' }).int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10'),
+    supersedes: z.string().regex(/^DEC-\d{4}-\d{2}-\d{2}-\d{3}$/, 'supersedes must be a decision id like DEC-2026-01-31-001').optional(),
+  })
+  .strict();
+
+const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'hash must be 64 lowercase hex digits (a context_snapshot_hash)');
+
+export const apiInputs = {
+  'app.info': empty,
+  'stats.get': empty,
+  'sources.list': empty,
+  'library.ingest': z.object({ paths: z.array(z.string().min(1).max(4096)).min(1, 'give at least one path').max(1000) }).strict(),
+  'library.import': z
+    .object({
+      files: z
+        .array(z.object({ path: relativePathSchema, base64: z.string().max(30 * 1024 * 1024) }).strict())
+        .min(1, 'give at least one file')
+        .max(5000),
+    })
+    .strict(),
+  'library.rescan': empty,
+  'search.query': z
+    .object({
+      query: z.string().trim().min(1, 'query is empty').max(2000),
+      k: z.number().int().min(1).max(200).optional(),
+      mode: z.enum(['bm25', 'vector', 'hybrid']).optional(),
+      mmrLambda: z.number().min(0).max(1).optional(),
+      filters: searchFiltersSchema.optional(),
+    })
+    .strict(),
+  'chunks.context': z.object({ chunkId: z.number().int().positive(), radius: z.number().int().min(0).max(20).optional() }).strict(),
+  'decisions.list': z
+    .object({ query: z.string().max(500).optional(), tag: z.string().max(50).optional(), includeSuperseded: z.boolean().optional() })
+    .strict(),
+  'decisions.create': decisionInputSchema,
+  'decisions.supersede': z.object({ decisionId: z.string().min(1), replacement: decisionInputSchema.omit({ supersedes: true }) }).strict(),
+  'decisions.exportMarkdown': z.object({ decisionIds: z.array(z.string()).optional() }).strict(),
+  'hierarchy.tree': empty,
+  'packets.build': z
+    .object({
+      query: z.string().trim().min(1, 'query is required').max(2000),
+      task: z.string().max(20_000).optional(),
+      template: z.enum(['ao-v1', 'layered-v1']).optional(),
+      maxTokens: z.number({ error: 'token budget must be a number' }).int('token budget must be a whole number').min(200, 'token budget must be at least 200').max(200_000, 'token budget must be at most 200000').optional(),
+      k: z.number().int().min(1).max(100).optional(),
+      filters: searchFiltersSchema.optional(),
+    })
+    .strict(),
+  'packets.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
+  'packets.get': z.object({ hash: hashSchema }).strict(),
+  'packets.replay': z.object({ hash: hashSchema }).strict(),
+  'desktop.pickPaths': z.object({ kind: z.enum(['files', 'folders']) }).strict(),
+  'desktop.copyText': z.object({ text: z.string().max(10 * 1024 * 1024) }).strict(),
+} satisfies Record<ApiMethod, z.ZodType>;
+
+export interface Capability {
+  available: boolean;
+  /** Why it is off, in words for the user ("packet engine not built yet (#5)"). */
+  reason?: string;
+}
+
+export type CapabilityName = 'vector' | 'decisions' | 'hierarchy' | 'packets';
+
+export interface AppInfo {
+  version: string;
+  transport: 'ipc' | 'http';
+  dataDir: string;
+  dbPath: string;
+  capabilities: Record<CapabilityName, Capability>;
+}
+
+export interface SearchResponse {
+  mode: SearchMode;
+  hits: SearchHit[];
+}
+
+export interface ChunkView {
+  chunkId: number;
+  ordinal: number;
+  headingPath: string;
+  anchor: string;
+  lineStart: number;
+  lineEnd: number;
+  text: string;
+}
+
+export interface ChunkContext {
+  path: string;
+  title: string;
+  documentId: number;
+  focus: number;
+  chunks: ChunkView[];
+}
+
+export interface ImportReport extends IngestReport {
+  /** The managed folder the uploaded files were written to. */
+  folder: string;
+}
+
+export interface DecisionList {
+  decisions: DecisionRecord[];
+}
+
+export interface HierarchyView {
+  tree: HierarchyTree;
+  findings: ConsistencyFinding[];
+}
+
+/** An assembled or stored packet as JSON: the snapshot bytes are left out (the hash names them). */
+export type PacketView = Omit<AssembledPacket, 'bytes'>;
+
+export interface ApiOutputs {
+  'app.info': AppInfo;
+  'stats.get': StoreStats;
+  'sources.list': SourceRecord[];
+  'library.ingest': IngestReport;
+  'library.import': ImportReport;
+  'library.rescan': IngestReport;
+  'search.query': SearchResponse;
+  'chunks.context': ChunkContext;
+  'decisions.list': DecisionList;
+  'decisions.create': DecisionRecord;
+  'decisions.supersede': DecisionRecord;
+  'decisions.exportMarkdown': { markdown: string };
+  'hierarchy.tree': HierarchyView;
+  'packets.build': PacketView;
+  'packets.list': PacketListItem[];
+  'packets.get': PacketView;
+  'packets.replay': ReplayDiff;
+  'desktop.pickPaths': string[];
+  'desktop.copyText': { copied: number };
+}
+
+export type ApiInput<M extends ApiMethod> = z.input<(typeof apiInputs)[M]>;
+export type ApiParsedInput<M extends ApiMethod> = z.output<(typeof apiInputs)[M]>;
+export type ApiOutput<M extends ApiMethod> = ApiOutputs[M];
+
+export type ApiErrorCode = 'invalid_input' | 'unknown_method' | 'unavailable' | 'not_found' | 'busy' | 'failed';
+
+export interface ApiError {
+  code: ApiErrorCode;
+  message: string;
+  /** Per-field problems (invalid_input), for forms to show next to the field. */
+  issues?: FieldIssue[];
+}
+
+/** Both transports carry this envelope, so structured errors survive IPC (which would keep only a message). */
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };

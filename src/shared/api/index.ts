@@ -1,0 +1,3 @@
+export { API_METHODS, API_EVENTS, isApiMethod, ipcChannel, IPC_EVENT_CHANNEL, type ApiMethod, type ApiEventName } from './methods.ts';
+export * from './contract.ts';
+export type { ApiEvent, ApiEvents } from './events.ts';

@@ -1,0 +1,36 @@
+// The allow-list of API method and event names, kept free of dependencies so the sandboxed preload can bundle it.
+
+export const API_METHODS = [
+  'app.info',
+  'stats.get',
+  'sources.list',
+  'library.ingest',
+  'library.import',
+  'library.rescan',
+  'search.query',
+  'chunks.context',
+  'decisions.list',
+  'decisions.create',
+  'decisions.supersede',
+  'decisions.exportMarkdown',
+  'hierarchy.tree',
+  'packets.build',
+  'packets.list',
+  'packets.get',
+  'packets.replay',
+  'desktop.pickPaths',
+  'desktop.copyText',
+] as const;
+
+export type ApiMethod = (typeof API_METHODS)[number];
+
+export const API_EVENTS = ['ingest.progress'] as const;
+export type ApiEventName = (typeof API_EVENTS)[number];
+
+export function isApiMethod(name: unknown): name is ApiMethod {
+  return typeof name === 'string' && (API_METHODS as readonly string[]).includes(name);
+}
+
+/** IPC channel names: one per method, so main registers each on ipcMain.handle and nothing else answers. */
+export const ipcChannel = (method: ApiMethod): string => `api:${method}`;
+export const IPC_EVENT_CHANNEL = 'api:event';
