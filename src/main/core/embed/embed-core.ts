@@ -171,6 +171,10 @@ export function planBatches(lengths: readonly number[], batchSize: number): numb
   return batches;
 }
 
+// Texts are tokenized and length-sorted a window at a time, so a 50,000-chunk ingest reports its first progress
+// after one window rather than after tokenizing everything, and holds one window's tokens at a time.
+const BATCHES_PER_WINDOW = 16;
+
 // Embeds texts batch by batch, reporting each finished batch (its original indices and flattened vectors).
 export async function embedInBatches(
   core: EmbedCore,
@@ -178,10 +182,16 @@ export async function embedInBatches(
   batchSize: number,
   onBatch: (indices: number[], vectors: Float32Array) => void,
 ): Promise<void> {
-  const tokenized = core.tokenize(texts);
-  for (const indices of planBatches(tokenized.map((t) => t.ids.length), batchSize)) {
-    const vectors = await core.infer(core.pad(indices.map((i) => tokenized[i]!)));
-    onBatch(indices, vectors);
+  const window = batchSize * BATCHES_PER_WINDOW;
+  for (let start = 0; start < texts.length; start += window) {
+    const tokenized = core.tokenize(texts.slice(start, start + window));
+    for (const local of planBatches(tokenized.map((t) => t.ids.length), batchSize)) {
+      const vectors = await core.infer(core.pad(local.map((i) => tokenized[i]!)));
+      onBatch(
+        local.map((i) => start + i),
+        vectors,
+      );
+    }
   }
 }
 

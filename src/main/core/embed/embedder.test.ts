@@ -98,7 +98,8 @@ describe('in-process embedder on the tiny model', () => {
   });
 
   it('gives the same vectors batched as one by one, in input order', async () => {
-    const texts = Array.from({ length: 11 }, (_, i) => `chunk ${i} ` + 'about sqlite vector search '.repeat(i % 4));
+    // 70 texts with batches of 4 span two tokenization windows (16 batches each) and a partial third.
+    const texts = Array.from({ length: 70 }, (_, i) => `chunk ${i} ` + 'about sqlite vector search '.repeat(i % 4));
     const batched = await openInProcessEmbedder(await found('Xenova/all-MiniLM-L6-v2'), { batchSize: 4 });
     const single = await openInProcessEmbedder(await found('Xenova/all-MiniLM-L6-v2'), { batchSize: 1 });
     const a = await batched.embedPassages(texts);
