@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate.ts';
 import { coreMigration } from './001-core.ts';
+import { memoryMigration } from './020-memory.ts';
 
 /** Every capability's migrations, in one list; each capability owns its own version range (see Migration). */
-export const migrations: readonly Migration[] = [coreMigration];
+export const migrations: readonly Migration[] = [coreMigration, memoryMigration];

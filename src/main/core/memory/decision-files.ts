@@ -1,0 +1,190 @@
+import type { Database } from 'better-sqlite3';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DecisionImportResult, DecisionRecord } from '../../../shared/memory.ts';
+import { createDecision, supersedeDecision, validateDecision, type NormalizedDecision } from './decisions.ts';
+import { DecisionFileError, isDecisionMarkdown, parseDecisionMarkdown, renderDecisionMarkdown, type ParsedDecisionFile } from './decision-markdown.ts';
+import { findRow, replaceFields, requireRow, rowToRecord, type MemoryDeps, type MemoryRow } from './records.ts';
+import { listDecisions } from './search.ts';
+import { ValidationError } from './validate.ts';
+
+export interface ExportResult {
+  dir: string;
+  /** Files whose bytes changed (or were new). */
+  written: string[];
+  /** Files already holding exactly the rendered bytes; left untouched (mtime too). */
+  unchanged: string[];
+}
+
+/** Writes each decision (archived ones too: they are the history) as `<DEC id>.md` in the template's layout. */
+export function exportDecisions(db: Database, dir: string, options: { ids?: string[]; projectId?: string } = {}): ExportResult {
+  const decisions = options.ids
+    ? options.ids.map((id) => {
+        const row = findRow(db, id);
+        if (!row || row.type !== 'decision') throw new DecisionFileError(id, 0, `decision ${JSON.stringify(id)} not found`);
+        return rowToRecord<'decision'>(row);
+      })
+    : listDecisions(db, { archived: 'any', projectId: options.projectId, sort: 'timestamp', limit: 10_000 }).sort((a, b) => (a.decision_id! < b.decision_id! ? -1 : 1));
+  mkdirSync(dir, { recursive: true });
+  const result: ExportResult = { dir: resolve(dir), written: [], unchanged: [] };
+  for (const d of decisions) {
+    const file = join(result.dir, decisionFileName(d));
+    const text = renderDecisionMarkdown(d);
+    let current: string | null = null;
+    try {
+      current = readFileSync(file, 'utf8');
+    } catch {
+      current = null;
+    }
+    if (current === text) result.unchanged.push(file);
+    else {
+      writeFileSync(file, text);
+      result.written.push(file);
+    }
+  }
+  return result;
+}
+
+export const decisionFileName = (d: DecisionRecord): string => `${d.decision_id}.md`;
+
+export interface ImportReport {
+  results: DecisionImportResult[];
+  /** Markdown files in a folder that are not decision files (their first line is not '## DECISION:'). */
+  skipped: { file: string; reason: string }[];
+}
+
+interface Planned {
+  file: string;
+  text: string;
+  parsed: ParsedDecisionFile;
+  decision: NormalizedDecision;
+}
+
+/**
+ * Reads decision files (a file, or a folder's *.md files) and applies them in one transaction: an unknown id
+ * creates the decision under that id, a known id updates it when something differs and is a no-op otherwise, and
+ * a file without an id gets one allocated and written into the file. Any malformed file aborts the whole import
+ * with its file and line; nothing is written.
+ */
+export function importDecisions(db: Database, targets: string | string[], deps: MemoryDeps = {}): ImportReport {
+  const report: ImportReport = { results: [], skipped: [] };
+  const files: string[] = [];
+  for (const target of Array.isArray(targets) ? targets : [targets]) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(target).isDirectory();
+    } catch (err) {
+      throw new DecisionFileError(target, 0, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    if (!isDir) {
+      files.push(resolve(target));
+      continue;
+    }
+    for (const name of readdirSync(target).filter((n) => n.toLowerCase().endsWith('.md')).sort()) {
+      const file = resolve(target, name);
+      if (!statSync(file).isFile()) continue;
+      if (!isDecisionMarkdown(readFileSync(file, 'utf8'))) report.skipped.push({ file, reason: "not a decision file (no '## DECISION:' heading)" });
+      else files.push(file);
+    }
+  }
+
+  const planned: Planned[] = [];
+  const seenIds = new Map<string, string>();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const parsed = parseDecisionMarkdown(text, file);
+    const id = parsed.input.decision_id;
+    if (id) {
+      if (seenIds.has(id)) throw new DecisionFileError(file, parsed.idLine ?? parsed.headingLine, `${id} is also in ${seenIds.get(id)}`, 'decision_id');
+      seenIds.set(id, file);
+      // A file that leaves out agent, project or timestamp keeps the stored values rather than resetting them.
+      const row = findRow(db, id);
+      if (row) {
+        parsed.input.agent_id ??= row.agent_id;
+        parsed.input.project_id ??= row.project_id;
+        parsed.input.timestamp ??= row.timestamp;
+      }
+    }
+    planned.push({ file, text, parsed, decision: validateFile(parsed, file) });
+  }
+
+  const allocated: { plan: Planned; id: string }[] = [];
+  db.transaction(() => {
+    for (const plan of planned) {
+      const { input } = plan.parsed;
+      const row = input.decision_id ? findRow(db, input.decision_id) : undefined;
+      if (row && row.type !== 'decision') throw new DecisionFileError(plan.file, plan.parsed.idLine ?? 0, `${input.decision_id} is not a decision`, 'decision_id');
+      if (!row) {
+        // Links are applied in a second pass, so a file may supersede a decision created later in the same import.
+        const created = createDecision(db, { ...input, supersedes: undefined }, deps);
+        if (!input.decision_id) allocated.push({ plan, id: created.decision_id! });
+        report.results.push({ file: plan.file, decision_id: created.decision_id!, action: 'created', ...(input.decision_id ? {} : { id_written: true }) });
+        continue;
+      }
+      const changed = differs(row, plan.decision);
+      if (changed) replaceFields(db, row, plan.decision.memory, deps);
+      report.results.push({ file: plan.file, decision_id: row.decision_id!, action: changed ? 'updated' : 'unchanged' });
+    }
+    planned.forEach((plan, k) => {
+      const want = plan.decision.supersedes;
+      const result = report.results[k]!;
+      const row = requireRow(db, result.decision_id);
+      if (want === null || want === row.supersedes) return;
+      if (row.supersedes !== null) {
+        throw new DecisionFileError(plan.file, plan.parsed.lines.supersedes ?? 0, `${row.decision_id} already supersedes ${row.supersedes}; supersede links cannot be changed`, 'supersedes');
+      }
+      try {
+        supersedeDecision(db, want, row.id, deps);
+      } catch (err) {
+        if (err instanceof ValidationError) throw new DecisionFileError(plan.file, plan.parsed.lines.supersedes ?? 0, err.issues.map((i) => i.message).join('; '), 'supersedes');
+        throw err;
+      }
+      if (result.action === 'unchanged') result.action = 'updated';
+    });
+  }).immediate();
+
+  for (const { plan, id } of allocated) writeFileSync(plan.file, withDecisionId(plan.text, plan.parsed, id));
+  return report;
+}
+
+function validateFile(parsed: ParsedDecisionFile, file: string): NormalizedDecision {
+  try {
+    return validateDecision(parsed.input);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const first = err.issues[0]!;
+    const lineFor = (field: string) => parsed.lines[field] ?? parsed.lines[field.replace(/\.[a-z_]+$/, '')] ?? parsed.lines[field.replace(/\[\d+\].*$/, '')] ?? parsed.headingLine;
+    const detail = err.issues.map((i) => `${i.field} (line ${lineFor(i.field)}): ${i.message}`).join('; ');
+    throw new DecisionFileError(file, lineFor(first.field), `invalid decision: ${detail}`, first.field);
+  }
+}
+
+function differs(row: MemoryRow, d: NormalizedDecision): boolean {
+  const m = d.memory;
+  return (
+    row.title !== m.title ||
+    row.content !== JSON.stringify(m.content) ||
+    row.tags !== JSON.stringify(m.tags) ||
+    row.importance !== m.importance ||
+    row.agent_id !== m.agent_id ||
+    row.project_id !== m.project_id ||
+    (m.timestamp !== null && row.timestamp !== m.timestamp)
+  );
+}
+
+/** Inserts (or fills in) the Decision ID line, touching nothing else in the user's file. */
+export function withDecisionId(text: string, parsed: ParsedDecisionFile, id: string): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const lines = text.split(/\r?\n/);
+  const line = `**Decision ID**: ${id}`;
+  if (parsed.idLine !== null) {
+    lines[parsed.idLine - 1] = line;
+    return lines.join(eol);
+  }
+  const metaLines = ['timestamp', 'agent_id', 'project_id', 'importance', 'supersedes', 'superseded_by']
+    .map((f) => parsed.lines[f])
+    .filter((n): n is number => n !== undefined);
+  if (metaLines.length > 0) lines.splice(Math.min(...metaLines) - 1, 0, line);
+  else lines.splice(parsed.headingLine, 0, '', line);
+  return lines.join(eol);
+}
