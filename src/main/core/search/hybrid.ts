@@ -1,0 +1,49 @@
+import type { Database } from 'better-sqlite3';
+import type { SearchHit } from '../../../shared/types.ts';
+import type { VectorIndex } from '../vectors/vector-index.ts';
+import { createBm25Retriever } from './bm25.ts';
+import { DEFAULT_RRF_K, normalizedScoreFusion, reciprocalRankFusion, type FusionMethod } from './fusion.ts';
+import { loadHits } from './hits.ts';
+import { DEFAULT_MMR_LAMBDA, mmrSelect } from './mmr.ts';
+import type { RetrievalQuery, Retriever } from './retriever.ts';
+import { DEFAULT_FETCH_K, type EmbedQuery } from './vector.ts';
+
+export interface HybridRetrieverOptions {
+  index: VectorIndex;
+  embedQuery: EmbedQuery;
+  bm25?: Retriever;
+  fusion?: FusionMethod;
+  rrfK?: number;
+  /** Normalized fusion only: [bm25, vector] weights. */
+  weights?: [number, number];
+  /** 1 keeps the fused order; lower trades relevance for diversity. */
+  mmrLambda?: number;
+  /** Candidates each retriever contributes (at least k). */
+  fetchK?: number;
+}
+
+/** BM25 and vector candidates, fused (RRF k=60 by default), then MMR over the fused list with chunk vectors. */
+export function createHybridRetriever(db: Database, options: HybridRetrieverOptions): Retriever {
+  const { index, embedQuery } = options;
+  const bm25 = options.bm25 ?? createBm25Retriever(db);
+  const fusion = options.fusion ?? 'rrf';
+  const lambda = options.mmrLambda ?? DEFAULT_MMR_LAMBDA;
+  const fetchK = options.fetchK ?? DEFAULT_FETCH_K;
+  if (!(lambda >= 0 && lambda <= 1)) throw new Error(`mmrLambda must be in [0, 1], got ${lambda}`);
+  if (!Number.isInteger(fetchK) || fetchK < 1) throw new Error(`fetchK must be a positive integer, got ${fetchK}`);
+  return {
+    mode: 'hybrid',
+    async search(query: RetrievalQuery): Promise<SearchHit[]> {
+      if (query.k <= 0 || query.text.trim() === '') return [];
+      const n = Math.max(query.k, fetchK);
+      const [keyword, q] = await Promise.all([bm25.search({ text: query.text, k: n, filters: query.filters }), embedQuery(query.text)]);
+      const semantic = index.knn(q, n, { filters: query.filters });
+      const lists = [keyword.map((h) => ({ chunkId: h.chunkId, score: h.score })), semantic];
+      const fused = fusion === 'rrf' ? reciprocalRankFusion(lists, options.rrfK ?? DEFAULT_RRF_K) : normalizedScoreFusion(lists, options.weights);
+      const pool = fused.slice(0, n);
+      const vectors = index.vectors(pool.map((c) => c.chunkId));
+      const picks = mmrSelect(pool.map((c) => ({ chunkId: c.chunkId, relevance: c.score })), vectors, query.k, lambda);
+      return loadHits(db, picks);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Test helper: a real embedder (transformers.js + onnxruntime) over the tiny ONNX model the embed module builds,
+// so vector tests run the real loading, pooling, storage and KNN paths without pretrained weights.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEmbedder, openInProcessEmbedder, type Embedder } from '../../embed/embedder.ts';
+import { probeModel, type ModelFound } from '../../embed/probe.ts';
+import { buildTinyModel } from '../../embed/testing/tiny-model.ts';
+
+export interface TinyModelDir {
+  root: string;
+  found(modelId?: string): Promise<ModelFound>;
+  open(modelId?: string, options?: { worker?: boolean }): Promise<Embedder>;
+  cleanup(): Promise<void>;
+}
+
+export const TINY_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
+
+/** Builds tiny models under one temp root; each id gets different random tables (seed) so they disagree. */
+export async function tinyModels(ids: readonly string[] = [TINY_MODEL_ID], dim = 64): Promise<TinyModelDir> {
+  const root = await mkdtemp(join(tmpdir(), 'cp-vec-models-'));
+  for (const [i, modelId] of ids.entries()) await buildTinyModel({ root, modelId, dim, seed: 11 + i });
+  const found = async (modelId = ids[0]!): Promise<ModelFound> => {
+    const p = await probeModel({ modelId, dirs: [root] });
+    if (!p.ok) throw new Error(p.reason);
+    return p;
+  };
+  return {
+    root,
+    found,
+    open: async (modelId, options) => (options?.worker ? openEmbedder(await found(modelId)) : openInProcessEmbedder(await found(modelId))),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
