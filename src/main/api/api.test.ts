@@ -149,3 +149,44 @@ describe('library, sources and search through the API', () => {
     expect(s.sources.indexed).toBeGreaterThanOrEqual(4);
   });
 });
+
+describe('decisions and hierarchy through the API', () => {
+  const base = { title: 'Use SQLite', decision: 'Keep everything in one SQLite file', rationale: 'local-first, one file to back up', importance: 8 };
+
+  it('refuses an incomplete decision with a message per field, then saves the fixed one', async () => {
+    const bad = await api.dispatch('decisions.create', { ...base, rationale: ' ', importance: 11 });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.error.issues).toEqual(
+      expect.arrayContaining([
+        { field: 'rationale', message: 'rationale is required' },
+        { field: 'importance', message: 'importance must be at most 10' },
+      ]),
+    );
+    const saved = await ok('decisions.create', { ...base, tags: ['storage'] });
+    expect(saved.decision_id).toMatch(/^DEC-\d{4}-\d{2}-\d{2}-\d{3}$/);
+    expect((await ok('decisions.list', { tag: 'storage' })).decisions.map((d: { title: string }) => d.title)).toEqual(['Use SQLite']);
+  });
+
+  it('supersedes: the new decision links back, the old one leaves the active list but stays in the export', async () => {
+    const old = (await ok('decisions.list', { tag: 'storage' })).decisions[0];
+    const next = await ok('decisions.supersede', { decisionId: old.decision_id, replacement: { ...base, title: 'Use SQLite with WAL', tags: ['storage'] } });
+    expect(next.supersedes).toBe(old.decision_id);
+    const active = (await ok('decisions.list', { tag: 'storage' })).decisions;
+    expect(active.map((d: { decision_id: string }) => d.decision_id)).toEqual([next.decision_id]);
+    const all = (await ok('decisions.list', { tag: 'storage', includeSuperseded: true })).decisions;
+    expect(all).toHaveLength(2);
+    const md = (await ok('decisions.exportMarkdown', {})).markdown;
+    expect(md).toContain('Use SQLite with WAL');
+    expect(md.indexOf(old.decision_id)).toBeLessThan(md.indexOf(`DECISION: Use SQLite with WAL`));
+    const again = await api.dispatch('decisions.supersede', { decisionId: old.decision_id, replacement: { ...base, title: 'Third' } });
+    expect(again).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+
+  it('returns the L1–L4 tree with the ingested files as L4 and the consistency findings', async () => {
+    const view = await ok('hierarchy.tree', {});
+    expect(view.tree.l4.length).toBeGreaterThan(0);
+    expect(view.tree.l4[0].marker).toMatch(/^4\./);
+    expect(Array.isArray(view.findings)).toBe(true);
+  });
+});

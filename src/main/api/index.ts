@@ -3,7 +3,7 @@ import { createDispatcher, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { createApiHandlers, type ApiDeps } from './handlers.ts';
 import type { Engines } from './engines.ts';
-import { createEngines } from './unavailable-engines.ts';
+import { createEngines } from './wire-engines.ts';
 
 export { createDispatcher, fieldIssues, type ApiHandlers, type Dispatch } from './dispatch.ts';
 export { createApiHandlers, type ApiDeps } from './handlers.ts';
