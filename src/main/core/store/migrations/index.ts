@@ -2,6 +2,7 @@ import type { Migration } from '../migrate.ts';
 import { coreMigration } from './001-core.ts';
 import { vectorsMigration } from './010-vectors.ts';
 import { memoryMigration } from './020-memory.ts';
+import { packetsMigration } from './030-packets.ts';
 
 /** Every capability's migrations, in one list; each capability owns its own version range (see Migration). */
-export const migrations: readonly Migration[] = [coreMigration, vectorsMigration, memoryMigration];
+export const migrations: readonly Migration[] = [coreMigration, vectorsMigration, memoryMigration, packetsMigration];

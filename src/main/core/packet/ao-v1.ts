@@ -1,0 +1,215 @@
+import type { DroppedItem, TruncationEvent } from '../../../shared/packet.ts';
+import type { Gathered } from './gather.ts';
+import { evidenceSource } from './gather.ts';
+import { day, fmtScore, renderItem, type Gate, type Item } from './items.ts';
+import type { AoEvictionStep, AoSectionName, AoSectionSpec, AoTemplate } from './templates.ts';
+
+// 000's five-section packet: gather everything at full content, trim sections over their own target by their
+// rule, then apply the overflow order to the whole packet, then the pathological fallback.
+
+interface SectionState {
+  spec: AoSectionSpec;
+  target: number;
+  items: Item[];
+  /** Summary lines that replace evicted content within a group (e.g. "3 priorities (omitted for brevity)."). */
+  notes: Map<string, string>;
+  /** Pathological case: the whole section as one line. */
+  collapsed: string | null;
+  evicted: number;
+  truncated: boolean;
+}
+
+export interface AoLayout {
+  sections: { name: AoSectionName; text: string; spec: AoSectionSpec; min: number; target: number; max: number; items: Item[]; truncated: boolean; note: string | null }[];
+  body: string;
+  dropped: DroppedItem[];
+  events: TruncationEvent[];
+  warnings: string[];
+  budgetChars: number;
+}
+
+export function buildAoItems(g: Gathered, gate: Gate, task: string | null, protocol: string): Item[] {
+  const items: Item[] = [];
+  const push = (section: AoSectionName, group: string, partial: Omit<Item, 'section' | 'group' | 'text' | 'redactedLines'>, r: { text: string; redacted: number }) =>
+    items.push({ ...partial, section, group, text: r.text, redactedLines: r.redacted });
+
+  const goals = g.goals;
+  if (goals && goals.goal.trim() !== '') {
+    const S = 'GOALS';
+    push(S, 'goal', { id: 'goal:L1', kind: 'goal', source: goals.source, score: null, ts: null },
+      renderItem(gate, { head: `${goals.goal}${goals.status ? ` (status: ${goals.status})` : ''}`, source: goals.source, section: S }));
+    goals.blockers.forEach((b, i) =>
+      push(S, 'blockers', { id: `blocker:${i + 1}`, kind: 'blocker', source: goals.source, score: null, ts: null }, renderItem(gate, { head: `${b} ← blocking`, source: goals.source, section: S })));
+    goals.priorities.forEach((p, i) =>
+      push(S, 'priorities', { id: `priority:${i + 1}`, kind: 'priority', source: goals.source, score: null, ts: null }, renderItem(gate, { head: p, source: goals.source, section: S })));
+    for (const d of goals.directives)
+      push(S, 'directives', { id: `directive:${d.id}`, kind: 'directive', source: d.id, score: null, ts: null }, renderItem(gate, { head: `"${d.text}" (${d.id})`, source: d.id, section: S }));
+  }
+
+  const H = 'HISTORY';
+  for (const s of g.states)
+    push(H, 'states', { id: `state:${s.id}`, kind: 'state', source: s.source, score: s.score, ts: s.ts },
+      renderItem(gate, { head: `[${day(s.ts)}] ${s.title}${s.text.trim() ? ` — ${s.text.trim().split('\n')[0]}` : ''} (${s.source})`, source: s.source, section: H }));
+  for (const s of g.sessions)
+    push(H, 'sessions', { id: `session:${s.id}`, kind: 'session', source: s.source, score: null, ts: s.ts }, renderItem(gate, { head: `[${day(s.ts)}] ${s.text}`, source: s.source, section: H }));
+  for (const d of g.timeline)
+    push(H, 'decisions', { id: `timeline:${d.id}`, kind: 'decision_timeline', source: d.source, score: d.score, ts: d.ts }, renderItem(gate, { head: `[${day(d.ts)}] ${d.id}: ${d.title}`, source: d.source, section: H }));
+
+  const I = 'INTEL';
+  g.evidence.forEach((h, i) => {
+    const source = evidenceSource(h);
+    push(I, 'evidence', { id: source, kind: 'evidence', source, score: h.norm, ts: null },
+      renderItem(gate, { head: `[E${i + 1}] ${source}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: I, bodyFirstLine: h.lineStart }));
+  });
+  const mem = (group: string, kind: 'decision' | 'learning' | 'issue', list: Gathered['decisions']) => {
+    for (const e of list)
+      push(I, group, { id: e.id, kind, source: e.source, score: e.score, ts: e.ts },
+        renderItem(gate, { head: `**${e.id}** ${e.title} (${e.source}, ${day(e.ts)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: I }));
+  };
+  mem('decisions', 'decision', g.decisions);
+  mem('learnings', 'learning', g.learnings);
+  mem('issues', 'issue', g.issues);
+
+  if (task !== null && task.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'task', source: 'request.task', score: null, ts: null, text: task.trim(), redactedLines: 0 });
+  items.push({ id: 'protocol', kind: 'protocol', section: 'PROTOCOL', group: 'protocol', source: 'resources/protocol/ao-v1.md', score: null, ts: null, text: protocol.trim(), redactedLines: 0 });
+  return items;
+}
+
+function renderSection(s: SectionState): string {
+  const out = [`## ${s.spec.name}`];
+  if (s.collapsed !== null) return `${out[0]}\n${s.collapsed}`;
+  const blocks: string[] = [];
+  for (const grp of s.spec.groups) {
+    const items = s.items.filter((i) => i.group === grp.key);
+    const note = s.notes.get(grp.key);
+    if (items.length === 0 && !note) continue;
+    const lines = items.map((i) => i.text);
+    if (note) lines.push(note);
+    blocks.push(grp.title ? `### ${grp.title}\n${lines.join('\n')}` : lines.join('\n'));
+  }
+  if (blocks.length === 0) {
+    const note = s.evicted > 0
+      ? `All ${s.evicted} items were evicted to fit the budget; their ids are in the manifest.`
+      : s.spec.emptyNote;
+    return `${out[0]}\n${note}`;
+  }
+  if (s.spec.intro) out.push(s.spec.intro, '');
+  return `${out.join('\n')}\n${blocks.join('\n\n')}`;
+}
+
+export function packetBody(query: string, sectionTexts: string[]): string {
+  return `# CONTEXT PACKET\nQuery: ${query}\n\n${sectionTexts.join('\n\n')}\n`;
+}
+
+export function layoutAo(template: AoTemplate, items: Item[], query: string, maxTokens: number): AoLayout {
+  const budgetChars = maxTokens * template.charsPerToken;
+  const factor = budgetChars / template.totalTarget;
+  const scale = (x: number) => Math.round(x * factor);
+  const states = new Map<AoSectionName, SectionState>();
+  for (const spec of template.sections) {
+    states.set(spec.name, {
+      spec,
+      target: scale(spec.target),
+      items: items.filter((i) => i.section === spec.name),
+      notes: new Map(),
+      collapsed: null,
+      evicted: 0,
+      truncated: false,
+    });
+  }
+  const dropped: DroppedItem[] = [];
+  const events: TruncationEvent[] = [];
+  const warnings: string[] = [];
+  const sectionChars = (s: SectionState) => renderSection(s).length;
+  const total = () => packetBody(query, [...states.values()].map(renderSection)).length;
+
+  const drop = (s: SectionState, victims: Item[], reason: string) => {
+    for (const v of victims) {
+      s.items.splice(s.items.indexOf(v), 1);
+      s.evicted++;
+      dropped.push({ id: v.id, section: v.section, kind: v.kind, source: v.source, score: v.score, reason });
+    }
+  };
+
+  /** One eviction move; `fits` says when a repeated move (lowest score) may stop. */
+  const apply = (step: AoEvictionStep, why: TruncationEvent['reason'], fits: () => boolean) => {
+    const s = states.get(step.section)!;
+    const before = sectionChars(s);
+    const ids: string[] = [];
+    const reason = `${step.label} (${why === 'section_over_target' ? 'section over its target' : 'packet over budget'})`;
+    if (step.action === 'limit_group') {
+      const victims = s.items.filter((i) => i.group === step.group).slice(step.keep);
+      drop(s, victims, reason);
+      ids.push(...victims.map((v) => v.id));
+    } else if (step.action === 'drop_lowest_score') {
+      while (!fits() && s.items.length > 0) {
+        // Lowest score goes first; among equals, the later-ranked one.
+        let victim = s.items[0];
+        for (const i of s.items) if ((i.score ?? 0) <= (victim.score ?? 0)) victim = i;
+        drop(s, [victim], reason);
+        ids.push(victim.id);
+      }
+    } else {
+      const victims = s.items.filter((i) => i.kind === 'priority');
+      if (victims.length > 0) {
+        drop(s, victims, reason);
+        ids.push(...victims.map((v) => v.id));
+        s.notes.set('priorities', `${victims.length} ${victims.length === 1 ? 'priority' : 'priorities'} (omitted for brevity).`);
+      }
+    }
+    if (ids.length === 0) return;
+    s.truncated = true;
+    events.push({ section: s.spec.name, step: step.label, reason: why, dropped_ids: ids, chars_before: before, chars_after: sectionChars(s) });
+  };
+
+  // 1. Sections over their own target, by their own rule (000's per-section truncation behaviour).
+  for (const s of states.values()) {
+    const rules = template.sectionRules[s.spec.name] ?? [];
+    for (const step of rules) {
+      if (sectionChars(s) <= s.target) break;
+      apply(step, 'section_over_target', () => sectionChars(s) <= s.target);
+    }
+  }
+  // 2. The packet over budget: HISTORY → INTEL → GOALS; TASK and PROTOCOL never.
+  for (const step of template.overflow) {
+    if (total() <= budgetChars) break;
+    apply(step, 'packet_over_budget', () => total() <= budgetChars);
+  }
+  // 3. Pathological: HISTORY to a single summary line.
+  if (total() > budgetChars) {
+    const h = states.get(template.pathological.section)!;
+    const before = sectionChars(h);
+    const victims = [...h.items];
+    const counts = new Map<string, number>();
+    for (const v of victims) counts.set(v.kind, (counts.get(v.kind) ?? 0) + 1);
+    const prior = h.evicted;
+    drop(h, victims, `${template.pathological.label} (packet over budget)`);
+    const summary = [...counts].map(([k, n]) => `${n} ${k.replace('_', ' ')}`).join(', ');
+    h.collapsed = `History omitted to fit the budget (${summary || 'no entries'}${prior ? `, ${prior} trimmed earlier` : ''}); ids are in the manifest.`;
+    h.truncated = true;
+    events.push({ section: h.spec.name, step: template.pathological.label, reason: 'pathological', dropped_ids: victims.map((v) => v.id), chars_before: before, chars_after: sectionChars(h) });
+  }
+  const finalTotal = total();
+  if (finalTotal > budgetChars) {
+    warnings.push(`packet is ${finalTotal - budgetChars} chars over its ${budgetChars}-char budget after all trimming: TASK and PROTOCOL are never trimmed`);
+  }
+  const out: AoLayout['sections'] = [];
+  for (const s of states.values()) {
+    const text = renderSection(s);
+    const max = scale(s.spec.max);
+    if (!s.spec.trimmable && text.length > max) warnings.push(`${s.spec.name} is ${text.length} chars, over its ${max}-char max; it is never trimmed, compress it before assembly`);
+    const empty = s.items.length === 0 && s.notes.size === 0;
+    out.push({
+      name: s.spec.name,
+      text,
+      spec: s.spec,
+      min: scale(s.spec.min),
+      target: s.target,
+      max,
+      items: s.items,
+      truncated: s.truncated,
+      note: s.collapsed ?? (empty ? text.slice(text.indexOf('\n') + 1) : null),
+    });
+  }
+  return { sections: out, body: packetBody(query, out.map((s) => s.text)), dropped, events, warnings, budgetChars };
+}

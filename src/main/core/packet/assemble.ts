@@ -1,0 +1,215 @@
+import type { Database } from 'better-sqlite3';
+import type {
+  AssembledPacket,
+  CanonicalPacket,
+  InjectionRecord,
+  PacketFormat,
+  PacketInputs,
+  PacketRequest,
+  PacketSection,
+} from '../../../shared/packet.ts';
+import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
+import { createTokenCounter, estimateTokens, type TokenCounter } from '../tokens/index.ts';
+import { layoutAo, buildAoItems } from './ao-v1.ts';
+import { canonicalJson, sha256Hex } from './canonical.ts';
+import { gather } from './gather.ts';
+import { Gate, itemRef } from './items.ts';
+import { buildLayeredItems, layoutLayered } from './layered-v1.ts';
+import { renderPacket, manifestOf } from './render.ts';
+import { resolveRequest, type ResolvedRequest } from './request.ts';
+import { appendInjection, packId, saveSnapshot } from './snapshots.ts';
+import { readStaticText, type PacketSources } from './sources.ts';
+import { AO_V1, LAYERED_V1 } from './templates.ts';
+
+/** Bumped when the same inputs would assemble differently; part of every hash. */
+export const PACKET_ENGINE_VERSION = 'contextpack-packet/1.0.0';
+
+export interface AssembleDeps {
+  /** Where snapshots and the injection log live; omitted → nothing is stored (a dry run). */
+  db?: Database | null;
+  sources: PacketSources;
+  redactor?: Redactor;
+  /** Every redaction event, with the line in its source (JSONL sink: createJsonlRedactionLog). */
+  redactionLog?: ((e: RedactionEvent) => void) | null;
+  /** 000's injection-log.jsonl sink, in addition to the packet_injections table. */
+  injectionLog?: ((r: InjectionRecord) => void) | null;
+  now?: () => Date;
+  counter?: TokenCounter;
+}
+
+const counters = new Map<string, TokenCounter>();
+function counterFor(encoding: ResolvedRequest['encoding']): TokenCounter {
+  let c = counters.get(encoding);
+  if (!c) counters.set(encoding, (c = createTokenCounter(encoding)));
+  return c;
+}
+
+/** Builds the canonical packet for a request without storing it. Same request + same store → same packet. */
+export async function buildPacket(request: PacketRequest, deps: AssembleDeps): Promise<CanonicalPacket> {
+  const r = resolveRequest(request);
+  const redactor = deps.redactor ?? getDefaultRedactor();
+  const counter = deps.counter && deps.counter.encoding === r.encoding ? deps.counter : counterFor(r.encoding);
+  const gate = new Gate(redactor, deps.redactionLog ?? null);
+  const staticText = deps.sources.staticText ?? ((name: string) => readStaticText(name));
+
+  const query = gate.pass(r.query, 'request.query', 'QUERY').text;
+  const task = r.task === null ? null : gate.pass(r.task, 'request.task', 'TASK').text;
+  const inputs: PacketInputs = {
+    query,
+    task,
+    task_sha256: r.task === null ? null : sha256Hex(r.task),
+    template: r.template,
+    max_tokens: r.maxTokens,
+    encoding: r.encoding,
+    k: r.k,
+    filters: r.filters ?? null,
+    profile: r.template === 'layered-v1' ? r.profile : null,
+    signals: r.template === 'layered-v1' ? r.signals : null,
+    tools: r.tools,
+    conversation: [],
+  };
+  const g = await gather(deps.sources, inputs, r.query);
+  const degradations = [...g.degradations];
+
+  let sections: PacketSection[];
+  let body: string;
+  let budgets: CanonicalPacket['budgets'];
+  let layout: { dropped: CanonicalPacket['dropped']; events: CanonicalPacket['truncation_events']; warnings: string[] };
+  let included: ReturnType<typeof itemRef>[];
+
+  if (r.template === 'ao-v1') {
+    let protocolText = staticText('ao-v1');
+    if (protocolText === null) {
+      degradations.push('protocol: resources/protocol/ao-v1.md missing; minimal template used');
+      protocolText = AO_V1.minimalProtocol;
+    }
+    const protocol = gate.pass(protocolText, 'resources/protocol/ao-v1.md', 'PROTOCOL').text;
+    const items = buildAoItems(g, gate, task, protocol);
+    const l = layoutAo(AO_V1, items, query, r.maxTokens);
+    sections = l.sections.map((s) => {
+      const m = counter.measure(s.text);
+      return { name: s.name, text: s.text, budget: { name: s.name, min: s.min, target: s.target, max: s.max, unit: 'chars', chars: m.chars, tokens: m.tokens, estimate_tokens: m.estimate, items: s.items.length, truncated: s.truncated, note: s.note } };
+    });
+    for (const s of l.sections) if (s.note !== null && s.spec.trimmable && !s.truncated) degradations.push(`${s.name}: ${s.note.split('\n')[0]}`);
+    if (task === null || task.trim() === '') degradations.push('TASK: no task given');
+    body = l.body;
+    included = l.sections.flatMap((s) => s.items.map(itemRef));
+    layout = l;
+    budgets = { unit: 'chars', total_budget: l.budgetChars, max_tokens: r.maxTokens, total_chars: body.length, total_tokens: counter.count(body), total_estimate_tokens: estimateTokens(body) };
+  } else {
+    let systemText = staticText('layered-v1-system');
+    if (systemText === null) {
+      degradations.push('system: resources/protocol/layered-v1-system.md missing; minimal text used');
+      systemText = LAYERED_V1.minimalSystem;
+    }
+    const system = gate.pass(systemText, 'resources/protocol/layered-v1-system.md', 'SYSTEM').text;
+    inputs.conversation = r.conversation.map((t, i) => ({ ...t, text: gate.pass(t.text, `request.conversation[${i}]`, 'CONVERSATION').text }));
+    const items = buildLayeredItems(g, gate, { system, task, query, tools: r.tools, conversation: inputs.conversation });
+    const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter });
+    sections = l.layers.map((x) => ({
+      name: x.name,
+      text: x.text,
+      budget: {
+        name: x.name,
+        min: x.reserved || x.allocation === null ? x.floor : 0,
+        target: x.allocation ?? x.floor,
+        max: x.allocation,
+        unit: 'tokens',
+        chars: x.text.length,
+        tokens: x.tokens,
+        estimate_tokens: estimateTokens(x.text),
+        items: x.items.length,
+        truncated: x.truncated,
+        note: x.note,
+        ...(x.reserved ? { reserved: true } : {}),
+      },
+    }));
+    for (const x of l.layers) if (x.note !== null && !x.truncated && !x.reserved) degradations.push(`${x.name}: ${x.note.split('\n')[0]}`);
+    body = l.body;
+    included = l.layers.flatMap((x) => x.items.map(itemRef));
+    layout = l;
+    const slack = sections.find((s) => s.budget.reserved)!.budget.target ?? 0;
+    budgets = {
+      unit: 'tokens',
+      total_budget: r.maxTokens - slack,
+      max_tokens: r.maxTokens,
+      window: r.maxTokens,
+      profile: r.profile,
+      weights: { evidence: l.weights.EVIDENCE, memory: l.weights.MEMORY, conversation: l.weights.CONVERSATION },
+      signals: r.signals,
+      total_chars: body.length,
+      total_tokens: counter.count(body),
+      total_estimate_tokens: estimateTokens(body),
+    };
+  }
+
+  return {
+    schema_version: 1,
+    engine_version: PACKET_ENGINE_VERSION,
+    template: r.template,
+    inputs,
+    sections,
+    included,
+    dropped: layout.dropped,
+    truncation_events: layout.events,
+    redactions: gate.summary(),
+    retrieval: g.retrieval,
+    models: { tokenizer: r.encoding, embedder: deps.sources.embedderId ?? null, retriever: deps.sources.retriever.mode },
+    budgets,
+    policy_rules: redactor.rules.map((x) => x.id),
+    budget_warnings: layout.warnings,
+    degradations,
+  };
+}
+
+export function encodePacket(packet: CanonicalPacket): { bytes: Uint8Array; hash: string } {
+  const bytes = new TextEncoder().encode(canonicalJson(packet));
+  return { bytes, hash: sha256Hex(bytes) };
+}
+
+export function injectionRecord(packet: CanonicalPacket, hash: string, ts: string, sessionId: string | null): InjectionRecord {
+  const sections: InjectionRecord['sections'] = {};
+  for (const s of packet.sections) if (!s.budget.reserved) sections[s.name.toLowerCase()] = { chars: s.budget.chars, tokens: s.budget.tokens, items: s.budget.items };
+  const b = packet.budgets;
+  return {
+    schema_version: 1,
+    ts,
+    session_id: sessionId,
+    pack_id: packId(hash),
+    context_snapshot_hash: hash,
+    template: packet.template,
+    query: packet.inputs.query,
+    sections,
+    total_chars: b.total_chars,
+    total_tokens: b.total_tokens,
+    total_tokens_est: b.total_estimate_tokens,
+    budget_chars: b.unit === 'chars' ? b.total_budget : b.total_budget * 4,
+    redactions: packet.redactions.count,
+    truncated_sections: packet.sections.filter((s) => s.budget.truncated).map((s) => s.name.toLowerCase()),
+  };
+}
+
+/**
+ * Assembles, stores the snapshot under its hash and appends the injection record, in one transaction, then
+ * renders the requested format.
+ */
+export async function assemble(request: PacketRequest, deps: AssembleDeps, format: PacketFormat = 'md'): Promise<AssembledPacket> {
+  const packet = await buildPacket(request, deps);
+  const { bytes, hash } = encodePacket(packet);
+  const text = renderPacket(packet, hash, format);
+  const ts = (deps.now ?? (() => new Date()))().toISOString();
+  const record = injectionRecord(packet, hash, ts, request.sessionId ?? null);
+  if (deps.db) {
+    const db = deps.db;
+    db.transaction(() => {
+      saveSnapshot(db, { hash, bytes, packet, request: stripUndefined(request), createdAt: ts });
+      appendInjection(db, record);
+    })();
+  }
+  deps.injectionLog?.(record);
+  return { hash, bytes, packet, manifest: manifestOf(packet, hash), text, format };
+}
+
+function stripUndefined(r: PacketRequest): PacketRequest {
+  return JSON.parse(JSON.stringify(r)) as PacketRequest;
+}

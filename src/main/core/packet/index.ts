@@ -1,0 +1,38 @@
+// Context packets (issue #5): assembly under budgets, redaction gate on every line, manifest and snapshot hash,
+// immutable snapshots, replay and reassembly diffs, three output formats.
+import type { Database } from 'better-sqlite3';
+import type { CanonicalPacket, PacketListItem, PacketManifest } from '../../../shared/packet.ts';
+import { manifestOf } from './render.ts';
+import { decodePacket, getSnapshot, listSnapshots } from './snapshots.ts';
+
+export { assemble, buildPacket, encodePacket, injectionRecord, PACKET_ENGINE_VERSION, type AssembleDeps } from './assemble.ts';
+export { replay, diffPackets, type ReplayResult } from './replay.ts';
+export { renderPacket, renderMarkdown, renderJson, projectContextOs, manifestOf, packetText, successCriteria } from './render.ts';
+export { canonicalJson, normalizeText, sha256Hex } from './canonical.ts';
+export {
+  SnapshotNotFoundError,
+  SnapshotTamperedError,
+  listSnapshots,
+  listInjections,
+  getSnapshot,
+  resolveHash,
+  decodePacket,
+  packId,
+} from './snapshots.ts';
+export { resolveRequest, PacketRequestError, DEFAULT_K } from './request.ts';
+export { AO_V1, LAYERED_V1 } from './templates.ts';
+export { readStaticText, ingestSessions } from './sources.ts';
+export type { PacketSources, MemoryProvider, MemoryEntry, GoalsData, SessionEntry } from './sources.ts';
+export { createStoreSources, createMemoryProvider, createGoalsProvider, memoryClock } from './store-sources.ts';
+
+/** Stored packets, newest first (the UI's history by hash). */
+export function listPackets(db: Database, opts: { limit?: number; offset?: number } = {}): PacketListItem[] {
+  return listSnapshots(db, opts);
+}
+
+/** One stored packet by hash or unique prefix, verified against its hash (SnapshotTamperedError otherwise). */
+export function getPacket(db: Database, hash: string): { hash: string; created_at: string; packet: CanonicalPacket; manifest: PacketManifest } {
+  const s = getSnapshot(db, hash);
+  const packet = decodePacket(s.bytes);
+  return { hash: s.hash, created_at: s.created_at, packet, manifest: manifestOf(packet, s.hash) };
+}

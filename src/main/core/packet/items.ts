@@ -1,0 +1,91 @@
+import type { PacketItemKind, RedactionSummary } from '../../../shared/packet.ts';
+import type { RedactionEvent, Redactor } from '../redact/index.ts';
+import { digest16 } from './canonical.ts';
+
+/** A candidate item after redaction, rendered, waiting for budgets to decide whether it stays. */
+export interface Item {
+  id: string;
+  kind: PacketItemKind;
+  /** Section or layer. */
+  section: string;
+  /** Sub-section within an ao-v1 section. */
+  group: string;
+  source: string;
+  score: number | null;
+  ts: string | null;
+  /** Rendered markdown lines, already through the redaction gate. */
+  text: string;
+  redactedLines: number;
+}
+
+/**
+ * Runs every line of one raw text through the gate before it can enter a section. Events are collected with the
+ * line number in the *source* (offset by where the text starts), so the log points at the real line.
+ */
+export class Gate {
+  readonly events: RedactionEvent[] = [];
+  private readonly redactor: Redactor;
+  private readonly log: ((e: RedactionEvent) => void) | null;
+
+  constructor(redactor: Redactor, log: ((e: RedactionEvent) => void) | null) {
+    this.redactor = redactor;
+    this.log = log;
+  }
+
+  pass(raw: string, source: string, section: string, firstLine = 1): { text: string; redacted: number } {
+    const { text, redactions } = this.redactor.redactText(raw, { source, section });
+    for (const r of redactions) {
+      const e = { ...r, line: r.line + firstLine - 1 };
+      this.events.push(e);
+      this.log?.(e);
+    }
+    return { text, redacted: redactions.length };
+  }
+
+  summary(): RedactionSummary {
+    const by_type: Record<string, number> = {};
+    for (const e of this.events) by_type[e.type] = (by_type[e.type] ?? 0) + 1;
+    return {
+      count: this.events.length,
+      by_type,
+      events: this.events.map((e) => ({ section: e.section, source: e.source, line: e.line, pattern: e.pattern, type: e.type })),
+    };
+  }
+}
+
+/** `- <head>` followed by the body indented two spaces; head and body each pass the gate. */
+export function renderItem(
+  gate: Gate,
+  opts: { head: string; body?: string; source: string; section: string; bodyFirstLine?: number },
+): { text: string; redacted: number } {
+  const head = gate.pass(opts.head, opts.source, opts.section);
+  let text = `- ${head.text}`;
+  let redacted = head.redacted;
+  if (opts.body !== undefined && opts.body.trim() !== '') {
+    const body = gate.pass(opts.body.replace(/\s+$/, ''), opts.source, opts.section, opts.bodyFirstLine ?? 1);
+    redacted += body.redacted;
+    text += '\n' + body.text.split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
+  }
+  return { text, redacted };
+}
+
+export function itemRef(item: Item) {
+  return {
+    id: item.id,
+    section: item.section,
+    kind: item.kind,
+    source: item.source,
+    score: item.score,
+    chars: item.text.length,
+    digest: digest16(item.text),
+    redacted_lines: item.redactedLines,
+  };
+}
+
+export function fmtScore(score: number | null): string {
+  return score === null ? '' : ` · score ${score.toFixed(3)}`;
+}
+
+export function day(ts: string | null): string {
+  return ts ? ts.slice(0, 10) : 'undated';
+}

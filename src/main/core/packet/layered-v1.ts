@@ -1,0 +1,197 @@
+import type { AllocatorSignals, ConversationTurn, DroppedItem, PacketTool, TaskProfile, TruncationEvent } from '../../../shared/packet.ts';
+import type { TokenCounter } from '../tokens/index.ts';
+import type { Gathered } from './gather.ts';
+import { evidenceSource } from './gather.ts';
+import { day, fmtScore, renderItem, type Gate, type Item } from './items.ts';
+import type { DynamicLayer, LayerName, LayeredTemplate } from './templates.ts';
+
+// 003's layered pack: System → Task → Tools → Evidence → Memory → Conversation → Slack. Fixed floors, the
+// remainder split by profile weights, then the deterministic drop order Memory → older Evidence → older
+// Conversation. System, Task and Tools are never truncated; Slack is reserved, never rendered.
+
+export interface LayeredLayout {
+  layers: { name: LayerName; text: string; floor: number | null; allocation: number | null; items: Item[]; truncated: boolean; note: string | null; reserved: boolean; tokens: number }[];
+  body: string;
+  dropped: DroppedItem[];
+  events: TruncationEvent[];
+  warnings: string[];
+  window: number;
+  remainder: number;
+  weights: Record<DynamicLayer, number>;
+}
+
+export interface LayeredInputs {
+  system: string;
+  task: string | null;
+  query: string;
+  tools: PacketTool[];
+  conversation: ConversationTurn[];
+}
+
+export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs): Item[] {
+  const items: Item[] = [];
+  const add = (section: LayerName, partial: Omit<Item, 'section' | 'group' | 'text' | 'redactedLines'>, r: { text: string; redacted: number }) =>
+    items.push({ ...partial, section, group: section, text: r.text, redactedLines: r.redacted });
+
+  items.push({ id: 'system', kind: 'system', section: 'SYSTEM', group: 'SYSTEM', source: 'resources/protocol/layered-v1-system.md', score: null, ts: null, text: input.system.trim(), redactedLines: 0 });
+  if (input.task !== null && input.task.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'TASK', source: 'request.task', score: null, ts: null, text: input.task.trim(), redactedLines: 0 });
+  for (const t of input.tools) {
+    const meta = [t.capability_class, t.risk_level, t.approval_mode].filter(Boolean).join(', ');
+    add('TOOLS', { id: `tool:${t.name}`, kind: 'tool', source: 'request.tools', score: null, ts: null }, renderItem(gate, { head: `${t.name}: ${t.purpose}${meta ? ` (${meta})` : ''}`, source: 'request.tools', section: 'TOOLS' }));
+  }
+  g.evidence.forEach((h, i) => {
+    const source = evidenceSource(h);
+    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { head: `[E${i + 1}] ${source}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: 'EVIDENCE', bodyFirstLine: h.lineStart }));
+  });
+  const goals = g.goals;
+  if (goals && goals.goal.trim() !== '') {
+    const body = [
+      goals.blockers.length ? `Blockers: ${goals.blockers.join('; ')}` : '',
+      goals.priorities.length ? `Priorities: ${goals.priorities.join('; ')}` : '',
+      ...goals.directives.map((d) => `Directive (${d.id}): ${d.text}`),
+    ].filter(Boolean).join('\n');
+    // The executive summary outranks every retrieved memory: it is the project's own statement of intent.
+    add('MEMORY', { id: 'goal:L1', kind: 'goal', source: goals.source, score: 1, ts: null }, renderItem(gate, { head: `Goal: ${goals.goal}${goals.status ? ` (status: ${goals.status})` : ''} (${goals.source})`, body, source: goals.source, section: 'MEMORY' }));
+  }
+  const seen = new Set<string>();
+  for (const e of [...g.decisions, ...g.learnings, ...g.issues, ...g.states]) {
+    if (seen.has(e.id)) continue;
+    seen.add(e.id);
+    add('MEMORY', { id: e.id, kind: e.kind === 'state' ? 'state' : e.kind, source: e.source, score: e.score, ts: e.ts },
+      renderItem(gate, { head: `**${e.id}** ${e.title} (${e.kind}, ${e.source}, ${day(e.ts)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: 'MEMORY' }));
+  }
+  // Turns arrive already gated (they are also recorded in the packet's inputs), so they are not passed twice.
+  input.conversation.forEach((t, i) => {
+    const body = t.text.replace(/\s+$/, '').split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
+    items.push({ id: `turn:${i + 1}`, kind: 'turn', section: 'CONVERSATION', group: 'CONVERSATION', source: `request.conversation[${i}]`, score: null, ts: t.ts ?? null, text: `- ${t.role}${t.ts ? ` (${t.ts})` : ''}:\n${body}`, redactedLines: 0 });
+  });
+  // Memory is ordered best first so a reader (and the drop order) sees rank directly.
+  const mem = items.filter((i) => i.section === 'MEMORY').sort((a, b) => (b.score ?? 0) - (a.score ?? 0) || a.id.localeCompare(b.id));
+  return [...items.filter((i) => i.section !== 'MEMORY'), ...mem];
+}
+
+const clamp01 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? 0 : Math.min(1, Math.max(0, x)));
+
+/** 003's weights: profile base plus the task signals (each scaled to 0..1, worth up to 0.1). */
+export function allocatorWeights(template: LayeredTemplate, profile: TaskProfile, s: AllocatorSignals): Record<DynamicLayer, number> {
+  const base = template.profiles[profile];
+  const round = (x: number) => Math.round(x * 1e6) / 1e6;
+  const wE = base.EVIDENCE + 0.1 * (clamp01(s.checklist_evidence_ratio) + clamp01((s.expected_tool_calls ?? 0) / 10) + clamp01(s.risk_weight));
+  const wM = base.MEMORY + 0.1 * (clamp01(s.retrieval_hit_rate) + clamp01(s.similarity) + clamp01(s.freshness));
+  const wC = base.CONVERSATION + 0.1 * (clamp01((s.unresolved_questions ?? 0) / 10) + clamp01((s.dialogue_depth ?? 0) / 20));
+  const sum = wE + wM + wC;
+  return { EVIDENCE: round(wE / sum), MEMORY: round(wM / sum), CONVERSATION: round(wC / sum) };
+}
+
+function renderLayer(template: LayeredTemplate, name: LayerName, items: Item[], query: string, evicted: number): string {
+  const spec = template.layers.find((l) => l.name === name)!;
+  const header = `## ${name}`;
+  if (name === 'TASK') {
+    const step = items.length > 0 ? items.map((i) => i.text).join('\n') : spec.emptyNote;
+    return `${header}\n### Step\n${step}\n\n### User Request (verbatim)\n${query}`;
+  }
+  if (items.length === 0) {
+    const note = evicted > 0 ? `All ${evicted} items were evicted to fit the budget; their ids are in the manifest.` : spec.emptyNote;
+    return `${header}\n${note}`;
+  }
+  return `${header}\n${items.map((i) => i.text).join('\n')}`;
+}
+
+export function layoutLayered(
+  template: LayeredTemplate,
+  items: Item[],
+  opts: { query: string; window: number; profile: TaskProfile; signals: AllocatorSignals; counter: TokenCounter },
+): LayeredLayout {
+  const { window, counter, query } = opts;
+  const byLayer = new Map<LayerName, Item[]>(template.layers.map((l) => [l.name, items.filter((i) => i.section === l.name)]));
+  const evicted = new Map<LayerName, number>();
+  const render = (name: LayerName) => renderLayer(template, name, byLayer.get(name)!, query, evicted.get(name) ?? 0);
+  const floorOf = (name: LayerName) => {
+    const f = template.layers.find((l) => l.name === name)!.floor;
+    return f === null ? null : Math.floor(f * window);
+  };
+  const warnings: string[] = [];
+  const fixed: LayerName[] = ['SYSTEM', 'TASK', 'TOOLS'];
+  let fixedUse = 0;
+  for (const name of fixed) {
+    const used = counter.count(render(name));
+    const floor = floorOf(name)!;
+    if (used > floor) warnings.push(`${name} uses ${used} tokens, over its ${floor}-token floor; it is never truncated, so the remainder shrinks`);
+    fixedUse += Math.max(used, floor);
+  }
+  const slack = floorOf('SLACK')!;
+  const remainder = window - fixedUse - slack;
+  const weights = allocatorWeights(template, opts.profile, opts.signals);
+  const dyn: DynamicLayer[] = ['EVIDENCE', 'MEMORY', 'CONVERSATION'];
+  const alloc = Object.fromEntries(dyn.map((d) => [d, Math.max(0, Math.floor(Math.max(0, remainder) * weights[d]))])) as Record<DynamicLayer, number>;
+  if (remainder < 0) warnings.push(`fixed layers and slack exceed the ${window}-token window by ${-remainder}: split the step`);
+
+  // Per-item token costs, counted once; the loop works on sums and the exact layer counts are checked after.
+  const cost = new Map<Item, number>(items.map((i) => [i, counter.count(i.text) + 1]));
+  const headerCost = (name: LayerName) => counter.count(`## ${name}\n`);
+  const used = (name: DynamicLayer) => headerCost(name) + byLayer.get(name)!.reduce((s, i) => s + cost.get(i)!, 0);
+  const dynUse = () => dyn.reduce((s, d) => s + used(d), 0);
+  const budget = Math.max(0, remainder);
+  const dropped: DroppedItem[] = [];
+  const events: TruncationEvent[] = [];
+  const truncated = new Set<LayerName>();
+
+  const victimOf = (name: DynamicLayer): Item | undefined => {
+    const list = byLayer.get(name)!;
+    if (list.length === 0) return undefined;
+    if (name === 'CONVERSATION') return list[0]; // oldest turn first
+    let v = list[0];
+    for (const i of list) {
+      const worse = (i.score ?? 0) < (v.score ?? 0) || ((i.score ?? 0) === (v.score ?? 0) && (i.ts ?? '') <= (v.ts ?? ''));
+      if (worse) v = i;
+    }
+    return v;
+  };
+  const dropFrom = (name: DynamicLayer, stop: () => boolean, why: string) => {
+    const ids: string[] = [];
+    const before = render(name).length;
+    while (!stop()) {
+      const v = victimOf(name);
+      if (!v) break;
+      byLayer.get(name)!.splice(byLayer.get(name)!.indexOf(v), 1);
+      evicted.set(name, (evicted.get(name) ?? 0) + 1);
+      dropped.push({ id: v.id, section: name, kind: v.kind, source: v.source, score: v.score, reason: why });
+      ids.push(v.id);
+    }
+    if (ids.length === 0) return;
+    truncated.add(name);
+    const step = name === 'MEMORY' ? 'memory: lowest score first' : name === 'EVIDENCE' ? 'evidence: lowest score, older first' : 'conversation: oldest turns first';
+    events.push({ section: name, step, reason: 'layer_over_allocation', dropped_ids: ids, chars_before: before, chars_after: render(name).length });
+  };
+
+  for (const name of template.dropOrder) {
+    if (dynUse() <= budget) break;
+    dropFrom(name, () => dynUse() <= budget || used(name) <= alloc[name], `${name.toLowerCase()} over its ${alloc[name]}-token allocation (packet over budget)`);
+  }
+  // Exact counts can exceed the summed estimate by a few merges; keep dropping in the same order until they fit.
+  const exact = () => dyn.reduce((s, d) => s + counter.count(render(d)), 0);
+  for (const name of template.dropOrder) {
+    if (exact() <= budget) break;
+    dropFrom(name, () => exact() <= budget, `${name.toLowerCase()}: exact token count over the remainder (packet over budget)`);
+  }
+
+  const layers: LayeredLayout['layers'] = template.layers.map((spec) => {
+    if (spec.reserved) return { name: spec.name, text: '', floor: slack, allocation: slack, items: [], truncated: false, note: null, reserved: true, tokens: 0 };
+    const text = render(spec.name);
+    const list = byLayer.get(spec.name)!;
+    const isDyn = (dyn as LayerName[]).includes(spec.name);
+    return {
+      name: spec.name,
+      text,
+      floor: floorOf(spec.name),
+      allocation: isDyn ? alloc[spec.name as DynamicLayer] : null,
+      items: list,
+      truncated: truncated.has(spec.name),
+      note: list.length === 0 && spec.name !== 'TASK' ? text.slice(text.indexOf('\n') + 1) : null,
+      reserved: false,
+      tokens: counter.count(text),
+    };
+  });
+  const body = `# CONTEXT PACK\n\n${layers.filter((l) => !l.reserved).map((l) => l.text).join('\n\n')}\n`;
+  return { layers, body, dropped, events, warnings, window, remainder, weights };
+}

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Database } from 'better-sqlite3';
+import type { Retriever } from '../search/index.ts';
+
+// What packet assembly reads, as injected providers. Only the retriever is required; a missing or empty
+// provider leaves its section with 000's degradation note instead of failing the packet.
+
+/** L1 (executive summary) and directives, for GOALS. */
+export interface GoalsData {
+  /** Provenance of the summary, e.g. `hierarchy §1.0`. */
+  source: string;
+  goal: string;
+  /** e.g. `40% — auth done, search next`; null when unknown. */
+  status: string | null;
+  /** 000's failing gates: what currently blocks the goal. Kept when GOALS is reduced. */
+  blockers: string[];
+  /** 000's passing gates: summarized as a count when GOALS is reduced. */
+  priorities: string[];
+  /** Strategic intent, always kept (e.g. the L1 key decisions). */
+  directives: { id: string; text: string }[];
+}
+
+export type MemoryKind = 'state' | 'decision' | 'learning' | 'issue';
+
+export interface MemoryEntry {
+  /** memory id, or the decision id (DEC-…) for decisions. */
+  id: string;
+  kind: MemoryKind;
+  /** Provenance shown next to the item: memory id, decision id and source path where known. */
+  source: string;
+  /** ISO timestamp. */
+  ts: string;
+  title: string;
+  /** The body as plain text lines; passes the redaction gate like everything else. */
+  text: string;
+  /** 0..1, higher is better. */
+  score: number;
+}
+
+export interface SessionEntry {
+  id: string;
+  source: string;
+  ts: string;
+  text: string;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** Project memory (issue #4), read-only: nothing here may change the store, or replays would drift. */
+export interface MemoryProvider {
+  /** Newest first. */
+  latestStates(limit: number): MaybePromise<MemoryEntry[]>;
+  /** Newest first: the decision chain shown in HISTORY. */
+  decisionTimeline(limit: number): MaybePromise<MemoryEntry[]>;
+  /** Best first. */
+  decisions(query: string, limit: number): MaybePromise<MemoryEntry[]>;
+  learnings(query: string, limit: number): MaybePromise<MemoryEntry[]>;
+  openIssues(query: string, limit: number): MaybePromise<MemoryEntry[]>;
+  /** Recorded in the manifest; differs when the memory engine's scoring changes. */
+  readonly version?: string;
+}
+
+export interface PacketSources {
+  retriever: Retriever;
+  memory?: MemoryProvider | null;
+  goals?: (() => MaybePromise<GoalsData | null>) | null;
+  /** Newest first. */
+  sessions?: ((limit: number) => MaybePromise<SessionEntry[]>) | null;
+  /** Static texts (PROTOCOL, layered SYSTEM); null → the template's minimal text. */
+  staticText?: (name: 'ao-v1' | 'layered-v1-system') => string | null;
+  /** Model id of the embedder behind the retriever, when it has one. */
+  embedderId?: string | null;
+  /** Why a provider is absent, shown as a degradation in the manifest (e.g. "memory: module not installed"). */
+  unavailable?: string[];
+}
+
+const RESOURCE_DIR = fileURLToPath(new URL('../../../../resources/protocol/', import.meta.url));
+
+/** Reads `resources/protocol/<name>.md` (editable static text); null when it is missing or empty. */
+export function readStaticText(name: string, dir: string = RESOURCE_DIR): string | null {
+  try {
+    const text = readFileSync(`${dir}${dir.endsWith('/') ? '' : '/'}${name}.md`, 'utf8').trim();
+    return text.length > 0 ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Sessions from the ingest log: the core schema's record of what changed in the project's index and when.
+ * Read-only and deterministic for an unchanged store.
+ */
+export function ingestSessions(db: Database): (limit: number) => SessionEntry[] {
+  const stmt = db.prepare(
+    `SELECT id, started_at, roots, added, updated, removed, failed FROM ingest_log
+     WHERE finished_at IS NOT NULL AND (added + updated + removed + failed) > 0
+     ORDER BY started_at DESC, id DESC LIMIT ?`,
+  );
+  return (limit) =>
+    (stmt.all(limit) as { id: number; started_at: string; roots: string; added: number; updated: number; removed: number; failed: number }[]).map(
+      (r) => {
+        let roots: string[] = [];
+        try {
+          roots = JSON.parse(r.roots) as string[];
+        } catch {
+          roots = [r.roots];
+        }
+        return {
+          id: `ingest:${r.id}`,
+          source: `ingest_log#${r.id}`,
+          ts: r.started_at,
+          text: `indexed ${roots.join(', ')}: ${r.added} added, ${r.updated} updated, ${r.removed} removed${r.failed ? `, ${r.failed} failed` : ''}`,
+        };
+      },
+    );
+}
