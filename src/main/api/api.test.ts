@@ -190,3 +190,41 @@ describe('decisions and hierarchy through the API', () => {
     expect(Array.isArray(view.findings)).toBe(true);
   });
 });
+
+describe('packets through the API', () => {
+  it('builds a packet within budget that never carries a dropped secret, lists it, replays it identically', async () => {
+    const { createRng, fakeJwt } = await import('../core/redact/fake-secrets.testkit.ts');
+    const jwt = fakeJwt(createRng(7));
+    const upload = await ok('library.import', {
+      files: [
+        { path: 'svc/auth.md', base64: b64(`# Auth service\n\nThe pelican gateway signs session tokens.\n\nsession_token = ${jwt}\n`) },
+        { path: 'svc/notes.md', base64: b64('# Notes\n\nThe pelican gateway retries twice.\n') },
+      ],
+    });
+    expect(upload.added).toHaveLength(2);
+    const built = await ok('packets.build', { query: 'pelican gateway session', task: 'Explain token signing.\n- [ ] names the gateway', maxTokens: 1000 });
+    expect(built.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(built.text).toContain('pelican gateway');
+    expect(built.text).not.toContain(jwt);
+    expect(JSON.stringify(built)).not.toContain(jwt);
+    expect(built.text).toMatch(/\[REDACTED: [^\]]+\]/);
+    expect(built.manifest.redactions.count).toBeGreaterThan(0);
+    const b = built.manifest.budgets;
+    expect(b.total_chars).toBeLessThanOrEqual(b.total_budget);
+    expect('bytes' in built).toBe(false);
+
+    const list = await ok('packets.list', {});
+    expect(list[0]).toMatchObject({ hash: built.hash, query: 'pelican gateway session' });
+    const again = await ok('packets.get', { hash: built.hash });
+    expect(again.text).toBe(built.text);
+    const diff = await ok('packets.replay', { hash: built.hash });
+    expect(diff).toMatchObject({ hash: built.hash, reassembled_hash: built.hash, identical: true, added: [], removed: [], changed: [] });
+  });
+
+  it('reports unknown hashes and bad requests as contract errors', async () => {
+    expect(await api.dispatch('packets.get', { hash: 'a'.repeat(64) })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await api.dispatch('packets.replay', { hash: 'xyz' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const r = await api.dispatch('packets.build', { query: 'x', maxTokens: 5 });
+    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ field: 'maxTokens' }] } });
+  });
+});

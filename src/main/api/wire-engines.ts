@@ -1,6 +1,7 @@
 import type { Store } from '../core/store/index.ts';
 import { createDecisionsAdapter } from './adapters/decisions.ts';
 import { createHierarchyAdapter } from './adapters/hierarchy.ts';
+import { createPacketsAdapter } from './adapters/packets.ts';
 import type { Engines } from './engines.ts';
 
 export interface EngineDeps {
@@ -16,6 +17,6 @@ export function createEngines(store: Store, deps: EngineDeps = {}): Engines {
     vector: 'vector and hybrid search are not wired in yet (issue #3); BM25 works',
     decisions: createDecisionsAdapter(store.db, deps),
     hierarchy: createHierarchyAdapter(store.db),
-    packets: 'context packets are not built yet (issue #5)',
+    packets: createPacketsAdapter(store.db, deps),
   };
 }
