@@ -1,8 +1,9 @@
 import type { Command } from '../command.ts';
+import { embedCommand } from './embed.ts';
 import { ingestCommand } from './ingest.ts';
 import { searchCommand } from './search.ts';
 import { serveCommand } from './serve.ts';
 import { statsCommand } from './stats.ts';
 
 /** Every CLI command; a capability adds its commands here. */
-export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, serveCommand];
+export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand];

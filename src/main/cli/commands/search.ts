@@ -1,25 +1,54 @@
 import { readFileSync } from 'node:fs';
-import { openStore } from '../../core/store/index.ts';
-import { bestPerDocument, createBm25Retriever } from '../../core/search/index.ts';
-import type { SearchHit } from '../../../shared/types.ts';
-import { CliError, intOption, printJson, type Command } from '../command.ts';
+import { openStore, type Store } from '../../core/store/index.ts';
+import { bestPerDocument, createBm25Retriever, openSemanticSearch, type FusionMethod, type SemanticSearch } from '../../core/search/index.ts';
+import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../../core/embed/model-dirs.ts';
+import type { SearchHit, SearchMode } from '../../../shared/types.ts';
+import { CliError, intOption, numberOption, printJson, type Command, type CommandContext } from '../command.ts';
+
+const MODES: readonly SearchMode[] = ['bm25', 'vector', 'hybrid'];
+const FUSIONS: readonly FusionMethod[] = ['rrf', 'normalized'];
 
 export const searchCommand: Command = {
   name: 'search',
-  summary: 'Search the index; batch mode prints a TREC run',
-  usage: 'contextpack search "<query>" [--k N] [--json] [--db FILE]\n       contextpack search --queries FILE.jsonl --k 100 --format trec [--db FILE]',
-  options: { k: { type: 'string' }, queries: { type: 'string' }, format: { type: 'string' } },
+  summary: 'Search the index (bm25, vector or hybrid); batch mode prints a TREC run',
+  usage:
+    'contextpack search "<query>" [--mode bm25|vector|hybrid] [--mmr-lambda X] [--fetch-k N] [--fusion rrf|normalized] [--k N] [--json] [--db FILE]\n' +
+    '       contextpack search --queries FILE.jsonl --k 100 --format trec [--mode …] [--db FILE]',
+  options: {
+    k: { type: 'string' },
+    queries: { type: 'string' },
+    format: { type: 'string' },
+    mode: { type: 'string' },
+    'mmr-lambda': { type: 'string' },
+    'fetch-k': { type: 'string' },
+    fusion: { type: 'string' },
+  },
   async run(ctx) {
     const k = intOption(ctx, 'k', ctx.values.queries ? 100 : 10);
+    const requested = (ctx.values.mode ?? 'bm25') as SearchMode;
+    if (!MODES.includes(requested)) throw new CliError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(ctx.values.mode)}`);
+    const fusion = (ctx.values.fusion ?? 'rrf') as FusionMethod;
+    if (!FUSIONS.includes(fusion)) throw new CliError(`--fusion must be one of ${FUSIONS.join(', ')}, got ${JSON.stringify(ctx.values.fusion)}`);
+    const mmrLambda = ctx.values['mmr-lambda'] === undefined ? undefined : numberOption(ctx, 'mmr-lambda', 0.5, 0, 1);
+    const fetchK = ctx.values['fetch-k'] === undefined ? undefined : intOption(ctx, 'fetch-k', 50);
+    if (requested === 'bm25' && (mmrLambda !== undefined || ctx.values.fusion !== undefined || fetchK !== undefined)) {
+      throw new CliError('--mmr-lambda, --fetch-k and --fusion need --mode vector or hybrid');
+    }
     const store = openStore(ctx.dbPath);
+    let semantic: SemanticSearch | undefined;
     try {
-      const retriever = createBm25Retriever(store.db);
+      const picked = await pickMode(ctx, store, requested);
+      const mode = picked.mode;
+      semantic = picked.semantic;
+      const bm25 = createBm25Retriever(store.db);
+      const search = (text: string, n: number): Promise<SearchHit[]> =>
+        semantic && mode !== 'bm25' ? semantic.search({ text, k: n, mode, mmrLambda, fetchK, fusion }) : bm25.search({ text, k: n });
       if (typeof ctx.values.queries === 'string') {
         const format = ctx.values.format ?? 'trec';
         if (format !== 'trec') throw new CliError(`--format must be trec in batch mode, got ${JSON.stringify(format)}`);
         for (const q of readQueries(ctx.values.queries)) {
           // Over-fetch chunks so that k distinct documents survive collapsing multi-chunk documents.
-          const hits = bestPerDocument(await retriever.search({ text: q.text, k: k * 3 }), k);
+          const hits = bestPerDocument(await search(q.text, k * 3), k);
           const lines = hits.map((h, i) => `${q.id} Q0 ${h.externalId ?? `${h.path}#${h.anchor}`} ${i + 1} ${h.score.toFixed(6)} contextpack`);
           if (lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
         }
@@ -27,15 +56,36 @@ export const searchCommand: Command = {
       }
       const text = ctx.args.join(' ');
       if (text.trim() === '') throw new CliError(`search: give a query\nusage: ${this.usage}`);
-      const hits = await retriever.search({ text, k });
-      if (ctx.json) printJson(ctx, { query: text, mode: retriever.mode, k, hits });
+      const hits = await search(text, k);
+      if (ctx.json) printJson(ctx, { query: text, mode, k, ...(picked.notice ? { notice: picked.notice } : {}), hits });
       else ctx.io.stdout(hits.length === 0 ? 'no results\n' : hits.map(formatHit).join('\n'));
       return 0;
     } finally {
+      await semantic?.close();
       store.close();
     }
   },
 };
+
+/**
+ * vector fails when semantic search is off (it has nothing to fall back on); hybrid falls back to bm25 with the
+ * reason on stderr, so scripts that ask for hybrid keep working on machines without a model.
+ */
+async function pickMode(ctx: CommandContext, store: Store, requested: SearchMode): Promise<{ mode: SearchMode; semantic?: SemanticSearch; notice?: string }> {
+  if (requested === 'bm25') return { mode: 'bm25' };
+  let reason: string;
+  if (!store.vec.loaded) reason = `semantic search off: ${store.vec.reason}`;
+  else {
+    const dirs = modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: ctx.io.env });
+    const opened = await openSemanticSearch(store.db, { dirs, inProcess: true });
+    if (opened.ok) return { mode: requested, semantic: opened.engine };
+    reason = opened.reason;
+  }
+  if (requested === 'vector') throw new CliError(`search --mode vector: ${reason}`);
+  const notice = `search --mode hybrid: ${reason}; using bm25`;
+  ctx.io.stderr(notice + '\n');
+  return { mode: 'bm25', notice };
+}
 
 export function formatHit(h: SearchHit, i: number): string {
   const where = `${h.path}${h.anchor ? `#${h.anchor}` : ''}:${h.lineStart}-${h.lineEnd}`;

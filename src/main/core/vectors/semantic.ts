@@ -2,7 +2,7 @@
 // and the vector spaces in the store together, for `search`, `stats`, `embed`, the benchmarks and later the UI.
 import type { Database } from 'better-sqlite3';
 import { getMeta, setMeta } from '../store/index.ts';
-import { openEmbedder, openInProcessEmbedder, type Embedder } from '../embed/embedder.ts';
+import type { Embedder } from '../embed/embedder.ts';
 import { DEFAULT_MODEL_ID } from '../embed/models.ts';
 import { probeModel, type ModelFound } from '../embed/probe.ts';
 import { activeSpace, listSpaces, spaceCoverage, type VectorSpace } from './spaces.ts';
@@ -102,6 +102,8 @@ export async function openQueryModel(db: Database, dirs: readonly string[], opti
   const found = await probeActive(space, dirs);
   if (!found.ok) return found;
   try {
+    // Loaded on demand: transformers.js and onnxruntime are heavy, and BM25-only callers never need them.
+    const { openEmbedder, openInProcessEmbedder } = await import('../embed/embedder.ts');
     const embedder = options.inProcess ? await openInProcessEmbedder(found) : await openEmbedder(found);
     return { ok: true, space, embedder };
   } catch (err) {
