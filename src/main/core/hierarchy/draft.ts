@@ -84,7 +84,7 @@ export function draftSection(db: Database, options: DraftOptions): SectionDraft 
 
   if (options.level === 3) {
     const picked = ranked.slice(0, size);
-    const body = picked.map(({ c }) => `**${ref(c)}** (lines ${lines(c)})\n\n${excerpt(c.text, 1200)}`).join('\n\n');
+    const body = picked.map(({ c }) => `From ${ref(c)}, lines ${lines(c)}:\n\n${excerpt(c.text, 1200)}`).join('\n\n');
     return {
       draft: true,
       level: 3,

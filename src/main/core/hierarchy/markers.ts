@@ -47,7 +47,7 @@ export function decisionRefs(text: string): string[] {
 export function l4Refs(text: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(/§4\.([^\s()[\]<>"'`,;]+)/g)) {
-    const ref = m[1]!.replace(/[.:!?]+$/, '');
+    const ref = m[1]!.replace(/\*\*$/, '').replace(/[.:!?]+$/, '');
     if (ref !== '') out.add(ref);
   }
   return [...out];

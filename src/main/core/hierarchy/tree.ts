@@ -32,7 +32,7 @@ export function hierarchyTree(db: Database): HierarchyTree {
 }
 
 const firstSentence = (body: string): string => {
-  const text = body.replace(/[#*_`>[\]]/g, '').replace(/\s+/g, ' ').trim();
+  const text = body.replace(/[#*`>[\]]/g, '').replace(/\s+/g, ' ').trim();
   const end = text.search(/[.!?](\s|$)/);
   const s = end >= 0 ? text.slice(0, end + 1) : text;
   return s.length > 90 ? `${s.slice(0, 87)}…` : s;
