@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeTree } from '../testing/tmp.ts';
-import { createDecision, DecisionFileError, exportDecisions, getMemory, importDecisions, listAudit, listDecisions, parseDecisionMarkdown, renderDecisionMarkdown } from './index.ts';
+import { createDecision, DecisionFileError, getDecision, exportDecisions, getMemory, importDecisions, listAudit, listDecisions, parseDecisionMarkdown, renderDecisionMarkdown } from './index.ts';
 import { fixedClock, memoryStores } from './testing/store.ts';
 
 const stores = memoryStores('cp-decmd-');
@@ -98,11 +98,11 @@ describe('decision markdown', () => {
     for (const [f, b] of Object.entries(bytes)) expect(readFileSync(join(dir, f)).equals(b)).toBe(true);
     expect(readdirSync(dir).map((f) => statSync(join(dir, f)).mtimeMs)).toEqual(mtimes);
     // The rendered file reads back to the very same record fields.
-    const a = getMemory(db, 'DEC-2025-11-04-001', { touch: false })!;
+    const a = getDecision(db, 'DEC-2025-11-04-001', { touch: false })!;
     const parsed = parseDecisionMarkdown(bytes['DEC-2025-11-04-001.md']!.toString(), 'a.md').input;
     expect(parsed.alternatives_considered).toEqual(a.content.alternatives_considered);
     expect(parsed.rationale).toBe(a.content.rationale);
-    expect(renderDecisionMarkdown(a as never)).toBe(bytes['DEC-2025-11-04-001.md']!.toString());
+    expect(renderDecisionMarkdown(a)).toBe(bytes['DEC-2025-11-04-001.md']!.toString());
     expect(bytes['DEC-2025-11-04-001.md']!.toString()).toContain('**Superseded By**: DEC-2025-11-04-003');
   });
 
@@ -118,7 +118,7 @@ describe('decision markdown', () => {
     writeFileSync(file, original.replace('Speed.', 'Speed, and TTLs.').replace('**Importance**: 6', '**Importance**: 8').replace('### Tags\n', '### Tags\n\ncache, sessions\n'));
     const r = importDecisions(db, file, { now: () => new Date('2025-12-01T00:00:00Z') });
     expect(r.results).toEqual([{ file, decision_id: 'DEC-2025-11-04-002', action: 'updated' }]);
-    const d = getMemory(db, 'DEC-2025-11-04-002', { touch: false })!;
+    const d = getDecision(db, 'DEC-2025-11-04-002', { touch: false })!;
     expect([d.content.rationale, d.importance, d.tags, d.updated_at]).toEqual(['Speed, and TTLs.', 8, ['cache', 'sessions'], '2025-12-01T00:00:00.000Z']);
     expect(listAudit(db, { memoryId: d.memory_id })[0]).toMatchObject({ action: 'UPDATED', reason: 'changed content, tags, importance' });
     // Exporting now reproduces the edited file byte for byte (it was in canonical layout).

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { DecisionInput, DecisionRecord, FieldIssue, MemoryInput } from '../../../shared/memory.ts';
 import { getMeta, setMeta } from '../store/index.ts';
-import { findRow, insertMemoryRow, nowOf, replaceFields, requireRow, rowToRecord, writeAudit, type MemoryDeps, type MemoryRow } from './records.ts';
+import { findRow, getMemory, insertMemoryRow, nowOf, replaceFields, requireRow, rowToRecord, writeAudit, type MemoryDeps, type MemoryRow } from './records.ts';
 import { DECISION_ID_PATTERN, NotFoundError, ValidationError, validateMemoryInput, type NormalizedMemory } from './validate.ts';
 
 export interface NormalizedDecision {
@@ -202,6 +202,13 @@ export function decisionChain(db: Database, idOrDecisionId: string): DecisionRec
     forward.push(cur);
   }
   return [...back, start, ...forward].map((r) => rowToRecord<'decision'>(r));
+}
+
+/** A decision by DEC id or memory id (null if absent or not a decision); reading counts as an access unless touch is false. */
+export function getDecision(db: Database, idOrDecisionId: string, options: MemoryDeps & { touch?: boolean } = {}): DecisionRecord | null {
+  const row = findRow(db, idOrDecisionId);
+  if (!row || row.type !== 'decision') return null;
+  return getMemory(db, row.id, options) as DecisionRecord;
 }
 
 /** Decision ids (of those given) that exist in the store. */

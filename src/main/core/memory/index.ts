@@ -5,6 +5,7 @@ export { addMemory, updateMemory, getMemory, listAudit, type MemoryDeps, type Ge
 export {
   validateDecision,
   createDecision,
+  getDecision,
   updateDecision,
   supersedeDecision,
   decisionChain,

@@ -165,20 +165,21 @@ function writeTags(db: Database, seq: number, tags: readonly string[]): void {
 }
 
 /** Creates any memory type. Decisions get a DEC id: use createDecision for those (this delegates to it). */
-export function addMemory(db: Database, input: MemoryInput, deps: MemoryDeps = {}): MemoryRecord {
+export function addMemory<T extends MemoryType>(db: Database, input: MemoryInput<T>, deps: MemoryDeps = {}): MemoryRecord<T> {
   const m = validateMemoryInput(input);
   if (m.memory_type === 'decision') {
     throw new Error('decisions need a decision id: use createDecision');
   }
-  return db.transaction(() => insertMemoryRow(db, m, {}, deps))();
+  return db.transaction(() => insertMemoryRow(db, m, {}, deps) as MemoryRecord<T>)();
 }
 
 /** Replaces the user-editable fields of a memory (id, type, access and archive state are kept). */
-export function updateMemory(db: Database, idOrDecisionId: string, input: MemoryInput, deps: MemoryDeps = {}): MemoryRecord {
+export function updateMemory<T extends MemoryType>(db: Database, idOrDecisionId: string, input: MemoryInput<T>, deps: MemoryDeps = {}): MemoryRecord<T> {
   return db.transaction(() => {
     const row = requireRow(db, idOrDecisionId);
-    const m = validateMemoryInput({ ...input, memory_type: row.type });
-    return replaceFields(db, row, m, deps);
+    if (input.memory_type !== row.type) throw new ValidationError([{ field: 'memory_type', message: `is ${row.type} and cannot change` }]);
+    const m = validateMemoryInput(input);
+    return replaceFields(db, row, m, deps) as MemoryRecord<T>;
   })();
 }
 
