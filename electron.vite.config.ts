@@ -1,12 +1,35 @@
-import { resolve } from 'node:path';
-import { defineConfig } from 'electron-vite';
+import { relative, resolve, sep } from 'node:path';
+import { defineConfig, type Plugin } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+
+// Main and preload are emitted as CommonJS (.cjs, since package.json says "type": "module"): a sandboxed preload
+// must be CommonJS, and the main process redirects require('re2') to the Electron build before loading the engine.
+const cjs = { format: 'cjs' as const, entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' };
+
+/**
+ * The engine finds its data files (tokenizer vocabulary, protocol texts) relative to its own source file with
+ * `new URL('../…', import.meta.url)`. Bundled into out/main that base would move; this keeps it at the source
+ * file's place, expressed relative to the bundle so the checkout can live anywhere.
+ */
+function sourceRelativeImportMetaUrl(outDir: string): Plugin {
+  const srcDir = resolve(__dirname, 'src') + sep;
+  return {
+    name: 'contextpack:source-relative-import-meta-url',
+    transform(code, id) {
+      if (!id.startsWith(srcDir) || !code.includes('import.meta.url')) return null;
+      const rel = relative(outDir, id).split(sep).join('/');
+      return code.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, require('node:url').pathToFileURL(__filename)).href`);
+    },
+  };
+}
 
 export default defineConfig({
   main: {
+    plugins: [sourceRelativeImportMetaUrl(resolve(__dirname, 'out/main'))],
     build: {
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/main/index.ts') },
+        output: cjs,
       },
     },
   },
@@ -14,6 +37,7 @@ export default defineConfig({
     build: {
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: cjs,
       },
     },
   },

@@ -1,22 +1,26 @@
-import { app, BrowserWindow } from 'electron';
-import { join } from 'node:path';
+// Electron main entry. Kept tiny on purpose: it must point `require('re2')` at the Electron build before the engine
+// (which needs re2 for the redaction gate) is loaded, so the engine comes in through a dynamic import.
+import { app, dialog } from 'electron';
+import Module from 'node:module';
+import { APP_NAME, userDataDir } from './paths.ts';
+import { checkElectronRe2, redirectRe2 } from './electron/native-re2.ts';
 
-function createWindow(): void {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    show: false,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.js'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
+app.setName(APP_NAME);
+// Same folder the CLI uses by default (and CONTEXTPACK_HOME overrides both).
+app.setPath('userData', userDataDir());
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  const native = checkElectronRe2(app.getAppPath(), process.versions.electron);
+  void app.whenReady().then(async () => {
+    if (!native.ok) {
+      dialog.showErrorBox('ContextPack cannot start', native.reason);
+      app.quit();
+      return;
+    }
+    redirectRe2(Module as unknown as Parameters<typeof redirectRe2>[0], native.re2Dir);
+    const { startDesktop } = await import('./electron/desktop.ts');
+    await startDesktop();
   });
-  win.once('ready-to-show', () => win.show());
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(join(__dirname, '../renderer/index.html'));
 }
-
-void app.whenReady().then(createWindow);
-app.on('window-all-closed', () => app.quit());

@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRng, fakeJwt } from '../src/main/core/redact/fake-secrets.testkit.ts';
+import { writeTree } from '../src/main/core/testing/tmp.ts';
+
+const repo = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * Starts the real `contextpack serve` on a throwaway database and reads the URL (with its per-run token) from its
+ * output, exactly as a user would. Fixture files are written here; the fake secret is generated at run time so no
+ * secret-shaped literal is ever committed.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const dir = mkdtempSync(join(tmpdir(), 'cp-e2e-'));
+  const secret = fakeJwt(createRng(20261121));
+  writeTree(join(dir, 'fixtures'), {
+    'architecture.md': '# Architecture\n\n## Storage\n\nThe kestrel ledger keeps every record in one SQLite file with write-ahead logging.\n\n## Sync\n\nReplicas pull changes every ten minutes.\n',
+    'runbook.md': '# Runbook\n\n## Restarts\n\nRestart the ingest worker when the queue depth exceeds five hundred.\n',
+    'notes/ideas.txt': 'Consider a bloom filter for duplicate detection.\n',
+  });
+  writeTree(join(dir, 'drop'), {
+    'gateway-config.md': `# Gateway config\n\nThe osprey gateway signs session tokens for the kestrel ledger.\n\nsession_token = ${secret}\n\nRotate the osprey gateway keys monthly.\n`,
+  });
+
+  const server = spawn(process.execPath, [join(repo, 'src/main/cli/bin.mjs'), 'serve', '--port', '0', '--db', join(dir, 'e2e.db')], {
+    cwd: repo,
+    env: { ...process.env, CONTEXTPACK_HOME: join(dir, 'home') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr.on('data', (c) => (stderr += c));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not print its URL in 30 s\n${out}\n${stderr}`)), 30_000);
+    server.stdout.on('data', (c) => {
+      out += c;
+      const m = /open (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited with ${code}\n${out}\n${stderr}`)));
+  });
+  process.env.CP_E2E_URL = url;
+  process.env.CP_E2E_DIR = dir;
+  process.env.CP_E2E_SECRET = secret;
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    if (stderr.trim()) console.error(`serve stderr:\n${stderr}`);
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

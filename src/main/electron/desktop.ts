@@ -1,0 +1,57 @@
+import { app, BrowserWindow, clipboard, dialog, ipcMain, session } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { IPC_EVENT_CHANNEL } from '../../shared/api/methods.ts';
+import { createApi } from '../api/index.ts';
+import { openStore } from '../core/store/index.ts';
+import { registerIpcApi, trustedUrlCheck } from './ipc.ts';
+import { installMenu } from './menu.ts';
+import { createMainWindow, hardenSessions } from './window.ts';
+
+/** Loaded only after re2 has been redirected to its Electron build (see index.ts), since this pulls in the engine. */
+export async function startDesktop(): Promise<void> {
+  const dataDir = app.getPath('userData');
+  const store = openStore(join(dataDir, 'contextpack.db'));
+  let win: BrowserWindow | null = null;
+
+  const api = createApi({
+    store,
+    dataDir,
+    version: app.getVersion(),
+    transport: 'ipc',
+    desktop: {
+      async pickPaths(kind) {
+        const opts: Electron.OpenDialogOptions = { properties: kind === 'folders' ? ['openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'] };
+        const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
+        return r.canceled ? [] : r.filePaths;
+      },
+      copyText: (text) => clipboard.writeText(text),
+    },
+    onError: (method, err) => console.error(`api ${method}:`, err),
+  });
+
+  const rendererFile = join(__dirname, '../renderer/index.html');
+  const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+  registerIpcApi(ipcMain, api.dispatch, trustedUrlCheck(pathToFileURL(rendererFile).href, devServerUrl));
+  api.events.subscribe((e) => win?.webContents.send(IPC_EVENT_CHANNEL, e));
+  hardenSessions(app, session.defaultSession);
+  installMenu(app.getName());
+
+  const open = () => {
+    win = createMainWindow({ preload: join(__dirname, '../preload/index.cjs'), rendererFile, devServerUrl });
+    win.on('closed', () => (win = null));
+  };
+  open();
+  app.on('second-instance', () => {
+    if (!win) return open();
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) open();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('will-quit', () => store.close());
+}
