@@ -1,4 +1,7 @@
 import type { Command } from '../command.ts';
+import { decisionCommand } from './decision.ts';
+import { hierarchyCommand } from './hierarchy.ts';
+import { memoryCommand } from './memory.ts';
 import { embedCommand } from './embed.ts';
 import { ingestCommand } from './ingest.ts';
 import { searchCommand } from './search.ts';
@@ -6,4 +9,4 @@ import { serveCommand } from './serve.ts';
 import { statsCommand } from './stats.ts';
 
 /** Every CLI command; a capability adds its commands here. */
-export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand];
+export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand];

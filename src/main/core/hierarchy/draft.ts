@@ -73,7 +73,7 @@ export function centrality(units: readonly string[]): number[] {
 export function draftSection(db: Database, options: DraftOptions): SectionDraft {
   const size = options.size ?? 4;
   const chunks = candidateChunks(db, options);
-  const banner = (what: string) => `> **DRAFT** — extractive (term-overlap centrality over ${chunks.length} chunk${chunks.length === 1 ? '' : 's'}${what}); not reviewed. Edit before saving as §${options.level} text.`;
+  const banner = (what: string) => `> **DRAFT** — extractive (term-overlap centrality over ${chunks.length} chunk${chunks.length === 1 ? '' : 's'}${what}); not reviewed. Edit it before saving it as an L${options.level} section.`;
   const ref = (c: Chunk) => `§4.${relPathOf(c.path, c.root)}`;
   const lines = (c: Chunk) => `${c.line_start}-${c.line_end}`;
   if (chunks.length === 0) {

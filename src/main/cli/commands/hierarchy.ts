@@ -1,0 +1,146 @@
+import type { ChangeType, HierarchyTree } from '../../../shared/memory.ts';
+import { CHANGE_TYPES } from '../../../shared/memory.ts';
+import {
+  addSection,
+  checkConsistency,
+  draftSection,
+  getExecutiveSummary,
+  getSection,
+  hierarchyTree,
+  navigationIndex,
+  propagationHints,
+  setExecutiveSummary,
+  updateSection,
+} from '../../core/hierarchy/index.ts';
+import { CliError, printJson, type Command } from '../command.ts';
+import { agentOf, intFlag, readText, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
+
+const USAGE = [
+  'contextpack hierarchy show [§MARKER] [--tree]     (no marker: navigation index and executive summary)',
+  'contextpack hierarchy check                        (exit 1 when there are findings)',
+  'contextpack hierarchy summary --goal G --status PCT [--status-text T] [--priority P]... [--blocker B]... [--decision DEC-…]...',
+  'contextpack hierarchy add --level 2|3 --title T [--parent §2.N|§3.N] [--body TEXT | --body-file F|-] [--status PCT]',
+  'contextpack hierarchy edit §MARKER [--title T] [--body TEXT | --body-file F|-] [--status PCT]',
+  'contextpack hierarchy draft --level 2|3 --title T (--path PREFIX | --query Q) [--size N]   (prints an extractive DRAFT)',
+  `contextpack hierarchy hints --change ${CHANGE_TYPES.join('|')} [--path FILE]`,
+].join('\n       ');
+
+export const hierarchyCommand: Command = {
+  name: 'hierarchy',
+  summary: 'Four-level project hierarchy (§1.0 summary, §2 sections, §3 details, §4 files): show, check, edit',
+  usage: USAGE,
+  options: {
+    tree: { type: 'boolean', default: false },
+    goal: { type: 'string' },
+    status: { type: 'string' },
+    'status-text': { type: 'string' },
+    priority: { type: 'string', multiple: true },
+    blocker: { type: 'string', multiple: true },
+    decision: { type: 'string', multiple: true },
+    level: { type: 'string' },
+    title: { type: 'string' },
+    parent: { type: 'string' },
+    body: { type: 'string' },
+    'body-file': { type: 'string' },
+    path: { type: 'string' },
+    query: { type: 'string' },
+    size: { type: 'string' },
+    change: { type: 'string' },
+    agent: { type: 'string' },
+  },
+  async run(ctx) {
+    const sub = subcommand(ctx, ['show', 'check', 'summary', 'add', 'edit', 'draft', 'hints'], USAGE);
+    const rest = ctx.args.slice(1);
+    const deps = { actor: agentOf(ctx) };
+    const body = async () => {
+      const file = str(ctx, 'body-file');
+      return file !== undefined ? await readText(ctx, file) : str(ctx, 'body');
+    };
+    return withMemoryStore(ctx, async (db) => {
+      switch (sub) {
+        case 'show': {
+          if (rest.length > 0) {
+            const s = getSection(db, rest[0]!);
+            if (!s) throw new CliError(`section ${rest[0]} not found`);
+            if (ctx.json) printJson(ctx, s);
+            else ctx.io.stdout(s.level === 1 ? s.body : `## ${s.marker} ${s.title}${s.is_draft ? ' [DRAFT]' : ''}\n\n${s.body}\n`);
+            return 0;
+          }
+          const tree = hierarchyTree(db);
+          const index = navigationIndex(db);
+          if (ctx.json) printJson(ctx, { tree, index });
+          else ctx.io.stdout(ctx.values.tree === true ? renderTree(tree) : `${index.markdown}\n${tree.l1?.text ?? '(no executive summary yet: contextpack hierarchy summary --goal … --status …)\n'}`);
+          return 0;
+        }
+        case 'check': {
+          const findings = checkConsistency(db);
+          if (ctx.json) printJson(ctx, { findings });
+          else ctx.io.stdout(findings.length === 0 ? 'hierarchy consistent\n' : findings.map((f) => `${f.check.padEnd(20)} ${f.marker.padEnd(8)} ${f.message}`).join('\n') + '\n');
+          return findings.length === 0 ? 0 : 1;
+        }
+        case 'summary': {
+          const current = getExecutiveSummary(db);
+          const s = setExecutiveSummary(
+            db,
+            {
+              goal: str(ctx, 'goal') ?? current?.goal ?? '',
+              status_pct: intFlag(ctx, 'status') ?? current?.status_pct ?? (undefined as unknown as number),
+              status_text: str(ctx, 'status-text') ?? current?.status_text,
+              priorities: ctx.values.priority ? strs(ctx, 'priority') : current?.priorities,
+              blockers: ctx.values.blocker ? strs(ctx, 'blocker') : current?.blockers,
+              key_decisions: ctx.values.decision ? strs(ctx, 'decision') : current?.key_decisions.map((d) => d.decision_id),
+            },
+            deps,
+          );
+          if (ctx.json) printJson(ctx, s);
+          else ctx.io.stdout(s.text);
+          return 0;
+        }
+        case 'add': {
+          const level = intFlag(ctx, 'level');
+          const s = addSection(db, { level: level as 2 | 3, title: str(ctx, 'title') ?? '', parent: str(ctx, 'parent'), body: await body(), status_pct: intFlag(ctx, 'status') }, deps);
+          if (ctx.json) printJson(ctx, s);
+          else ctx.io.stdout(`§${s.marker}  ${s.title}\n`);
+          return 0;
+        }
+        case 'edit': {
+          if (rest.length !== 1) throw new CliError(`hierarchy edit: give one marker\nusage: ${USAGE}`);
+          const s = updateSection(db, rest[0]!, { title: str(ctx, 'title'), body: await body(), status_pct: intFlag(ctx, 'status') }, deps);
+          if (ctx.json) printJson(ctx, s);
+          else ctx.io.stdout(`§${s.marker}  ${s.title}  updated\n`);
+          return 0;
+        }
+        case 'draft': {
+          const level = intFlag(ctx, 'level');
+          if (level !== 2 && level !== 3) throw new CliError('--level must be 2 or 3');
+          const d = draftSection(db, { level, title: str(ctx, 'title') ?? 'Draft', pathPrefix: str(ctx, 'path'), query: str(ctx, 'query'), size: intFlag(ctx, 'size') });
+          if (ctx.json) printJson(ctx, d);
+          else ctx.io.stdout(d.text);
+          return 0;
+        }
+        case 'hints': {
+          const change = str(ctx, 'change');
+          if (!CHANGE_TYPES.includes(change as ChangeType)) throw new CliError(`--change must be one of ${CHANGE_TYPES.join(', ')}`);
+          const hints = propagationHints(db, { type: change as ChangeType, path: str(ctx, 'path') });
+          if (ctx.json) printJson(ctx, { change, hints });
+          else ctx.io.stdout(hints.map((h) => `L${h.level}  ${h.update.padEnd(11)} ${h.rule}${h.markers.length > 0 ? `  → ${h.markers.join(', ')}` : ''}`).join('\n') + '\n');
+          return 0;
+        }
+      }
+      return 2;
+    });
+  },
+};
+
+function renderTree(tree: HierarchyTree): string {
+  const lines: string[] = [];
+  lines.push(tree.l1 ? `§1.0 Project Overview — ${tree.l1.status_pct}% — ${tree.l1.goal}` : '§1.0 (not written yet)');
+  for (const s of tree.sections) {
+    lines.push(`├─ §${s.marker} ${s.title}${s.status_pct !== null ? ` (${s.status_pct}%)` : ''}${s.is_draft ? ' [DRAFT]' : ''}`);
+    for (const c of s.children) lines.push(`│  ├─ §${c.marker} ${c.title}${c.is_draft ? ' [DRAFT]' : ''}`);
+  }
+  for (const o of tree.orphan_details) lines.push(`├─ §${o.marker} ${o.title} (no §2 section)`);
+  lines.push(`└─ §4: ${tree.l4.length} files`);
+  for (const n of tree.l4) lines.push(`   ├─ §${n.marker}  (${n.chunks} chunks, ${n.tokens} tokens)`);
+  return lines.join('\n') + '\n';
+}

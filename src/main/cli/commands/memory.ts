@@ -1,0 +1,193 @@
+import type { MemoryInput, MemoryRecord, MemorySort, MemoryType } from '../../../shared/memory.ts';
+import { MEMORY_TYPES } from '../../../shared/memory.ts';
+import {
+  addMemory,
+  archiveMemory,
+  deleteMemory,
+  formatMemory,
+  getMemory,
+  listAudit,
+  rehydrate,
+  restoreMemory,
+  runMaintenance,
+  searchMemories,
+} from '../../core/memory/index.ts';
+import { CliError, printJson, type Command, type CommandContext } from '../command.ts';
+import { agentOf, csv, intFlag, readText, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
+
+const USAGE = [
+  'contextpack memory add --type issue|state|learning --title T (--content JSON | --content-file F|- | --set field=value ...)',
+  '                       [--tags a,b] [--importance 1-10] [--parent ID] [--expires ISO] [--agent A] [--project P]',
+  'contextpack memory search [QUERY] [--type T]... [--tags a,b] [--importance-gte N] [--after ISO] [--before ISO]',
+  '                          [--archived | --all] [--sort relevance|timestamp|importance|access|severity] [--limit N]',
+  'contextpack memory show <id>',
+  'contextpack memory archive <id> [--restore]',
+  'contextpack memory delete <id> --yes',
+  'contextpack memory maintain [--dry-run]',
+  'contextpack memory rehydrate [--max-tokens N] [--no-touch]',
+  'contextpack memory audit [id] [--limit N]',
+].join('\n       ');
+
+const SORTS: readonly MemorySort[] = ['relevance', 'timestamp', 'importance', 'access', 'severity'];
+
+export const memoryCommand: Command = {
+  name: 'memory',
+  summary: 'Project memory: add, search, show, archive/restore, delete, lifecycle maintenance, rehydration',
+  usage: USAGE,
+  options: {
+    type: { type: 'string', multiple: true },
+    title: { type: 'string' },
+    content: { type: 'string' },
+    'content-file': { type: 'string' },
+    set: { type: 'string', multiple: true },
+    tags: { type: 'string', multiple: true },
+    importance: { type: 'string' },
+    'importance-gte': { type: 'string' },
+    parent: { type: 'string' },
+    expires: { type: 'string' },
+    timestamp: { type: 'string' },
+    agent: { type: 'string' },
+    project: { type: 'string' },
+    after: { type: 'string' },
+    before: { type: 'string' },
+    archived: { type: 'boolean', default: false },
+    all: { type: 'boolean', default: false },
+    sort: { type: 'string' },
+    limit: { type: 'string' },
+    restore: { type: 'boolean', default: false },
+    yes: { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
+    'max-tokens': { type: 'string' },
+    'no-touch': { type: 'boolean', default: false },
+  },
+  async run(ctx) {
+    const sub = subcommand(ctx, ['add', 'search', 'show', 'archive', 'delete', 'maintain', 'rehydrate', 'audit'], USAGE);
+    const rest = ctx.args.slice(1);
+    const one = () => {
+      if (rest.length !== 1) throw new CliError(`memory ${sub}: give one memory id\nusage: ${USAGE}`);
+      return rest[0]!;
+    };
+    return withMemoryStore(ctx, async (db) => {
+      const actor = agentOf(ctx);
+      switch (sub) {
+        case 'add': {
+          const types = strs(ctx, 'type');
+          if (types.length !== 1) throw new CliError(`memory add: give one --type (issue, state or learning; decisions: contextpack decision new)`);
+          const input: MemoryInput = {
+            memory_type: types[0] as MemoryType,
+            title: str(ctx, 'title') ?? '',
+            content: await contentOf(ctx),
+            tags: csv(ctx, 'tags'),
+            importance: intFlag(ctx, 'importance'),
+            parent_memory_id: str(ctx, 'parent'),
+            expires_at: str(ctx, 'expires'),
+            timestamp: str(ctx, 'timestamp'),
+            agent_id: actor,
+            project_id: str(ctx, 'project'),
+          };
+          if (input.memory_type === 'decision') throw new CliError('memory add: decisions get a DEC id: use contextpack decision new');
+          const m = addMemory(db, input, { actor });
+          if (ctx.json) printJson(ctx, m);
+          else ctx.io.stdout(`${m.memory_id}  ${m.memory_type}  ${m.title}\n`);
+          return 0;
+        }
+        case 'search': {
+          const sort = str(ctx, 'sort');
+          if (sort !== undefined && !SORTS.includes(sort as MemorySort)) throw new CliError(`--sort must be one of ${SORTS.join(', ')}`);
+          const types = strs(ctx, 'type').flatMap((t) => t.split(','));
+          for (const t of types) if (!MEMORY_TYPES.includes(t as MemoryType)) throw new CliError(`--type must be one of ${MEMORY_TYPES.join(', ')}, got ${JSON.stringify(t)}`);
+          const hits = searchMemories(db, {
+            query: rest.join(' ') || undefined,
+            types: types as MemoryType[],
+            tags: csv(ctx, 'tags'),
+            importanceGte: intFlag(ctx, 'importance-gte'),
+            after: str(ctx, 'after'),
+            before: str(ctx, 'before'),
+            archived: ctx.values.all === true ? 'any' : ctx.values.archived === true,
+            projectId: str(ctx, 'project'),
+            sort: sort as MemorySort | undefined,
+            limit: intFlag(ctx, 'limit') ?? 10,
+          });
+          if (ctx.json) printJson(ctx, { hits });
+          else ctx.io.stdout(hits.length === 0 ? 'no memories\n' : hits.map((h, i) => `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${row(h.memory)}`).join('\n') + '\n');
+          return 0;
+        }
+        case 'show': {
+          const m = getMemory(db, one(), { actor });
+          if (!m) throw new CliError(`memory ${JSON.stringify(rest[0])} not found`);
+          if (ctx.json) printJson(ctx, m);
+          else ctx.io.stdout(`${formatMemory(m)}\n${m.memory_type} · ${m.is_archived ? 'archived' : 'active'} · read ${m.access_count}× · ${m.memory_id}\n`);
+          return 0;
+        }
+        case 'archive': {
+          const m = ctx.values.restore === true ? restoreMemory(db, one(), { actor }) : archiveMemory(db, one(), { actor });
+          if (ctx.json) printJson(ctx, m);
+          else ctx.io.stdout(`${m.decision_id ?? m.memory_id}  ${m.is_archived ? 'archived' : 'restored'}\n`);
+          return 0;
+        }
+        case 'delete': {
+          const id = one();
+          if (ctx.values.yes !== true) throw new CliError('memory delete is permanent: add --yes (archive is the reversible alternative)');
+          const r = deleteMemory(db, id, { actor });
+          if (ctx.json) printJson(ctx, r);
+          else ctx.io.stdout(`deleted ${r.memory_id}  ${r.title}\n`);
+          return 0;
+        }
+        case 'maintain': {
+          const r = runMaintenance(db, { dryRun: ctx.values['dry-run'] === true, projectId: str(ctx, 'project') });
+          if (ctx.json) printJson(ctx, r);
+          else {
+            const lines = [...r.archived.map((a) => `archive  ${a.memory_id}  ${a.title}  (${a.rule})`), ...r.deleted.map((a) => `delete   ${a.memory_id}  ${a.title}  (${a.rule})`)];
+            lines.push(`${r.dry_run ? 'would archive' : 'archived'} ${r.archived.length}, ${r.dry_run ? 'would delete' : 'deleted'} ${r.deleted.length}`);
+            ctx.io.stdout(lines.join('\n') + '\n');
+          }
+          return 0;
+        }
+        case 'rehydrate': {
+          const b = rehydrate(db, { maxTokens: intFlag(ctx, 'max-tokens'), touch: ctx.values['no-touch'] !== true, projectId: str(ctx, 'project') });
+          if (ctx.json) printJson(ctx, b);
+          else ctx.io.stdout(b.text);
+          return 0;
+        }
+        case 'audit': {
+          const entries = listAudit(db, { memoryId: rest[0], limit: intFlag(ctx, 'limit') ?? 50 });
+          if (ctx.json) printJson(ctx, { entries });
+          else ctx.io.stdout(entries.map((e) => `${e.ts}  ${e.action.padEnd(10)} ${e.memory_type.padEnd(8)} ${e.memory_id}  ${e.title}  — ${e.reason} (${e.actor})`).join('\n') + '\n');
+          return 0;
+        }
+      }
+      return 2;
+    });
+  },
+};
+
+async function contentOf(ctx: CommandContext): Promise<Record<string, unknown>> {
+  const inline = str(ctx, 'content');
+  const file = str(ctx, 'content-file');
+  let content: Record<string, unknown> = {};
+  if (inline !== undefined || file !== undefined) {
+    const text = inline ?? (await readText(ctx, file!));
+    try {
+      content = JSON.parse(text);
+    } catch {
+      throw new CliError(`${inline !== undefined ? '--content' : file}: not valid JSON`);
+    }
+  }
+  // --set field=value; `field[]=value` appends to a list; JSON values (numbers, lists) are parsed as such.
+  for (const pair of strs(ctx, 'set')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new CliError(`--set must be field=value, got ${JSON.stringify(pair)}`);
+    const key = pair.slice(0, eq).trim();
+    const raw = pair.slice(eq + 1);
+    if (key.endsWith('[]')) {
+      const k = key.slice(0, -2);
+      content[k] = [...((content[k] as unknown[] | undefined) ?? []), raw];
+    } else content[key] = /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+  }
+  return content;
+}
+
+function row(m: MemoryRecord): string {
+  const sev = m.memory_type === 'issue' ? ` ${(m.content as { severity: string }).severity}` : '';
+  return `${m.memory_type}${sev}  [${m.importance}]  ${m.title}  ${m.decision_id ?? m.memory_id}${m.is_archived ? '  (archived)' : ''}`;
+}
