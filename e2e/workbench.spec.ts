@@ -112,7 +112,7 @@ test('a packet is built within budget, copied (clipboard read back), listed, and
 
   await preview.getByRole('button', { name: 'Copy to clipboard' }).click();
   await expect(page.getByTestId('copy-confirmation')).toContainText('Copied');
-  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  const clip = await page.evaluate<string>('navigator.clipboard.readText()');
   expect(clip).toBe(await text.innerText());
   expect(clip).toContain('osprey gateway');
   expect(clip).not.toContain(secret());
@@ -137,7 +137,7 @@ test('screenshots of every view, light and dark', async () => {
     for (const view of ['Library', 'Search', 'Decisions', 'Hierarchy', 'Packets']) {
       await go(view);
       await page.waitForTimeout(150);
-      await page.screenshot({ path: join(shots, `${view.toLowerCase()}-${scheme}.png`) });
+      await page.screenshot({ path: join(shots, `${view.toLowerCase()}-${scheme}.png`), fullPage: true });
     }
   }
 });

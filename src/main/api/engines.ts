@@ -7,6 +7,8 @@ import type { SearchFilters, SearchHit, SearchMode } from '../../shared/types.ts
  * the renderer shows that reason instead of an imitation of the feature.
  */
 export interface VectorSearch {
+  /** Asked on each app.info: vectors and the model can appear or go away while the app runs. */
+  status(): Promise<Capability>;
   search(req: { text: string; k: number; mode: Exclude<SearchMode, 'bm25'>; mmrLambda?: number; filters?: SearchFilters }): Promise<SearchHit[]>;
 }
 
@@ -40,9 +42,9 @@ export function capabilityOf(engine: object | string): Capability {
   return typeof engine === 'string' ? { available: false, reason: engine } : { available: true };
 }
 
-export function capabilities(engines: Engines): Record<CapabilityName, Capability> {
+export async function capabilities(engines: Engines): Promise<Record<CapabilityName, Capability>> {
   return {
-    vector: capabilityOf(engines.vector),
+    vector: typeof engines.vector === 'string' ? capabilityOf(engines.vector) : await engines.vector.status(),
     decisions: capabilityOf(engines.decisions),
     hierarchy: capabilityOf(engines.hierarchy),
     packets: capabilityOf(engines.packets),

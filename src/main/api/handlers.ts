@@ -48,7 +48,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       transport: deps.transport,
       dataDir: deps.dataDir,
       dbPath: store.path,
-      capabilities: capabilities(engines),
+      capabilities: await capabilities(engines),
     }),
     'stats.get': async () => collectStats(store.db, store.path, store.vec.loaded ? [] : [store.vec.reason]),
     'sources.list': async () => listSources(store.db),

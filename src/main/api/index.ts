@@ -18,6 +18,7 @@ export interface ApiOptions {
   transport: 'ipc' | 'http';
   desktop?: ApiDeps['desktop'];
   engines?: Engines;
+  modelDirs?: readonly string[];
   onError?: (method: string, err: unknown) => void;
 }
 
@@ -34,7 +35,7 @@ export function createApi(options: ApiOptions): Api {
     dataDir: options.dataDir,
     version: options.version,
     transport: options.transport,
-    engines: options.engines ?? createEngines(options.store),
+    engines: options.engines ?? createEngines(options.store, { modelDirs: options.modelDirs }),
     emit: events.emit,
     desktop: options.desktop,
   });

@@ -2,19 +2,22 @@ import type { Store } from '../core/store/index.ts';
 import { createDecisionsAdapter } from './adapters/decisions.ts';
 import { createHierarchyAdapter } from './adapters/hierarchy.ts';
 import { createPacketsAdapter } from './adapters/packets.ts';
+import { createVectorAdapter } from './adapters/vector.ts';
 import type { Engines } from './engines.ts';
 
 export interface EngineDeps {
   now?: () => Date;
+  /** Folders holding local embedding models (see core/embed/model-dirs.ts); none → vector search stays off. */
+  modelDirs?: readonly string[];
 }
 
 /**
- * Wires the engine parts that exist. A part still being built elsewhere is reported as off, with the reason the UI
- * shows, until its core module lands and an adapter here replaces the string.
+ * Wires the engine parts into the API. An engine given as a string instead is reported as off with that reason
+ * (the UI shows it); vector search decides per call, from the store and the model folders.
  */
 export function createEngines(store: Store, deps: EngineDeps = {}): Engines {
   return {
-    vector: 'vector and hybrid search are not wired in yet (issue #3); BM25 works',
+    vector: createVectorAdapter(store, deps.modelDirs ?? []),
     decisions: createDecisionsAdapter(store.db, deps),
     hierarchy: createHierarchyAdapter(store.db),
     packets: createPacketsAdapter(store.db, deps),

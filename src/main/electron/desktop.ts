@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { IPC_EVENT_CHANNEL } from '../../shared/api/methods.ts';
 import { createApi } from '../api/index.ts';
 import { openStore } from '../core/store/index.ts';
+import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../core/embed/model-dirs.ts';
 import { registerIpcApi, trustedUrlCheck } from './ipc.ts';
 import { installMenu } from './menu.ts';
 import { createMainWindow, hardenSessions } from './window.ts';
@@ -19,6 +20,7 @@ export async function startDesktop(): Promise<void> {
     dataDir,
     version: app.getVersion(),
     transport: 'ipc',
+    modelDirs: modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, userDataModelsDir: join(dataDir, 'models'), env: process.env }),
     desktop: {
       async pickPaths(kind) {
         const opts: Electron.OpenDialogOptions = { properties: kind === 'folders' ? ['openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'] };

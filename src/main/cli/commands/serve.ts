@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createApi } from '../../api/index.ts';
 import { openStore } from '../../core/store/index.ts';
 import { userDataDir } from '../../paths.ts';
+import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../../core/embed/model-dirs.ts';
 import { startServer } from '../../serve/server.ts';
 import { CliError, intOption, type Command } from '../command.ts';
 
@@ -25,9 +26,11 @@ export const serveCommand: Command = {
     const rendererDir = typeof ctx.values.renderer === 'string' ? ctx.values.renderer : join(repoRoot, 'out', 'renderer');
     const store = openStore(ctx.dbPath);
     const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+    const dataDir = dataDirFor(ctx.values.db as string | undefined, ctx.dbPath, ctx.io.env);
     const api = createApi({
       store,
-      dataDir: dataDirFor(ctx.values.db as string | undefined, ctx.dbPath, ctx.io.env),
+      dataDir,
+      modelDirs: modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, userDataModelsDir: join(userDataDir(ctx.io.env), 'models'), env: ctx.io.env }),
       version,
       transport: 'http',
       onError: (method, err) => ctx.io.stderr(`contextpack serve: ${method}: ${(err as Error).stack ?? String(err)}\n`),

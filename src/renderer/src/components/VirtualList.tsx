@@ -8,10 +8,11 @@ interface Props<T> {
   itemKey: (item: T) => string | number;
   label: string;
   className?: string;
+  maxHeight?: number;
 }
 
 /** Only the rows in view are in the DOM, so a library of 100k sources scrolls like one of ten. */
-export function VirtualList<T>({ items, estimate, render, itemKey, label, className }: Props<T>) {
+export function VirtualList<T>({ items, estimate, render, itemKey, label, className, maxHeight = 480 }: Props<T>) {
   const parent = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({
     count: items.length,
@@ -21,7 +22,8 @@ export function VirtualList<T>({ items, estimate, render, itemKey, label, classN
     overscan: 6,
   });
   return (
-    <div ref={parent} className={`vlist ${className ?? ''}`} role="list" aria-label={label} tabIndex={0}>
+    // The box shrinks to its content up to a cap, so a short list does not leave a tall empty frame.
+    <div ref={parent} className={`vlist ${className ?? ''}`} role="list" aria-label={label} tabIndex={0} style={{ height: Math.min(maxHeight, v.getTotalSize() + 8) }}>
       <div className="vlist-inner" style={{ height: v.getTotalSize() }}>
         {v.getVirtualItems().map((row) => (
           <div

@@ -107,6 +107,7 @@ function History() {
   );
 }
 
+/** The bar's scale: the hard cap when there is one, else the target (a section may pass its target, never its max). */
 function budgetOf(b: SectionBudget): number | null {
   return b.max ?? b.target;
 }
@@ -152,8 +153,9 @@ function Preview({ packet }: { packet: PacketView }) {
               label={`${s.name}${s.truncated ? ' (trimmed)' : ''}`}
               value={used}
               max={cap ?? used}
-              text={`${used.toLocaleString()}${cap !== null ? ` / ${cap.toLocaleString()}` : ''} ${s.unit} · ${s.items} items${s.note ? ` · ${s.note}` : ''}`}
-              over={cap !== null && used > cap}
+              text={`${used.toLocaleString()}${cap !== null ? ` / ${cap.toLocaleString()}` : ''} ${s.unit} · ${s.items} items${s.max === null && s.target !== null ? ' (target)' : ''}`}
+              over={s.max !== null && used > s.max}
+              note={s.note}
               testId="budget-section"
             />
           );
