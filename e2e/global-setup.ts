@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +25,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     'gateway-config.md': `# Gateway config\n\nThe osprey gateway signs session tokens for the kestrel ledger.\n\nsession_token = ${secret}\n\nRotate the osprey gateway keys monthly.\n`,
   });
 
-  const server = spawn(process.execPath, [join(repo, 'src/main/cli/bin.mjs'), 'serve', '--port', '0', '--db', join(dir, 'e2e.db')], {
+  // The hierarchy has no editor in the workbench (the CLI edits it); seed an L1 and an L2 so the view has § sections
+  // and findings to show: the summary cites a decision that does not exist, and the L2 has no L3 under it.
+  const db = join(dir, 'e2e.db');
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [join(repo, 'src/main/cli/bin.mjs'), ...args, '--db', db], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`contextpack ${args.join(' ')} failed:\n${r.stderr}`);
+  };
+  cli('hierarchy', 'summary', '--goal', 'Ship the kestrel ledger', '--status', '40', '--decision', 'DEC-2020-01-01-001');
+  cli('hierarchy', 'add', '--level', '2', '--title', 'Storage layer', '--body', 'The ledger lives in SQLite.', '--status', '50');
+
+  const server = spawn(process.execPath, [join(repo, 'src/main/cli/bin.mjs'), 'serve', '--port', '0', '--db', db], {
     cwd: repo,
     env: { ...process.env, CONTEXTPACK_HOME: join(dir, 'home') },
     stdio: ['ignore', 'pipe', 'pipe'],

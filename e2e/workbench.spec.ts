@@ -125,9 +125,16 @@ test('a packet is built within budget, copied (clipboard read back), listed, and
   await expect(page.getByTestId('replay-result')).toContainText('Replay identical');
 });
 
-test('the hierarchy lists the ingested files as L4 with § markers', async () => {
+test('the hierarchy shows L1–L4 with § markers, navigates, and shows findings inline', async () => {
   await go('Hierarchy');
-  await expect(page.getByRole('list', { name: 'L4 files' })).toContainText('§4.');
+  await expect(page.getByText('Ship the kestrel ledger')).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await nav.getByRole('button', { name: /§2\.\d+ Storage layer/ }).click();
+  const section = page.locator('article:focus');
+  await expect(section).toContainText('Storage layer');
+  await expect(section.getByRole('list', { name: 'Consistency findings' })).toContainText('l2-without-l3');
+  await expect(page.locator('article', { hasText: 'Executive summary' }).getByRole('list', { name: 'Consistency findings' })).toContainText('DEC-2020-01-01-001');
+  await expect(page.getByRole('list', { name: 'L4 files' })).toContainText('§4.architecture.md');
 });
 
 test('screenshots of every view, light and dark', async () => {
@@ -137,7 +144,10 @@ test('screenshots of every view, light and dark', async () => {
     for (const view of ['Library', 'Search', 'Decisions', 'Hierarchy', 'Packets']) {
       await go(view);
       await page.waitForTimeout(150);
-      await page.screenshot({ path: join(shots, `${view.toLowerCase()}-${scheme}.png`), fullPage: true });
+      await page.screenshot({ path: join(shots, `${view.toLowerCase()}-${scheme}.png`) });
     }
+    // The packet preview sits below the fold of the Packets view: its text with the redaction marker, too.
+    await page.getByTestId('packet-text').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, `packets-preview-${scheme}.png`) });
   }
 });
