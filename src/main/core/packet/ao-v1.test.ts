@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CanonicalPacket } from '../../../shared/packet.ts';
 import { tempDirs } from '../testing/tmp.ts';
 import { buildPacket } from './assemble.ts';
-import { packetStore } from './fixtures.testkit.ts';
+import { packetStore, type SeedCounts } from './fixtures.testkit.ts';
 import { createBm25Retriever } from '../search/index.ts';
 
 const tmp = tempDirs('cp-pack-ao-');
@@ -12,7 +12,7 @@ afterAll(() => {
   tmp.cleanup();
 });
 
-async function fixture(seed?: Parameters<typeof packetStore>[1]['seed'], files?: Record<string, string>) {
+async function fixture(seed?: SeedCounts, files?: Record<string, string>) {
   const f = await packetStore(tmp.make(), { seed, files });
   stores.push(f.store);
   return f;

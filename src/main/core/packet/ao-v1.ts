@@ -59,7 +59,7 @@ export function buildAoItems(g: Gathered, gate: Gate, task: string | null, proto
   g.evidence.forEach((h, i) => {
     const source = evidenceSource(h);
     push(I, 'evidence', { id: source, kind: 'evidence', source, score: h.norm, ts: null },
-      renderItem(gate, { head: `[E${i + 1}] ${source}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: I, bodyFirstLine: h.lineStart }));
+      renderItem(gate, { head: `[E${i + 1}] ${source}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: I, bodyFirstLine: h.lineStart, context: h.context }));
   });
   const mem = (group: string, kind: 'decision' | 'learning' | 'issue', list: Gathered['decisions']) => {
     for (const e of list)

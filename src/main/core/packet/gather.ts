@@ -1,7 +1,7 @@
 import type { PacketInputs, RetrievalParams } from '../../../shared/packet.ts';
 import type { SearchHit } from '../../../shared/types.ts';
 import { roundScore } from './canonical.ts';
-import type { GoalsData, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
+import type { GoalsData, LineContext, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
 
 /** Everything the sources returned for one request, before redaction and budgets. */
 export interface Gathered {
@@ -9,7 +9,7 @@ export interface Gathered {
   states: MemoryEntry[];
   sessions: SessionEntry[];
   timeline: MemoryEntry[];
-  evidence: (SearchHit & { norm: number })[];
+  evidence: (SearchHit & { norm: number; context: LineContext | null })[];
   decisions: MemoryEntry[];
   learnings: MemoryEntry[];
   issues: MemoryEntry[];
@@ -37,7 +37,12 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, rawQu
     : [];
   const top = hits.reduce((m, h) => Math.max(m, h.score), 0);
   // Retriever scores are not on one scale (bm25 is unbounded, RRF is tiny); relative to the best hit they are.
-  const evidence = hits.map((h) => ({ ...h, norm: roundScore(top > 0 ? Math.max(0, h.score) / top : 0) }));
+  const lineContext = sources.lineContext ?? null;
+  const evidence = hits.map((h) => ({
+    ...h,
+    norm: roundScore(top > 0 ? Math.max(0, h.score) / top : 0),
+    context: lineContext ? lineContext(h.documentId, h.lineStart, h.lineEnd) : null,
+  }));
 
   const m = sources.memory ?? null;
   if (!m && !(sources.unavailable ?? []).some((u) => u.startsWith('memory'))) degradations.push('memory: no provider');

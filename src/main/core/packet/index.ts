@@ -21,8 +21,8 @@ export {
 } from './snapshots.ts';
 export { resolveRequest, PacketRequestError, DEFAULT_K } from './request.ts';
 export { AO_V1, LAYERED_V1 } from './templates.ts';
-export { readStaticText, ingestSessions } from './sources.ts';
-export type { PacketSources, MemoryProvider, MemoryEntry, GoalsData, SessionEntry } from './sources.ts';
+export { readStaticText, ingestSessions, chunkLineContext } from './sources.ts';
+export type { PacketSources, MemoryProvider, MemoryEntry, GoalsData, SessionEntry, LineContext } from './sources.ts';
 export { createStoreSources, createMemoryProvider, createGoalsProvider, memoryClock } from './store-sources.ts';
 
 /** Stored packets, newest first (the UI's history by hash). */

@@ -1,5 +1,6 @@
 import type { PacketItemKind, RedactionSummary } from '../../../shared/packet.ts';
-import type { RedactionEvent, Redactor } from '../redact/index.ts';
+import { redactionMarker, type RedactionEvent, type Redactor } from '../redact/index.ts';
+import type { LineContext } from './sources.ts';
 import { digest16 } from './canonical.ts';
 
 /** A candidate item after redaction, rendered, waiting for budgets to decide whether it stays. */
@@ -32,14 +33,34 @@ export class Gate {
     this.log = log;
   }
 
-  pass(raw: string, source: string, section: string, firstLine = 1): { text: string; redacted: number } {
-    const { text, redactions } = this.redactor.redactText(raw, { source, section });
-    for (const r of redactions) {
-      const e = { ...r, line: r.line + firstLine - 1 };
+  /**
+   * `ctx.before`: the source lines preceding `raw`; scanned with it (so a private-key block opened above a chunk
+   * still redacts the chunk's lines) but neither returned nor counted. `ctx.first` / `ctx.last`: the full source
+   * line when `raw` starts / ends with a fragment of it; a line is redacted if its full form or its fragment is.
+   */
+  pass(raw: string, source: string, section: string, firstLine = 1, ctx: LineContext | null = null): { text: string; redacted: number } {
+    const before = ctx?.before ?? [];
+    const skip = before.length;
+    const lines = raw.split('\n');
+    const whole = [...lines];
+    if (ctx?.first) whole[0] = ctx.first;
+    if (ctx?.last && lines.length > 1) whole[lines.length - 1] = ctx.last;
+    const run = (ls: string[]) => this.redactor.redactText([...before, ...ls].join('\n'), { source, section });
+    const main = run(whole);
+    const byLine = new Map<number, RedactionEvent>();
+    for (const r of main.redactions) if (r.line > skip) byLine.set(r.line - skip, r);
+    if (whole[0] !== lines[0] || whole[lines.length - 1] !== lines[lines.length - 1]) {
+      for (const r of run(lines).redactions) if (r.line > skip && !byLine.has(r.line - skip)) byLine.set(r.line - skip, r);
+    }
+    const out = [...lines];
+    for (const i of [...byLine.keys()].sort((a, b) => a - b)) {
+      const r = byLine.get(i)!;
+      out[i - 1] = redactionMarker(r.type);
+      const e = { ...r, line: i + firstLine - 1 };
       this.events.push(e);
       this.log?.(e);
     }
-    return { text, redacted: redactions.length };
+    return { text: out.join('\n'), redacted: byLine.size };
   }
 
   summary(): RedactionSummary {
@@ -56,13 +77,13 @@ export class Gate {
 /** `- <head>` followed by the body indented two spaces; head and body each pass the gate. */
 export function renderItem(
   gate: Gate,
-  opts: { head: string; body?: string; source: string; section: string; bodyFirstLine?: number },
+  opts: { head: string; body?: string; source: string; section: string; bodyFirstLine?: number; context?: LineContext | null },
 ): { text: string; redacted: number } {
   const head = gate.pass(opts.head, opts.source, opts.section);
   let text = `- ${head.text}`;
   let redacted = head.redacted;
   if (opts.body !== undefined && opts.body.trim() !== '') {
-    const body = gate.pass(opts.body.replace(/\s+$/, ''), opts.source, opts.section, opts.bodyFirstLine ?? 1);
+    const body = gate.pass(opts.body.replace(/\s+$/, ''), opts.source, opts.section, opts.bodyFirstLine ?? 1, opts.context ?? null);
     redacted += body.redacted;
     text += '\n' + body.text.split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
   }

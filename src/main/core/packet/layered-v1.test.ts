@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CanonicalPacket } from '../../../shared/packet.ts';
 import { tempDirs } from '../testing/tmp.ts';
 import { buildPacket } from './assemble.ts';
-import { packetStore } from './fixtures.testkit.ts';
+import { packetStore, type SeedCounts } from './fixtures.testkit.ts';
 import { packetText } from './render.ts';
 
 const tmp = tempDirs('cp-pack-layered-');
@@ -12,7 +12,7 @@ afterAll(() => {
   tmp.cleanup();
 });
 
-async function fixture(seed?: Parameters<typeof packetStore>[1]['seed']) {
+async function fixture(seed?: SeedCounts) {
   const files: Record<string, string> = {};
   for (let i = 0; i < 12; i++) files[`docs/d${i}.md`] = `# Tokens ${i}\n\n` + `token signing key rotation note ${i}. `.repeat(15) + '\n';
   const f = await packetStore(tmp.make(), { seed, files });

@@ -41,7 +41,7 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
   }
   g.evidence.forEach((h, i) => {
     const source = evidenceSource(h);
-    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { head: `[E${i + 1}] ${source}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: 'EVIDENCE', bodyFirstLine: h.lineStart }));
+    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { head: `[E${i + 1}] ${source}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
   });
   const goals = g.goals;
   if (goals && goals.goal.trim() !== '') {

@@ -51,7 +51,7 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
   const encoding = r.encoding ?? 'o200k_base';
   if (!TOKEN_ENCODINGS.includes(encoding)) throw new PacketRequestError('encoding', `must be one of ${TOKEN_ENCODINGS.join(', ')}, got ${JSON.stringify(encoding)}`);
   const k = r.k ?? DEFAULT_K;
-  if (!Number.isInteger(k) || k < 0 || k > 1000) throw new PacketRequestError('k', `must be an integer in [0, 1000], got ${JSON.stringify(k)}`);
+  if (!Number.isInteger(k) || k < 0 || k > 100_000) throw new PacketRequestError('k', `must be an integer in [0, 100000], got ${JSON.stringify(k)}`);
   const profile = r.profile ?? LAYERED_V1.defaultProfile;
   if (!TASK_PROFILES.includes(profile)) throw new PacketRequestError('profile', `must be one of ${TASK_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
   const signals = r.signals ?? {};

@@ -47,6 +47,14 @@ export interface SessionEntry {
 
 type MaybePromise<T> = T | Promise<T>;
 
+export interface LineContext {
+  before: string[] | null;
+  /** Full source line `lineStart`, when the chunk holds only part of it. */
+  first: string | null;
+  /** Full source line `lineEnd`, when the chunk holds only part of it. */
+  last: string | null;
+}
+
 /** Project memory (issue #4), read-only: nothing here may change the store, or replays would drift. */
 export interface MemoryProvider {
   /** Newest first. */
@@ -69,6 +77,12 @@ export interface PacketSources {
   sessions?: ((limit: number) => MaybePromise<SessionEntry[]>) | null;
   /** Static texts (PROTOCOL, layered SYSTEM); null → the template's minimal text. */
   staticText?: (name: 'ao-v1' | 'layered-v1-system') => string | null;
+  /**
+   * What surrounds an evidence chunk in its document, so the gate judges whole lines, not fragments: the lines
+   * above it when one of them could open a multi-line secret (a private-key block), and the full text of its
+   * first / last line when the chunker split that line across chunks. Null members: nothing to add.
+   */
+  lineContext?: ((documentId: number, lineStart: number, lineEnd: number) => LineContext) | null;
   /** Model id of the embedder behind the retriever, when it has one. */
   embedderId?: string | null;
   /** Why a provider is absent, shown as a degradation in the manifest (e.g. "memory: module not installed"). */
@@ -114,4 +128,41 @@ export function ingestSessions(db: Database): (limit: number) => SessionEntry[] 
         };
       },
     );
+}
+
+/**
+ * lineContext over the chunks table. A chunk's text is its source lines joined by newlines, a long line split
+ * into pieces at word boundaries; the pieces of one line, joined in chunk order, contain every adjacent pair of
+ * pieces (overlaps only repeat words), which is what a pattern spanning a split needs.
+ */
+export function chunkLineContext(db: Database): (documentId: number, lineStart: number, lineEnd: number) => LineContext {
+  // Case-insensitive prefilter for the block-opening rules (PEM / OpenSSH / PGP "BEGIN … PRIVATE KEY", PuTTY).
+  const probe = db.prepare(
+    `SELECT 1 FROM chunks WHERE document_id = ? AND line_start < ? AND (text LIKE '%begin%' OR text LIKE '%putty%') LIMIT 1`,
+  );
+  const above = db.prepare('SELECT line_start, text FROM chunks WHERE document_id = ? AND line_start < ? ORDER BY line_start, ordinal');
+  const covering = db.prepare('SELECT line_start, text FROM chunks WHERE document_id = ? AND line_start <= ? AND line_end >= ? ORDER BY ordinal');
+  const fullLine = (documentId: number, line: number): string | null => {
+    const rows = covering.all(documentId, line, line) as { line_start: number; text: string }[];
+    if (rows.length < 2) return null;
+    return rows.map((r) => r.text.split('\n')[line - r.line_start] ?? '').join(' ');
+  };
+  return (documentId, lineStart, lineEnd) => {
+    let before: string[] | null = null;
+    if (lineStart > 1 && probe.get(documentId, lineStart) !== undefined) {
+      const lines: string[] = new Array(lineStart - 1).fill('');
+      const seen = new Set<number>();
+      for (const r of above.all(documentId, lineStart) as { line_start: number; text: string }[]) {
+        r.text.split('\n').forEach((t, i) => {
+          const ln = r.line_start + i;
+          if (ln < lineStart && !seen.has(ln)) {
+            seen.add(ln);
+            lines[ln - 1] = t;
+          }
+        });
+      }
+      before = lines;
+    }
+    return { before, first: fullLine(documentId, lineStart), last: lineEnd === lineStart ? null : fullLine(documentId, lineEnd) };
+  };
 }

@@ -4,7 +4,7 @@ import { getExecutiveSummary } from '../hierarchy/index.ts';
 import { openIssues, searchMemories } from '../memory/index.ts';
 import { createBm25Retriever, type Retriever } from '../search/index.ts';
 import type { GoalsData, MemoryEntry, MemoryProvider, PacketSources } from './sources.ts';
-import { ingestSessions, readStaticText } from './sources.ts';
+import { chunkLineContext, ingestSessions, readStaticText } from './sources.ts';
 
 // Adapters from the store's own modules (memory and hierarchy, issue #4) to the packet providers. Read-only:
 // searchMemories does not count as access, so packing never changes the store it reads.
@@ -123,6 +123,7 @@ export function createStoreSources(db: Database, opts: { retriever?: Retriever; 
     memory: memoryOk ? createMemoryProvider(db) : null,
     goals: hierarchyOk ? createGoalsProvider(db) : null,
     sessions: ingestSessions(db),
+    lineContext: chunkLineContext(db),
     staticText: opts.staticDir ? (name) => readStaticText(name, opts.staticDir) : undefined,
     embedderId: opts.embedderId ?? null,
     unavailable,
