@@ -1,5 +1,6 @@
 import { relative, resolve, sep } from 'node:path';
-import { defineConfig, type Plugin } from 'electron-vite';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // Main and preload are emitted as CommonJS (.cjs, since package.json says "type": "module"): a sandboxed preload
