@@ -82,7 +82,9 @@ export function searchMemories(db: Database, q: MemoryQuery = {}, deps: MemoryDe
   }
   const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
 
-  type Row = MemoryRow & { t: number; b: number; sev: number };
+  // Score on a few light columns first; only the rows that make the cut are loaded and parsed in full.
+  type Row = { seq: number; t: number; b: number; sev: number; importance: number; timestamp: string; access_count: number };
+  const LIGHT = `m.seq, m.importance, m.timestamp, m.access_count, ${SEVERITY_RANK} AS sev`;
   let rows: Row[];
   const match = q.query !== undefined && q.query.trim() !== '' ? buildFtsQuery(q.query) : undefined;
   if (match === null) return []; // a query with no searchable term matches nothing
@@ -90,18 +92,19 @@ export function searchMemories(db: Database, q: MemoryQuery = {}, deps: MemoryDe
     // bm25() is "lower is better" and weight 0 mutes a column, giving per-column scores from one MATCH.
     rows = db
       .prepare(
-        `SELECT ${MEMORY_COLUMNS}, -f.t AS t, -f.b AS b, ${SEVERITY_RANK} AS sev
+        `SELECT ${LIGHT}, -f.t AS t, -f.b AS b
          FROM (SELECT rowid AS seq, bm25(memories_fts, 1.0, 0.0) AS t, bm25(memories_fts, 0.0, 1.0) AS b
                FROM memories_fts WHERE memories_fts MATCH ?) f
          JOIN memories m ON m.seq = f.seq ${whereSql}`,
       )
       .all(match, ...params) as Row[];
   } else {
-    rows = db.prepare(`SELECT ${MEMORY_COLUMNS}, 0 AS t, 0 AS b, ${SEVERITY_RANK} AS sev FROM memories m ${whereSql}`).all(...params) as Row[];
+    rows = db.prepare(`SELECT ${LIGHT}, 0 AS t, 0 AS b FROM memories m ${whereSql}`).all(...params) as Row[];
   }
-  const maxT = Math.max(0, ...rows.map((r) => r.t));
-  const maxB = Math.max(0, ...rows.map((r) => r.b));
-  const hits = rows.map((r) => {
+  let maxT = 0;
+  let maxB = 0;
+  for (const r of rows) (maxT = Math.max(maxT, r.t)), (maxB = Math.max(maxB, r.b));
+  const scored = rows.map((r) => {
     const breakdown = relevanceBreakdown(
       {
         titleSimilarity: maxT > 0 ? Math.max(0, r.t) / maxT : 0,
@@ -112,11 +115,11 @@ export function searchMemories(db: Database, q: MemoryQuery = {}, deps: MemoryDe
       },
       now,
     );
-    return { row: r, hit: { memory: rowToRecord(r), score: sumBreakdown(breakdown), breakdown } as MemorySearchHit };
+    return { row: r, score: sumBreakdown(breakdown), breakdown };
   });
   const byTime = (a: Row, b: Row) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.seq - a.seq);
   const sort = q.sort ?? 'relevance';
-  hits.sort((x, y) => {
+  scored.sort((x, y) => {
     const a = x.row;
     const b = y.row;
     switch (sort) {
@@ -129,10 +132,11 @@ export function searchMemories(db: Database, q: MemoryQuery = {}, deps: MemoryDe
       case 'severity':
         return a.sev - b.sev || byTime(a, b);
       default:
-        return y.hit.score - x.hit.score || byTime(a, b);
+        return y.score - x.score || byTime(a, b);
     }
   });
-  return hits.slice(0, limit).map((h) => h.hit);
+  const full = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.seq = ?`);
+  return scored.slice(0, limit).map((h) => ({ memory: rowToRecord(full.get(h.row.seq) as MemoryRow), score: h.score, breakdown: h.breakdown }));
 }
 
 // ── Typed views the packet assembler and the rehydration bundle use ───────────────────────────────────────────────
