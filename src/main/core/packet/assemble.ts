@@ -11,7 +11,7 @@ import type {
 import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { createTokenCounter, estimateTokens, type TokenCounter } from '../tokens/index.ts';
 import { layoutAo, buildAoItems } from './ao-v1.ts';
-import { canonicalJson, sha256Hex } from './canonical.ts';
+import { canonicalJson, normalizeText, sha256Hex } from './canonical.ts';
 import { gather } from './gather.ts';
 import { Gate, itemRef } from './items.ts';
 import { buildLayeredItems, layoutLayered } from './layered-v1.ts';
@@ -57,7 +57,7 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
   const inputs: PacketInputs = {
     query,
     task,
-    task_sha256: r.task === null ? null : sha256Hex(r.task),
+    task_sha256: r.task === null ? null : sha256Hex(normalizeText(r.task)),
     template: r.template,
     max_tokens: r.maxTokens,
     encoding: r.encoding,

@@ -1,7 +1,7 @@
 import type { PacketItemKind, RedactionSummary } from '../../../shared/packet.ts';
 import { redactionMarker, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import type { LineContext } from './sources.ts';
-import { digest16 } from './canonical.ts';
+import { digest16, normalizeText } from './canonical.ts';
 
 /** A candidate item after redaction, rendered, waiting for budgets to decide whether it stays. */
 export interface Item {
@@ -41,7 +41,8 @@ export class Gate {
   pass(raw: string, source: string, section: string, firstLine = 1, ctx: LineContext | null = null): { text: string; redacted: number } {
     const before = ctx?.before ?? [];
     const skip = before.length;
-    const lines = raw.split('\n');
+    // Normalized first, so what is measured against budgets is exactly what is hashed.
+    const lines = normalizeText(raw).split('\n');
     const whole = [...lines];
     if (ctx?.first) whole[0] = ctx.first;
     if (ctx?.last && lines.length > 1) whole[lines.length - 1] = ctx.last;
