@@ -4,8 +4,7 @@ import { join, resolve } from 'node:path';
 import type { DecisionImportResult, DecisionRecord } from '../../../shared/memory.ts';
 import { createDecision, supersedeDecision, validateDecision, type NormalizedDecision } from './decisions.ts';
 import { DecisionFileError, isDecisionMarkdown, parseDecisionMarkdown, renderDecisionMarkdown, type ParsedDecisionFile } from './decision-markdown.ts';
-import { findRow, replaceFields, requireRow, rowToRecord, type MemoryDeps, type MemoryRow } from './records.ts';
-import { listDecisions } from './search.ts';
+import { findRow, MEMORY_COLUMNS, replaceFields, requireRow, rowToRecord, type MemoryDeps, type MemoryRow } from './records.ts';
 import { ValidationError } from './validate.ts';
 
 export interface ExportResult {
@@ -24,7 +23,11 @@ export function exportDecisions(db: Database, dir: string, options: { ids?: stri
         if (!row || row.type !== 'decision') throw new DecisionFileError(id, 0, `decision ${JSON.stringify(id)} not found`);
         return rowToRecord<'decision'>(row);
       })
-    : listDecisions(db, { archived: 'any', projectId: options.projectId, sort: 'timestamp', limit: 10_000 }).sort((a, b) => (a.decision_id! < b.decision_id! ? -1 : 1));
+    : (
+        db
+          .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.type = 'decision' ${options.projectId !== undefined ? 'AND m.project_id = ?' : ''} ORDER BY m.decision_id`)
+          .all(...(options.projectId !== undefined ? [options.projectId] : [])) as MemoryRow[]
+      ).map((r) => rowToRecord<'decision'>(r));
   mkdirSync(dir, { recursive: true });
   const result: ExportResult = { dir: resolve(dir), written: [], unchanged: [] };
   for (const d of decisions) {
