@@ -7,6 +7,10 @@ import { ingestCommand } from './ingest.ts';
 import { searchCommand } from './search.ts';
 import { serveCommand } from './serve.ts';
 import { statsCommand } from './stats.ts';
+import { packCommand } from './pack.ts';
+import { replayCommand } from './replay.ts';
+import { packetsCommand } from './packets.ts';
+import { redactCommand } from './redact.ts';
 
 /** Every CLI command; a capability adds its commands here. */
-export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand];
+export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand, packCommand, replayCommand, packetsCommand, redactCommand];

@@ -1,6 +1,6 @@
 import type { DroppedItem, TruncationEvent } from '../../../shared/packet.ts';
 import type { Gathered } from './gather.ts';
-import { evidenceSource } from './gather.ts';
+import { evidenceLabel, evidenceSource } from './gather.ts';
 import { day, fmtScore, renderItem, type Gate, type Item } from './items.ts';
 import type { AoEvictionStep, AoSectionName, AoSectionSpec, AoTemplate } from './templates.ts';
 
@@ -59,12 +59,12 @@ export function buildAoItems(g: Gathered, gate: Gate, task: string | null, proto
   g.evidence.forEach((h, i) => {
     const source = evidenceSource(h);
     push(I, 'evidence', { id: source, kind: 'evidence', source, score: h.norm, ts: null },
-      renderItem(gate, { head: `[E${i + 1}] ${source}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: I, bodyFirstLine: h.lineStart, context: h.context }));
+      renderItem(gate, { lead: `[E${i + 1}] `, head: evidenceLabel(h), tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: I, bodyFirstLine: h.lineStart, context: h.context }));
   });
   const mem = (group: string, kind: 'decision' | 'learning' | 'issue', list: Gathered['decisions']) => {
     for (const e of list)
       push(I, group, { id: e.id, kind, source: e.source, score: e.score, ts: e.ts },
-        renderItem(gate, { head: `**${e.id}** ${e.title} (${e.source}, ${day(e.ts)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: I }));
+        renderItem(gate, { lead: `**${e.id}** `, head: e.title, tail: ` (${e.source}, ${day(e.ts)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: I }));
   };
   mem('decisions', 'decision', g.decisions);
   mem('learnings', 'learning', g.learnings);

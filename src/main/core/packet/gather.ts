@@ -72,7 +72,13 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, rawQu
   };
 }
 
-export function evidenceSource(h: SearchHit): string {
+/** path#anchor (the part of an evidence source that comes from the indexed content). */
+export function evidenceLabel(h: SearchHit): string {
   const anchor = h.anchor || h.externalId || '';
-  return `${h.path}${anchor ? `#${anchor}` : ''}:${h.lineStart}-${h.lineEnd}`;
+  return `${h.path}${anchor ? `#${anchor}` : ''}`;
+}
+
+/** path#anchor:lines, the evidence item id and provenance. */
+export function evidenceSource(h: SearchHit): string {
+  return `${evidenceLabel(h)}:${h.lineStart}-${h.lineEnd}`;
 }

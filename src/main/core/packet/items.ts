@@ -75,13 +75,17 @@ export class Gate {
   }
 }
 
-/** `- <head>` followed by the body indented two spaces; head and body each pass the gate. */
+/**
+ * `- <lead><head><tail>` followed by the body indented two spaces. head and body pass the gate; lead and tail are
+ * the packet's own provenance formatting (ids, line ranges, scores), kept out of the gate so a `key: value`-looking
+ * `#auth:1-4` cannot cost an item its provenance line.
+ */
 export function renderItem(
   gate: Gate,
-  opts: { head: string; body?: string; source: string; section: string; bodyFirstLine?: number; context?: LineContext | null },
+  opts: { head: string; lead?: string; tail?: string; body?: string; source: string; section: string; bodyFirstLine?: number; context?: LineContext | null },
 ): { text: string; redacted: number } {
   const head = gate.pass(opts.head, opts.source, opts.section);
-  let text = `- ${head.text}`;
+  let text = `- ${opts.lead ?? ''}${head.text}${opts.tail ?? ''}`;
   let redacted = head.redacted;
   if (opts.body !== undefined && opts.body.trim() !== '') {
     const body = gate.pass(opts.body.replace(/\s+$/, ''), opts.source, opts.section, opts.bodyFirstLine ?? 1, opts.context ?? null);

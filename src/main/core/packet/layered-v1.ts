@@ -1,7 +1,7 @@
 import type { AllocatorSignals, ConversationTurn, DroppedItem, PacketTool, TaskProfile, TruncationEvent } from '../../../shared/packet.ts';
 import type { TokenCounter } from '../tokens/index.ts';
 import type { Gathered } from './gather.ts';
-import { evidenceSource } from './gather.ts';
+import { evidenceLabel, evidenceSource } from './gather.ts';
 import { day, fmtScore, renderItem, type Gate, type Item } from './items.ts';
 import type { DynamicLayer, LayerName, LayeredTemplate } from './templates.ts';
 
@@ -41,7 +41,7 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
   }
   g.evidence.forEach((h, i) => {
     const source = evidenceSource(h);
-    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { head: `[E${i + 1}] ${source}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
+    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { lead: `[E${i + 1}] `, head: evidenceLabel(h), tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
   });
   const goals = g.goals;
   if (goals && goals.goal.trim() !== '') {
@@ -58,7 +58,7 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
     if (seen.has(e.id)) continue;
     seen.add(e.id);
     add('MEMORY', { id: e.id, kind: e.kind === 'state' ? 'state' : e.kind, source: e.source, score: e.score, ts: e.ts },
-      renderItem(gate, { head: `**${e.id}** ${e.title} (${e.kind}, ${e.source}, ${day(e.ts)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: 'MEMORY' }));
+      renderItem(gate, { lead: `**${e.id}** `, head: e.title, tail: ` (${e.kind}, ${e.source}, ${day(e.ts)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: 'MEMORY' }));
   }
   // Turns arrive already gated (they are also recorded in the packet's inputs), so they are not passed twice.
   input.conversation.forEach((t, i) => {

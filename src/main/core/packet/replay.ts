@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { CanonicalPacket, PacketFormat, ReplayDiff } from '../../../shared/packet.ts';
 import { buildPacket, encodePacket, type AssembleDeps } from './assemble.ts';
+import { canonicalJson } from './canonical.ts';
 import { renderPacket } from './render.ts';
 import { decodePacket, getSnapshot } from './snapshots.ts';
 
@@ -33,7 +34,7 @@ export function diffPackets(before: CanonicalPacket, beforeHash: string, after: 
   }
   const notes: string[] = [];
   const cmp = (what: string, x: unknown, y: unknown) => {
-    if (JSON.stringify(x) !== JSON.stringify(y)) notes.push(`${what}: ${JSON.stringify(x)} → ${JSON.stringify(y)}`);
+    if (canonicalJson(x) !== canonicalJson(y)) notes.push(`${what}: ${canonicalJson(x)} → ${canonicalJson(y)}`);
   };
   cmp('engine_version', before.engine_version, after.engine_version);
   cmp('retrieval', before.retrieval, after.retrieval);

@@ -1,0 +1,75 @@
+import { PACKET_FORMATS, PACKET_TEMPLATES, TASK_PROFILES, type PacketFormat, type PacketTemplateId, type TaskProfile } from '../../../shared/packet.ts';
+import { assemble, createStoreSources } from '../../core/packet/index.ts';
+import { createJsonlRedactionLog } from '../../core/redact/index.ts';
+import { openStore } from '../../core/store/index.ts';
+import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
+import { CliError, intOption, type Command } from '../command.ts';
+import { asCliError, logPath, readInput, writeAtomic } from './packet-shared.ts';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string, fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value as T)) throw new CliError(`--${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+export const packCommand: Command = {
+  name: 'pack',
+  summary: 'Assemble a context packet (budgets, redaction, manifest, snapshot hash)',
+  usage:
+    'contextpack pack --query "…" [--task-file F|-] [--template ao-v1|layered-v1] [--max-tokens N] [--format md|json|contextos]\n' +
+    '                 [--out F] [--k N] [--encoding o200k_base|cl100k_base] [--profile research|docs|tests] [--db FILE]',
+  options: {
+    query: { type: 'string', short: 'q' },
+    'task-file': { type: 'string' },
+    template: { type: 'string' },
+    'max-tokens': { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string', short: 'o' },
+    k: { type: 'string' },
+    encoding: { type: 'string' },
+    profile: { type: 'string' },
+    session: { type: 'string' },
+  },
+  async run(ctx) {
+    const query = (ctx.values.query as string | undefined) ?? ctx.args.join(' ');
+    if (query.trim() === '') throw new CliError(`pack: give --query "…"\nusage: ${this.usage}`);
+    const template = oneOf<PacketTemplateId>(ctx.values.template, PACKET_TEMPLATES, 'template', 'ao-v1');
+    const format = oneOf<PacketFormat>(ctx.values.format, PACKET_FORMATS, 'format', ctx.json ? 'json' : 'md');
+    const encoding = oneOf<TokenEncoding>(ctx.values.encoding, TOKEN_ENCODINGS, 'encoding', 'o200k_base');
+    const profile = oneOf<TaskProfile>(ctx.values.profile, TASK_PROFILES, 'profile', 'research');
+    const maxTokens = ctx.values['max-tokens'] === undefined ? undefined : intOption(ctx, 'max-tokens', 7000, 250);
+    const k = ctx.values.k === undefined ? undefined : intOption(ctx, 'k', 20, 0);
+    const taskFile = ctx.values['task-file'] as string | undefined;
+    const task = taskFile === undefined ? undefined : await readInput(ctx, taskFile, '--task-file');
+    const store = openStore(ctx.dbPath);
+    try {
+      const injectionFile = logPath(ctx.dbPath, 'injection-log');
+      const result = await assemble(
+        { query, task, template, maxTokens, encoding, k, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined },
+        {
+          db: store.db,
+          sources: createStoreSources(store.db),
+          redactionLog: createJsonlRedactionLog(logPath(ctx.dbPath, 'redaction')),
+          injectionLog: (r) => {
+            mkdirSync(dirname(injectionFile), { recursive: true });
+            appendFileSync(injectionFile, JSON.stringify(r) + '\n');
+          },
+        },
+        format,
+      );
+      const out = ctx.values.out as string | undefined;
+      if (out) {
+        writeAtomic(out, result.text);
+        const b = result.manifest.budgets;
+        ctx.io.stderr(`wrote ${out}: ${b.total_chars} chars, ${b.total_tokens} tokens (${encoding}), ${result.manifest.redactions.count} lines redacted, hash ${result.hash}\n`);
+      } else ctx.io.stdout(result.text);
+      return 0;
+    } catch (err) {
+      throw asCliError(err);
+    } finally {
+      store.close();
+    }
+  },
+};

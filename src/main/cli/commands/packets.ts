@@ -1,0 +1,28 @@
+import { listPackets } from '../../core/packet/index.ts';
+import { openStore } from '../../core/store/index.ts';
+import { intOption, printJson, type Command } from '../command.ts';
+
+export const packetsCommand: Command = {
+  name: 'packets',
+  summary: 'List stored packets, newest first',
+  usage: 'contextpack packets [--limit N] [--json] [--db FILE]',
+  options: { limit: { type: 'string' } },
+  async run(ctx) {
+    const limit = intOption(ctx, 'limit', 50);
+    const store = openStore(ctx.dbPath);
+    try {
+      const list = listPackets(store.db, { limit });
+      if (ctx.json) printJson(ctx, { packets: list });
+      else if (list.length === 0) ctx.io.stdout('no packets yet (contextpack pack --query "…")\n');
+      else
+        ctx.io.stdout(
+          list
+            .map((p) => `${p.hash.slice(0, 16)}  ${p.created_at}  ${p.template.padEnd(10)}  ${String(p.total_chars).padStart(6)} chars  ${String(p.total_tokens).padStart(5)} tok  ${p.redactions} red.  ${JSON.stringify(p.query)}`)
+            .join('\n') + '\n',
+        );
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};

@@ -1,0 +1,45 @@
+import { PACKET_FORMATS, type PacketFormat, type ReplayDiff } from '../../../shared/packet.ts';
+import { createStoreSources, replay } from '../../core/packet/index.ts';
+import { openStore } from '../../core/store/index.ts';
+import { CliError, printJson, type Command } from '../command.ts';
+import { asCliError } from './packet-shared.ts';
+
+function formatDiff(d: ReplayDiff): string {
+  const out = [d.identical ? `identical: ${d.hash}` : `stored ${d.hash}\nrebuilt ${d.reassembled_hash}`];
+  for (const i of d.added) out.push(`+ ${i.section} ${i.id}${i.score === null ? '' : ` (score ${i.score})`}`);
+  for (const i of d.removed) out.push(`- ${i.section} ${i.id}${i.score === null ? '' : ` (score ${i.score})`}`);
+  for (const c of d.changed) out.push(`~ ${c.section} ${c.id}: ${c.before.digest === c.after.digest ? '' : 'content changed; '}score ${c.before.score} → ${c.after.score}${c.before.section === c.after.section ? '' : `; ${c.before.section} → ${c.after.section}`}`);
+  for (const n of d.notes) out.push(`  ${n}`);
+  out.push(`${d.added.length} added, ${d.removed.length} removed, ${d.changed.length} changed`);
+  return out.join('\n') + '\n';
+}
+
+export const replayCommand: Command = {
+  name: 'replay',
+  summary: 'Print a stored packet by its hash (verified), or rebuild it and diff by item id',
+  usage: 'contextpack replay <hash> [--reassemble] [--format md|json|contextos] [--json] [--db FILE]',
+  options: { reassemble: { type: 'boolean', default: false }, format: { type: 'string' } },
+  async run(ctx) {
+    const hash = ctx.args[0];
+    if (!hash) throw new CliError(`replay: give a snapshot hash (or a unique prefix)\nusage: ${this.usage}`);
+    const format = ctx.values.format as PacketFormat | undefined;
+    if (format !== undefined && !PACKET_FORMATS.includes(format)) throw new CliError(`--format must be one of ${PACKET_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
+    const store = openStore(ctx.dbPath);
+    try {
+      const reassemble = ctx.values.reassemble === true;
+      const r = await replay(store.db, hash, { reassemble, format }, reassemble ? { sources: createStoreSources(store.db) } : undefined);
+      if (reassemble) {
+        if (ctx.json) printJson(ctx, r.diff);
+        else ctx.io.stdout(formatDiff(r.diff!));
+        return 0;
+      }
+      // Without a format: the exact stored bytes (canonical JSON), which hash to the snapshot id.
+      ctx.io.stdout(r.text ?? Buffer.from(r.bytes).toString('utf8'));
+      return 0;
+    } catch (err) {
+      throw asCliError(err);
+    } finally {
+      store.close();
+    }
+  },
+};
