@@ -13,6 +13,7 @@ import {
   type BackfillProgress,
 } from './index.ts';
 import { tinyModels, type TinyModelDir } from './testing/tiny-embedder.ts';
+import { loadSketchForTest } from './vector-index.ts';
 
 const MODEL_A = 'Xenova/all-MiniLM-L6-v2';
 const MODEL_B = 'Xenova/gte-small';
@@ -175,6 +176,24 @@ describe('vector index', () => {
     expect(index.write([{ chunkId: id, vector: q }])).toBe(1);
     expect(index.knn(q, 1)[0]).toMatchObject({ chunkId: id });
     expect(index.knn(q, 1)[0]!.score).toBeCloseTo(1, 5);
+    store.close();
+  });
+
+  it('reads the bit sketch from sqlite-vec chunk storage exactly as row by row, after deletes too', async () => {
+    const { store, root } = await freshStore();
+    const report = await backfillVectors(store.db, a);
+    rmSync(join(root, 'notes/n03.txt'));
+    rmSync(join(root, 'notes/n17.txt'));
+    await ingestPaths(store.db, [root]);
+    const space = activeSpace(store.db)!;
+    expect(space.id).toBe(report.spaceId);
+    const fast = loadSketchForTest(store.db, space, true)!;
+    const slow = loadSketchForTest(store.db, space, false)!;
+    expect(fast).toBeDefined();
+    expect(fast.ids.length).toBe(chunkCount(store));
+    const bySlow = new Map([...slow.ids].map((id, i) => [id, Array.from(slow.words.subarray(i * 2, i * 2 + 2))]));
+    [...fast.ids].forEach((id, i) => expect(Array.from(fast.words.subarray(i * 2, i * 2 + 2))).toEqual(bySlow.get(id)));
+    expect(new Set(fast.ids)).toEqual(new Set(slow.ids));
     store.close();
   });
 
