@@ -1,0 +1,93 @@
+// npm run bench:packet [-- --chunks 100000 --runs 60 --common --keep-db FILE]
+// Builds a synthetic store (direct SQL inserts in one transaction, real FTS5 through the triggers), seeds some
+// memory, then times packet assembly end to end: retrieval, redaction of every line, budgets, token counts,
+// canonical JSON, sha256, snapshot + injection log write. Prints p50 / p95 per template.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { addMemory, createDecision } from '../src/main/core/memory/index.ts';
+import { assemble, buildPacket, createStoreSources } from '../src/main/core/packet/index.ts';
+import { getDefaultRedactor } from '../src/main/core/redact/index.ts';
+import { openStore } from '../src/main/core/store/index.ts';
+import { warmTokenizer } from '../src/main/core/tokens/index.ts';
+import { percentile } from './lib/trec-eval.ts';
+
+const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, runs: { type: 'string', default: '60' }, 'keep-db': { type: 'string' }, common: { type: 'boolean', default: false } } });
+const CHUNKS = Number(values.chunks);
+const RUNS = Number(values.runs);
+const PER_DOC = 10;
+
+// Deterministic synthetic vocabulary: a Zipf-ish mix of common and rare words, plus some code-looking lines.
+let seed = 42;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const syll = ['ka', 'lo', 'mi', 'ne', 'ra', 'to', 'su', 'vi', 'de', 'po', 'ga', 'che', 'ri', 'zu', 'an', 'el'];
+// Word i spells i in base 16 with one syllable per digit: 6,000 distinct, pronounceable, stemmer-stable words.
+const vocab = Array.from({ length: 6000 }, (_, i) => 'x' + [...i.toString(16).padStart(4, '0')].map((d) => syll[parseInt(d, 16)]).join(''));
+const word = () => vocab[Math.floor(vocab.length * rand() ** 2.2)];
+const line = () => (rand() < 0.15 ? `  const ${word()} = ${word()}(${word()}, ${Math.floor(rand() * 100)});` : Array.from({ length: 8 + Math.floor(rand() * 8) }, word).join(' ') + '.');
+const chunkText = () => Array.from({ length: 10 }, line).join('\n');
+
+const tmp = mkdtempSync(join(tmpdir(), 'cp-bench-packet-'));
+const dbPath = values['keep-db'] ?? join(tmp, 'bench.db');
+rmSync(dbPath, { force: true });
+const store = openStore(dbPath, { loadVec: false });
+const db = store.db;
+
+const t0 = performance.now();
+db.transaction(() => {
+  const src = db.prepare(`INSERT INTO sources (path, root, size, mtime_ms, type, status, chunker_version, indexed_at) VALUES (?, '/bench', 0, 0, 'markdown', 'indexed', 1, '2026-01-01T00:00:00Z')`);
+  const doc = db.prepare('INSERT INTO documents (source_id, ordinal, title) VALUES (?, 0, ?)');
+  const chunk = db.prepare('INSERT INTO chunks (document_id, ordinal, text, heading_path, anchor, line_start, line_end, token_count, chunker_version) VALUES (?, ?, ?, ?, ?, ?, ?, 200, 1)');
+  for (let d = 0; d < CHUNKS / PER_DOC; d++) {
+    const sid = src.run(`/bench/docs/doc-${d}.md`).lastInsertRowid;
+    const did = doc.run(sid, `${word()} ${word()}`).lastInsertRowid;
+    for (let c = 0; c < PER_DOC; c++) chunk.run(did, c, chunkText(), `${word()} > ${word()}`, `s-${c}`, c * 10 + 1, c * 10 + 10);
+  }
+})();
+const buildS = (performance.now() - t0) / 1000;
+
+let n = 0;
+const deps = { now: () => new Date('2026-01-15T00:00:00Z'), newId: () => `bench-${++n}` };
+for (let i = 0; i < 40; i++) {
+  createDecision(db, { title: `Decision ${i} ${word()}`, decision: `${line()} ${line()}`, rationale: line(), importance: 1 + (i % 10), timestamp: '2026-01-10T00:00:00Z' }, deps);
+  addMemory(db, { memory_type: 'learning', title: `Learning ${i} ${word()}`, content: { lesson: line(), context: line(), applicability: word(), evidence: word() }, importance: 5 }, deps);
+  if (i % 4 === 0) addMemory(db, { memory_type: 'issue', title: `Issue ${i} ${word()}`, content: { description: line(), severity: 'high', status: 'open' }, importance: 6 }, deps);
+  if (i % 4 === 0) addMemory(db, { memory_type: 'state', title: `State ${i}`, content: { task_description: line(), completion_percentage: i } }, deps);
+}
+
+const sources = createStoreSources(db);
+// Queries are three distinct terms, as a task's keywords are: drawn from below the 100 most frequent words (which
+// behave like stopwords: each is in most chunks). `--common` adds one of those to every query, the slow case for BM25.
+const term = () => vocab[100 + Math.floor(rand() * (vocab.length - 100))];
+const queries = Array.from({ length: RUNS }, () => `${term()} ${term()} ${term()}${values.common ? ` ${vocab[Math.floor(rand() * 100)]}` : ''}`);
+const task = 'Implement the change described below.\n- [ ] tests pass\n- [ ] docs updated\n' + Array.from({ length: 20 }, line).join('\n');
+
+// Startup costs paid once per process, off the packet path: BPE tables and the ~100 RE2 rules.
+warmTokenizer();
+getDefaultRedactor();
+await buildPacket({ query: queries[0], task }, { sources });
+
+async function time(label: string, fn: (q: string) => Promise<unknown>) {
+  const ms: number[] = [];
+  for (const q of queries) {
+    const s = performance.now();
+    await fn(q);
+    ms.push(performance.now() - s);
+  }
+  ms.sort((a, b) => a - b);
+  console.log(`${label.padEnd(38)} p50 ${percentile(ms, 50).toFixed(1).padStart(6)} ms   p95 ${percentile(ms, 95).toFixed(1).padStart(6)} ms   (${ms.length} runs)`);
+  return ms;
+}
+
+const chunkRows = (db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+console.log(`store: ${chunkRows} chunks in ${chunkRows / PER_DOC} documents (built in ${buildS.toFixed(1)} s), 40 decisions, 40 learnings, 10 issues, 10 states`);
+const sample = await buildPacket({ query: queries[1], task }, { sources });
+console.log(`packet: ${sample.budgets.total_chars} chars, ${sample.budgets.total_tokens} tokens, ${sample.included.length} items, ${sample.dropped.length} dropped`);
+await time('ao-v1 assemble + store (md)', (q) => assemble({ query: q, task }, { db, sources }, 'md'));
+await time('ao-v1 assemble + store (json)', (q) => assemble({ query: q, task }, { db, sources }, 'json'));
+await time('layered-v1 assemble + store (md)', (q) => assemble({ query: q, task, template: 'layered-v1' }, { db, sources }, 'md'));
+await time('ao-v1 retrieval only (bm25, k=20)', (q) => sources.retriever.search({ text: q, k: 20 }));
+
+store.close();
+if (!values['keep-db']) rmSync(tmp, { recursive: true, force: true });
