@@ -70,7 +70,8 @@ describe('redaction gate in packet assembly', () => {
     const r = createRng(7);
     const pem = fakePem(r, 'RSA PRIVATE KEY');
     // A long key in a long file: the chunker splits it, so later chunks begin in the middle of the body.
-    const longBody = Array.from({ length: 60 }, () => r.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', 64));
+    // Short body lines: alone, many do not look like secrets to any single-line rule; only the open block says so.
+    const longBody = Array.from({ length: 120 }, () => r.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', 24));
     const keyLines = ['-----BEGIN OPENSSH PRIVATE KEY-----', ...longBody, '-----END OPENSSH PRIVATE KEY-----'];
     const text = ['# Server keys', '', 'the deploy key follows', ...pem.lines, 'and the host key:', ...keyLines, 'done with keys'].join('\n');
     const dir = tmp.make();
@@ -84,6 +85,9 @@ describe('redaction gate in packet assembly', () => {
     );
     const out = renderPacket(p, 'h'.repeat(64), 'md');
     for (const line of [...pem.body, ...longBody]) expect(out).not.toContain(line);
+    // The same chunks judged alone (no line context) would leak key lines: this test can fail.
+    const alone = await buildPacket({ query: 'keys', k: 100, maxTokens: 100_000 }, { sources: { ...f.sources, retriever: scanRetriever(f.store), lineContext: null } });
+    expect(longBody.some((l) => renderPacket(alone, 'h'.repeat(64), 'md').includes(l))).toBe(true);
     expect(out).toContain('done with keys');
     const log = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { pattern: string; source: string; line: number; section: string });
     expect(log.length).toBe(p.redactions.count);
