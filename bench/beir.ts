@@ -1,17 +1,31 @@
-// npm run bench:beir -- <beir dataset dir> [--split test] [--keep-db FILE]
-// Fresh DB, ingest corpus.jsonl, run the split's judged queries, print nDCG@10, Recall@100, ingest and query times.
+// npm run bench:beir -- <beir dataset dir> [--split test] [--keep-db FILE] [--model ID] [--tiny]
+// Fresh DB, ingest corpus.jsonl, run the split's judged queries, print nDCG@10, Recall@100, ingest and query times
+// for every mode that can run: bm25 always; vector and hybrid when an embedding model is in the models folders
+// (resources/models, CONTEXTPACK_MODELS_DIR), else the reason they could not run. --tiny embeds with the tiny test
+// model instead, which exercises the whole path but says nothing about quality.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingestPaths } from '../src/main/core/ingest/index.ts';
-import { bestPerDocument, createBm25Retriever, type Retriever } from '../src/main/core/search/index.ts';
+import { bestPerDocument, createBm25Retriever, createHybridRetriever, createVectorRetriever, type Retriever } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
+import { openEmbedder } from '../src/main/core/embed/embedder.ts';
+import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../src/main/core/embed/model-dirs.ts';
+import { DEFAULT_MODEL_ID } from '../src/main/core/embed/models.ts';
+import { probeModel } from '../src/main/core/embed/probe.ts';
+import { buildTinyModel } from '../src/main/core/embed/testing/tiny-model.ts';
+import { backfillVectors, openVectorIndex } from '../src/main/core/vectors/index.ts';
 import { evaluate, parseQrels, percentile, type Run } from './lib/trec-eval.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { split: { type: 'string', default: 'test' }, 'keep-db': { type: 'string' } },
+  options: {
+    split: { type: 'string', default: 'test' },
+    'keep-db': { type: 'string' },
+    model: { type: 'string', default: DEFAULT_MODEL_ID },
+    tiny: { type: 'boolean', default: false },
+  },
 });
 const dataset = resolve(positionals[0] ?? '../shared/bench/beir/scifact');
 const qrels = parseQrels(readFileSync(join(dataset, 'qrels', `${values.split}.tsv`), 'utf8'));
@@ -48,11 +62,46 @@ async function runMode(retriever: Retriever) {
 const rows: { mode: string; ndcg10: number; recall100: number; p50: number; p95: number }[] = [];
 rows.push({ mode: 'bm25', ...(await runMode(createBm25Retriever(store.db))) });
 
+// Vector and hybrid modes: only with a model; the vectors are made by the same backfill job the app runs.
+let notRun: string | undefined;
+let embedInfo = '';
+const probe = values.tiny
+  ? await (async () => {
+      const tiny = await buildTinyModel({ root: join(tmp, 'models'), modelId: 'contextpack/bench-tiny', dim: 384 });
+      return probeModel({ modelId: tiny.modelId, dirs: [tiny.root], spec: { pooling: 'mean', maxTokens: 256 } });
+    })()
+  : await probeModel({ modelId: values.model, dirs: modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: process.env }) });
+if (!probe.ok) notRun = probe.reason;
+else {
+  const embedder = await openEmbedder(probe);
+  const te = performance.now();
+  const fill = await backfillVectors(store.db, embedder, {
+    onProgress: (p) => process.stderr.write(`\rembedding ${p.done}/${p.total}`),
+  });
+  process.stderr.write('\n');
+  embedInfo = `embed      ${fill.embedded} chunks with ${probe.modelId}${values.tiny ? ' (TINY TEST MODEL: not a quality figure)' : ''} in ${((performance.now() - te) / 1000).toFixed(1)} s`;
+  const index = openVectorIndex(store.db, fill.spaceId);
+  const embedQuery = (t: string) => embedder.embedQuery(t);
+  rows.push({ mode: 'vector', ...(await runMode(createVectorRetriever(store.db, { index, embedQuery }))) });
+  rows.push({ mode: 'hybrid', ...(await runMode(createHybridRetriever(store.db, { index, embedQuery }))) });
+  rows.push({ mode: 'hybrid, no MMR', ...(await runMode(createHybridRetriever(store.db, { index, embedQuery, mmrLambda: 1 }))) });
+  rows.push({ mode: 'hybrid, normalized fusion', ...(await runMode(createHybridRetriever(store.db, { index, embedQuery, fusion: 'normalized' }))) });
+  await embedder.close();
+}
+
 console.log(`dataset    ${dataset} (${values.split}: ${queries.length} queries, ${report.chunks} chunks from ${report.files} file)`);
 console.log(`ingest     ${ingestS.toFixed(2)} s   rescan (unchanged) ${rescanS.toFixed(3)} s`);
-console.log('mode     nDCG@10  Recall@100  p50 ms  p95 ms');
+if (embedInfo) console.log(embedInfo);
+const width = Math.max(8, ...rows.map((r) => r.mode.length));
+console.log(`${'mode'.padEnd(width)} nDCG@10  Recall@100  p50 ms  p95 ms`);
 for (const r of rows) {
-  console.log(`${r.mode.padEnd(8)} ${r.ndcg10.toFixed(4)}   ${r.recall100.toFixed(4)}     ${r.p50.toFixed(2).padStart(6)}  ${r.p95.toFixed(2).padStart(6)}`);
+  console.log(`${r.mode.padEnd(width)} ${r.ndcg10.toFixed(4)}   ${r.recall100.toFixed(4)}     ${r.p50.toFixed(2).padStart(6)}  ${r.p95.toFixed(2).padStart(6)}`);
+}
+if (notRun) console.log(`vector, hybrid: not run (${notRun})`);
+else {
+  const of = (mode: string) => rows.find((r) => r.mode === mode)!.ndcg10;
+  const gain = of('hybrid') - Math.max(of('bm25'), of('vector'));
+  console.log(`hybrid - max(bm25, vector) nDCG@10: ${gain >= 0 ? '+' : ''}${gain.toFixed(4)} (target >= +0.02${values.tiny ? '; tiny model, not meaningful' : `: ${gain >= 0.02 ? 'PASS' : 'FAIL'}`})`);
 }
 store.close();
 if (!values['keep-db']) rmSync(tmp, { recursive: true, force: true });
