@@ -69,6 +69,8 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
   conversation.forEach((t, i) => {
     if (!t || (t.role !== 'user' && t.role !== 'assistant')) throw new PacketRequestError(`conversation[${i}].role`, 'must be "user" or "assistant"');
     if (typeof t.text !== 'string') throw new PacketRequestError(`conversation[${i}].text`, 'must be a string');
+    // The timestamp is printed in the turn's header line, which is not free text: keep it to a date's characters.
+    if (t.ts !== undefined && (typeof t.ts !== 'string' || !/^[0-9][0-9T:.+\- Z]{3,39}$/.test(t.ts))) throw new PacketRequestError(`conversation[${i}].ts`, 'must be an ISO 8601 timestamp');
   });
   return {
     query: r.query,
