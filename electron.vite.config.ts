@@ -29,7 +29,10 @@ export default defineConfig({
     plugins: [sourceRelativeImportMetaUrl(resolve(__dirname, 'out/main'))],
     build: {
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          'embed-worker': resolve(__dirname, 'src/main/core/embed/embed-worker.ts'),
+        },
         output: cjs,
       },
     },

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from './core/embed/model-dirs.ts';
 
 export const APP_NAME = 'ContextPack';
 
@@ -14,4 +15,9 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: Node
 /** `--db` beats `CONTEXTPACK_DB`, which beats the user-data default. */
 export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return flag ?? env.CONTEXTPACK_DB ?? join(userDataDir(env), 'contextpack.db');
+}
+
+/** Where the CLI and serve mode look for embedding models: $CONTEXTPACK_MODELS_DIR, the checkout's resources/models, then the user-data models folder (the desktop app's). */
+export function defaultModelDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  return modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, userDataModelsDir: join(userDataDir(env), 'models'), env });
 }

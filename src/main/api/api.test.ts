@@ -17,7 +17,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 beforeAll(() => {
   dataDir = tmp.make();
   store = openStore(join(dataDir, 'api.db'));
-  api = createApi({ store, dataDir, version: '0.0.0-test', transport: 'http' });
+  api = createApi({ store, dataDir, version: '0.0.0-test', transport: 'http', background: false });
   api.events.subscribe((e) => events.push(e));
 });
 afterAll(() => {
@@ -134,7 +134,7 @@ describe('library, sources and search through the API', () => {
     const [ra, rb] = await Promise.all([ok('library.ingest', { paths: [a] }), ok('library.ingest', { paths: [b] })]);
     expect(ra.added).toHaveLength(1);
     expect(rb.added).toHaveLength(1);
-    const order = events.map((e) => e.payload.jobId);
+    const order = events.flatMap((e) => (e.name === 'ingest.progress' ? [e.payload.jobId] : []));
     const firstOfSecond = order.indexOf(order.at(-1)!);
     expect(order.slice(0, firstOfSecond).every((j) => j === order[0])).toBe(true);
     expect(order.slice(firstOfSecond).every((j) => j === order.at(-1))).toBe(true);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Store } from '../core/store/index.ts';
 import { createBm25Retriever } from '../core/search/index.ts';
+import { semanticStatus } from '../core/vectors/index.ts';
 import { collectStats } from '../cli/commands/stats.ts';
 import type { ApiOutput } from '../../shared/api/index.ts';
 import type { ApiEvent } from '../../shared/api/events.ts';
@@ -17,6 +18,9 @@ export interface ApiDeps {
   transport: 'ipc' | 'http';
   engines: Engines;
   emit: (event: ApiEvent) => void;
+  /** Folders searched for a local embedding model (stats report why semantic search is off). */
+  modelDirs?: readonly string[];
+  afterIngest?: () => void;
   /** Desktop-only abilities; absent in serve mode, where the browser does these itself. */
   desktop?: {
     pickPaths(kind: 'files' | 'folders'): Promise<string[]>;
@@ -32,6 +36,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     db: store.db,
     importsDir: join(deps.dataDir, 'imports'),
     onProgress: (payload) => deps.emit({ name: 'ingest.progress', payload }),
+    afterIngest: deps.afterIngest,
   });
   const need = <T extends object>(engine: T | string): T => {
     if (typeof engine === 'string') throw unavailable(engine);
@@ -50,7 +55,11 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       dbPath: store.path,
       capabilities: await capabilities(engines),
     }),
-    'stats.get': async () => collectStats(store.db, store.path, store.vec.loaded ? [] : [store.vec.reason]),
+    'stats.get': async () => {
+      const notices = store.vec.loaded ? [] : [store.vec.reason];
+      notices.push(...(await semanticStatus(store.db, deps.modelDirs ?? [], store.vec.loaded)).notices);
+      return collectStats(store.db, store.path, [...new Set(notices)]);
+    },
     'sources.list': async () => listSources(store.db),
     'library.ingest': (input) => library.ingest(input.paths),
     'library.import': (input) => library.importFiles(input.files),

@@ -4,6 +4,7 @@ import { createEventHub, type EventHub } from './event-hub.ts';
 import { createApiHandlers, type ApiDeps } from './handlers.ts';
 import type { Engines } from './engines.ts';
 import { createEngines } from './wire-engines.ts';
+import { createBackgroundJobs } from './background.ts';
 
 export { createDispatcher, fieldIssues, type ApiHandlers, type Dispatch } from './dispatch.ts';
 export { createApiHandlers, type ApiDeps } from './handlers.ts';
@@ -19,25 +20,50 @@ export interface ApiOptions {
   desktop?: ApiDeps['desktop'];
   engines?: Engines;
   modelDirs?: readonly string[];
+  /** The embedding worker entry of the desktop bundle; plain Node uses the source file. */
+  embedWorkerUrl?: URL;
+  /** Background work (embedding after ingest, daily memory maintenance); on unless false. */
+  background?: boolean;
   onError?: (method: string, err: unknown) => void;
 }
 
 export interface Api {
   dispatch: Dispatch;
   events: EventHub;
+  /** Stops background work; call before closing the store. */
+  close(): Promise<void>;
 }
 
 /** Everything a transport needs: the validated dispatcher over the one handler map, and the event hub. */
 export function createApi(options: ApiOptions): Api {
   const events = createEventHub();
+  const modelDirs = options.modelDirs ?? [];
+  const background = options.background === false
+    ? null
+    : createBackgroundJobs({
+        db: options.store.db,
+        vecLoaded: options.store.vec.loaded,
+        modelDirs,
+        emit: events.emit,
+        embedWorkerUrl: options.embedWorkerUrl,
+        onError: options.onError,
+      });
   const handlers = createApiHandlers({
     store: options.store,
     dataDir: options.dataDir,
     version: options.version,
     transport: options.transport,
-    engines: options.engines ?? createEngines(options.store, { modelDirs: options.modelDirs }),
+    engines: options.engines ?? createEngines(options.store, { modelDirs }),
     emit: events.emit,
+    modelDirs,
+    afterIngest: background ? () => void background.embedPending() : undefined,
     desktop: options.desktop,
   });
-  return { dispatch: createDispatcher(handlers, options.onError), events };
+  return {
+    dispatch: createDispatcher(handlers, options.onError),
+    events,
+    close: async () => {
+      await background?.close();
+    },
+  };
 }

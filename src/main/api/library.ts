@@ -11,6 +11,8 @@ export interface LibraryDeps {
   /** Managed folder that receives files uploaded by a browser (which has no file paths to give). */
   importsDir: string;
   onProgress: (p: IngestProgress & { jobId: number }) => void;
+  /** Called after every ingest job that changed something (the app embeds new chunks then). */
+  afterIngest?: (report: IngestReport) => void;
 }
 
 export interface UploadedFile {
@@ -29,7 +31,12 @@ export function createLibrary(deps: LibraryDeps) {
 
   function enqueue<T>(work: (onProgress: (p: IngestProgress) => void) => Promise<T>): Promise<T> {
     const jobId = ++jobs;
-    const run = tail.then(() => work((p) => deps.onProgress({ ...p, jobId })));
+    const run = tail.then(async () => {
+      const result = await work((p) => deps.onProgress({ ...p, jobId }));
+      const r = result as IngestReport;
+      if (r.added.length + r.updated.length > 0) deps.afterIngest?.(r);
+      return result;
+    });
     tail = run.catch(() => undefined);
     return run;
   }

@@ -21,6 +21,8 @@ export async function startDesktop(): Promise<void> {
     version: app.getVersion(),
     transport: 'ipc',
     modelDirs: modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, userDataModelsDir: join(dataDir, 'models'), env: process.env }),
+    // Built beside index.cjs as its own entry (electron.vite.config.ts), so embedding never runs on the main thread.
+    embedWorkerUrl: pathToFileURL(join(__dirname, 'embed-worker.cjs')),
     desktop: {
       async pickPaths(kind) {
         const opts: Electron.OpenDialogOptions = { properties: kind === 'folders' ? ['openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'] };
@@ -55,5 +57,15 @@ export async function startDesktop(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('will-quit', () => store.close());
+  let closing = false;
+  app.on('will-quit', (event) => {
+    if (closing) return;
+    // Let a running embedding batch commit (it resumes next start) before the database closes.
+    closing = true;
+    event.preventDefault();
+    void api.close().finally(() => {
+      store.close();
+      app.quit();
+    });
+  });
 }

@@ -21,7 +21,7 @@ beforeAll(async () => {
   writeTree(corpus, { 'notes.md': '# Notes\n\nthe heron waits at dawn\n' });
   writeTree(dataDir, { 'secret.txt': 'outside the renderer' });
   store = openStore(join(dataDir, 'serve.db'));
-  const api = createApi({ store, dataDir, version: 't', transport: 'http' });
+  const api = createApi({ store, dataDir, version: 't', transport: 'http', background: false });
   server = await startServer({ dispatch: api.dispatch, events: api.events, rendererDir, port: 0 });
 });
 afterAll(async () => {

@@ -23,6 +23,7 @@ export function App() {
     void loadInfo();
     return api().onEvent((e) => {
       if (e.name === 'ingest.progress') useLibrary.getState().onProgress(e.payload);
+      else if (e.name === 'embed.progress') useLibrary.getState().onEmbedProgress(e.payload);
     });
   }, [loadInfo]);
 

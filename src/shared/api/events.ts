@@ -2,11 +2,19 @@ import type { IngestProgress } from '../types.ts';
 import type { ApiEventName } from './methods.ts';
 
 /** Pushed from main to the renderer: `webContents.send` in Electron, Server-Sent Events in serve mode. */
-export interface ApiEvents {
-  'ingest.progress': IngestProgress & { jobId: number };
+export interface EmbedProgress {
+  /** `off`: no usable model (reason says why); `running` with counts; `done`; `failed` with the reason. */
+  state: 'off' | 'running' | 'done' | 'failed';
+  modelId: string;
+  done: number;
+  total: number;
+  reason?: string;
 }
 
-export interface ApiEvent<E extends ApiEventName = ApiEventName> {
-  name: E;
-  payload: ApiEvents[E];
+export interface ApiEvents {
+  'ingest.progress': IngestProgress & { jobId: number };
+  'embed.progress': EmbedProgress;
 }
+
+/** Discriminated by name, so a listener that checks `e.name` gets that event's payload type. */
+export type ApiEvent = { [E in ApiEventName]: { name: E; payload: ApiEvents[E] } }[ApiEventName];

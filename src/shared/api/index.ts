@@ -1,4 +1,4 @@
 export { API_METHODS, API_EVENTS, isApiMethod, ipcChannel, IPC_EVENT_CHANNEL, type ApiMethod, type ApiEventName } from './methods.ts';
 export * from './contract.ts';
-export type { ApiEvent, ApiEvents } from './events.ts';
+export type { ApiEvent, ApiEvents, EmbedProgress } from './events.ts';
 export type { ContextPackBridge } from './bridge.ts';

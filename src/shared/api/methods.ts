@@ -24,7 +24,7 @@ export const API_METHODS = [
 
 export type ApiMethod = (typeof API_METHODS)[number];
 
-export const API_EVENTS = ['ingest.progress'] as const;
+export const API_EVENTS = ['ingest.progress', 'embed.progress'] as const;
 export type ApiEventName = (typeof API_EVENTS)[number];
 
 export function isApiMethod(name: unknown): name is ApiMethod {

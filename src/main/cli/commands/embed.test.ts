@@ -22,6 +22,23 @@ async function cli(args: string[], env: NodeJS.ProcessEnv) {
   return { code, stdout, stderr };
 }
 
+describe('ingest with a model present', () => {
+  it('embeds the new chunks right away, and not with --no-embed', async () => {
+    const root = tmp.make();
+    writeTree(root, { 'a.md': '# Lions\n\nlions hunt zebras\n', 'b.md': '# Whales\n\nwhales sing\n' });
+    const on = { CONTEXTPACK_MODELS_DIR: models.root };
+    const skipDb = join(tmp.make(), 'skip.db');
+    const skipped = await cli(['ingest', root, '--db', skipDb, '--no-embed', '--json'], on);
+    expect(JSON.parse(skipped.stdout).embedding).toBeNull();
+    const db = join(tmp.make(), 'auto.db');
+    const r = await cli(['ingest', root, '--db', db, '--json'], on);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).embedding).toMatchObject({ embedded: 2, done: 2, total: 2, active: true });
+    const hit = await cli(['search', 'whales', '--mode', 'vector', '--k', '1', '--db', db, '--json'], on);
+    expect(JSON.parse(hit.stdout).hits[0].path).toBe(join(root, 'b.md'));
+  });
+});
+
 describe('embed, search --mode and stats on the CLI', () => {
   const root = tmp.make();
   writeTree(root, {
@@ -36,7 +53,9 @@ describe('embed, search --mode and stats on the CLI', () => {
 
   it('works BM25-only without a model and says why', async () => {
     const off = { CONTEXTPACK_MODELS_DIR: noModels };
-    expect((await cli(['ingest', root, '--db', db], off)).code).toBe(0);
+    const ingest = await cli(['ingest', root, '--db', db], off);
+    expect(ingest.code).toBe(0);
+    expect(ingest.stderr).toContain('semantic search off: no model at');
     const stats = await cli(['stats', '--db', db], off);
     expect(stats.stdout).toContain(`semantic search off: no model at ${join(noModels, 'Xenova/all-MiniLM-L6-v2')}`);
     const vector = await cli(['search', 'whales', '--mode', 'vector', '--db', db], off);

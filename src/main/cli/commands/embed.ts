@@ -1,6 +1,6 @@
-import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../../core/embed/model-dirs.ts';
-import { openStore } from '../../core/store/index.ts';
-import { backfillVectors, configuredModelId, setConfiguredModelId, type BackfillReport } from '../../core/vectors/index.ts';
+import { openStore, type Store } from '../../core/store/index.ts';
+import { backfillVectors, configuredModelId, setConfiguredModelId, type BackfillProgress, type BackfillReport } from '../../core/vectors/index.ts';
+import { defaultModelDirs } from '../../paths.ts';
 import { CliError, intOption, printJson, type Command } from '../command.ts';
 
 export const embedCommand: Command = {
@@ -14,27 +14,26 @@ export const embedCommand: Command = {
     try {
       if (!store.vec.loaded) throw new CliError(`embed: semantic search off: ${store.vec.reason}`);
       const modelId = typeof ctx.values.model === 'string' ? ctx.values.model : configuredModelId(store.db);
-      const dirs = modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: ctx.io.env });
-      // Loaded here, not at the top: every other command would otherwise pay for loading transformers.js.
-      const { tryOpenEmbedder } = await import('../../core/embed/embedder.ts');
-      // The CLI is a script, so the model runs in this process; the app runs the same job with the worker embedder.
-      const opened = await tryOpenEmbedder({ modelId, dirs }, { inProcess: true });
-      if (!opened.ok) throw new CliError(`embed: ${opened.reason}`, 1);
-      if (typeof ctx.values.model === 'string') setConfiguredModelId(store.db, modelId);
+      const dirs = defaultModelDirs(ctx.io.env);
       const stop = new AbortController();
       const onSigint = () => stop.abort();
       process.once('SIGINT', onSigint);
-      let report: BackfillReport;
+      let result: EmbedResult;
       try {
-        report = await backfillVectors(store.db, opened.embedder, {
+        result = await embedMissing(store, {
+          modelId,
+          dirs,
           batchSize,
           signal: stop.signal,
+          // Recorded before embedding starts, so an interrupted switch resumes with the new model.
+          onOpened: typeof ctx.values.model === 'string' ? () => setConfiguredModelId(store.db, modelId) : undefined,
           onProgress: ctx.values.progress === true ? (p) => ctx.io.stderr(`\rembedding ${p.done}/${p.total}`) : undefined,
         });
       } finally {
         process.off('SIGINT', onSigint);
-        await opened.embedder.close();
       }
+      if (!result.ok) throw new CliError(`embed: ${result.reason}`, 1);
+      const report = result.report;
       if (ctx.values.progress === true) ctx.io.stderr('\n');
       if (ctx.json) printJson(ctx, report);
       else ctx.io.stdout(formatBackfill(report));
@@ -44,6 +43,37 @@ export const embedCommand: Command = {
     }
   },
 };
+
+export type EmbedResult = { ok: true; report: BackfillReport } | { ok: false; reason: string };
+
+/**
+ * Embeds every chunk lacking a vector for the model, in this process (the CLI is a script; the app runs the same
+ * job in a worker). A missing or broken model is a reason, not an exception: callers go on BM25-only.
+ */
+export async function embedMissing(
+  store: Store,
+  options: {
+    modelId: string;
+    dirs: string[];
+    batchSize?: number;
+    signal?: AbortSignal;
+    onOpened?: () => void;
+    onProgress?: (p: BackfillProgress) => void;
+  },
+): Promise<EmbedResult> {
+  if (!store.vec.loaded) return { ok: false, reason: `semantic search off: ${store.vec.reason}` };
+  // Loaded here, not at the top: every other command would otherwise pay for loading transformers.js.
+  const { tryOpenEmbedder } = await import('../../core/embed/embedder.ts');
+  const opened = await tryOpenEmbedder({ modelId: options.modelId, dirs: options.dirs }, { inProcess: true });
+  if (!opened.ok) return { ok: false, reason: opened.reason };
+  try {
+    options.onOpened?.();
+    const report = await backfillVectors(store.db, opened.embedder, { batchSize: options.batchSize, signal: options.signal, onProgress: options.onProgress });
+    return { ok: true, report };
+  } finally {
+    await opened.embedder.close();
+  }
+}
 
 export function formatBackfill(r: BackfillReport): string {
   const state = r.active

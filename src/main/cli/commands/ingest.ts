@@ -2,13 +2,21 @@ import { resolve } from 'node:path';
 import { ingestPaths, rescan } from '../../core/ingest/index.ts';
 import { openStore } from '../../core/store/index.ts';
 import type { IngestReport } from '../../../shared/types.ts';
+import { configuredModelId, type BackfillReport } from '../../core/vectors/index.ts';
+import { defaultModelDirs } from '../../paths.ts';
+import { embedMissing, formatBackfill } from './embed.ts';
 import { CliError, intOption, printJson, type Command, type CommandContext } from '../command.ts';
 
 export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Index files and folders (honours .gitignore and .contextpackignore)',
-  usage: 'contextpack ingest <path...> [--db FILE] [--max-file-mb N] [--json] | contextpack ingest --rescan',
-  options: { 'max-file-mb': { type: 'string' }, rescan: { type: 'boolean', default: false }, progress: { type: 'boolean', default: false } },
+  usage: 'contextpack ingest <path...> [--db FILE] [--max-file-mb N] [--no-embed] [--progress] [--json] | contextpack ingest --rescan',
+  options: {
+    'max-file-mb': { type: 'string' },
+    rescan: { type: 'boolean', default: false },
+    progress: { type: 'boolean', default: false },
+    'no-embed': { type: 'boolean', default: false },
+  },
   async run(ctx) {
     if (ctx.args.length === 0 && ctx.values.rescan !== true) throw new CliError(`ingest: give at least one path\nusage: ${this.usage}`);
     const store = openStore(ctx.dbPath);
@@ -22,8 +30,22 @@ export const ingestCommand: Command = {
       const report = ctx.values.rescan === true
         ? await rescan(store.db, options)
         : await ingestPaths(store.db, ctx.args.map((p) => resolve(p)), options);
-      if (ctx.json) printJson(ctx, report);
-      else ctx.io.stdout(formatReport(report));
+      // New chunks get their vectors right away when a local model is there; without one, BM25 still works.
+      let embedding: { ok: true; report: BackfillReport } | { ok: false; reason: string } | null = null;
+      if (ctx.values['no-embed'] !== true && report.added.length + report.updated.length > 0) {
+        embedding = await embedMissing(store, {
+          modelId: configuredModelId(store.db),
+          dirs: defaultModelDirs(ctx.io.env),
+          onProgress: ctx.values.progress === true ? (p) => ctx.io.stderr(`\rembedding ${p.done}/${p.total}`) : undefined,
+        });
+        if (ctx.values.progress === true && embedding.ok) ctx.io.stderr('\n');
+      }
+      if (ctx.json) printJson(ctx, { ...report, embedding: embedding && (embedding.ok ? embedding.report : { reason: embedding.reason }) });
+      else {
+        ctx.io.stdout(formatReport(report));
+        if (embedding?.ok) ctx.io.stdout(formatBackfill(embedding.report));
+        else if (embedding) ctx.io.stderr(`${embedding.reason} (BM25 search works; see README "Embeddings")\n`);
+      }
       return report.failed.length > 0 ? 1 : 0;
     } finally {
       store.close();

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { openStore, type Store } from '../../core/store/index.ts';
 import { bestPerDocument, createBm25Retriever, openSemanticSearch, type FusionMethod, type SemanticSearch } from '../../core/search/index.ts';
-import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../../core/embed/model-dirs.ts';
 import type { SearchHit, SearchMode } from '../../../shared/types.ts';
+import { defaultModelDirs } from '../../paths.ts';
 import { CliError, intOption, numberOption, printJson, type Command, type CommandContext } from '../command.ts';
 
 const MODES: readonly SearchMode[] = ['bm25', 'vector', 'hybrid'];
@@ -76,7 +76,7 @@ async function pickMode(ctx: CommandContext, store: Store, requested: SearchMode
   let reason: string;
   if (!store.vec.loaded) reason = `semantic search off: ${store.vec.reason}`;
   else {
-    const dirs = modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: ctx.io.env });
+    const dirs = defaultModelDirs(ctx.io.env);
     const opened = await openSemanticSearch(store.db, { dirs, inProcess: true });
     if (opened.ok) return { mode: requested, semantic: opened.engine };
     reason = opened.reason;

@@ -3,8 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApi } from '../../api/index.ts';
 import { openStore } from '../../core/store/index.ts';
-import { userDataDir } from '../../paths.ts';
-import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../../core/embed/model-dirs.ts';
+import { userDataDir, defaultModelDirs } from '../../paths.ts';
 import { startServer } from '../../serve/server.ts';
 import { CliError, intOption, type Command } from '../command.ts';
 
@@ -30,7 +29,7 @@ export const serveCommand: Command = {
     const api = createApi({
       store,
       dataDir,
-      modelDirs: modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, userDataModelsDir: join(userDataDir(ctx.io.env), 'models'), env: ctx.io.env }),
+      modelDirs: defaultModelDirs(ctx.io.env),
       version,
       transport: 'http',
       onError: (method, err) => ctx.io.stderr(`contextpack serve: ${method}: ${(err as Error).stack ?? String(err)}\n`),
@@ -39,6 +38,7 @@ export const serveCommand: Command = {
     try {
       server = await startServer({ dispatch: api.dispatch, events: api.events, rendererDir, host: (ctx.values.host as string | undefined) ?? '127.0.0.1', port });
     } catch (err) {
+      await api.close();
       store.close();
       throw new CliError(`serve: ${(err as Error).message}`, 1);
     }
@@ -49,6 +49,7 @@ export const serveCommand: Command = {
       process.once('SIGTERM', stop);
     });
     await server.close();
+    await api.close();
     store.close();
     return 0;
   },

@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import { openStore } from '../../core/store/index.ts';
-import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../../core/embed/model-dirs.ts';
 import { semanticStatus } from '../../core/vectors/index.ts';
 import type { StoreStats } from '../../../shared/types.ts';
+import { defaultModelDirs } from '../../paths.ts';
 import { printJson, type Command } from '../command.ts';
 
 export function collectStats(db: Database, dbPath: string, notices: string[] = []): StoreStats {
@@ -44,7 +44,7 @@ export const statsCommand: Command = {
     try {
       const notices = store.vec.loaded ? [] : [store.vec.reason];
       // "semantic search off: no model at <path>" when there is no usable model, else the vector coverage.
-      const dirs = modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: ctx.io.env });
+      const dirs = defaultModelDirs(ctx.io.env);
       notices.push(...(await semanticStatus(store.db, dirs, store.vec.loaded)).notices);
       const s = collectStats(store.db, ctx.dbPath, notices);
       if (ctx.json) printJson(ctx, s);

@@ -9,22 +9,22 @@ const port = parentPort;
 if (!port) throw new Error('embed-worker.ts must run in a worker thread');
 const send = (msg: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(msg, transfer);
 
-let core: EmbedCore | undefined;
-try {
-  core = await loadEmbedCore(workerData as WorkerInit);
-  send({ type: 'ready', dims: core.dims });
-} catch (err) {
-  send({ type: 'failed', message: messageOf(err) });
-}
-
-if (core) {
-  const loaded = core;
+// No top-level await: the desktop build bundles this entry as CommonJS.
+async function main(): Promise<void> {
+  let core: EmbedCore;
+  try {
+    core = await loadEmbedCore(workerData as WorkerInit);
+    send({ type: 'ready', dims: core.dims });
+  } catch (err) {
+    send({ type: 'failed', message: messageOf(err) });
+    return;
+  }
   // Requests are serialized: one onnxruntime session already uses every core it is given.
   let queue = Promise.resolve();
-  port.on('message', (msg: ToWorker) => {
+  port!.on('message', (msg: ToWorker) => {
     queue = queue.then(async () => {
       try {
-        await embedInBatches(loaded, msg.texts, msg.batchSize, (indices, vectors) => {
+        await embedInBatches(core, msg.texts, msg.batchSize, (indices, vectors) => {
           send({ type: 'batch', id: msg.id, indices, vectors }, [vectors.buffer as ArrayBuffer]);
         });
         send({ type: 'done', id: msg.id });
@@ -34,3 +34,5 @@ if (core) {
     });
   });
 }
+
+void main();

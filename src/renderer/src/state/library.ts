@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { IngestProgress, IngestReport, SourceRecord, StoreStats } from '../../../shared/types.ts';
+import type { EmbedProgress } from '../../../shared/api/index.ts';
 import { api, errorText } from '../api/client.ts';
 
 interface LibraryState {
@@ -13,6 +14,9 @@ interface LibraryState {
   /** Runs one ingest (drop, picker, rescan) and keeps its report; progress arrives as events meanwhile. */
   run(label: 'uploading' | 'indexing', job: () => Promise<IngestReport>): Promise<IngestReport | null>;
   onProgress(p: IngestProgress): void;
+  /** Background embedding after an ingest (desktop or serve with a local model). */
+  embedding: EmbedProgress | null;
+  onEmbedProgress(p: EmbedProgress): void;
 }
 
 export const useLibrary = create<LibraryState>((set, get) => ({
@@ -45,4 +49,10 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     }
   },
   onProgress: (progress) => set((s) => ({ progress, busy: s.busy === 'uploading' ? 'indexing' : s.busy })),
+  embedding: null,
+  onEmbedProgress: (embedding) => {
+    set({ embedding });
+    // Vector coverage shows in the stats notices; refresh them when a run ends.
+    if (embedding.state !== 'running') void get().refresh();
+  },
 }));

@@ -117,6 +117,7 @@ export function LibraryView() {
         Sources <span className="muted">{stats ? `${stats.sources.indexed} indexed · ${stats.sources.skipped} skipped · ${stats.sources.failed} failed · ${stats.chunks} chunks` : ''}</span>
       </h2>
       {stats?.notices.map((n) => <p key={n} className="notice">{n}</p>)}
+      <EmbeddingStatus />
       {sources.length === 0 ? (
         <p className="muted">Nothing indexed yet.</p>
       ) : (
@@ -137,6 +138,21 @@ export function LibraryView() {
         />
       )}
     </section>
+  );
+}
+
+function EmbeddingStatus() {
+  const e = useLibrary((s) => s.embedding);
+  if (!e || e.state === 'off') return null;
+  if (e.state === 'failed') return <p className="notice issue-failed">Embedding with {e.modelId} failed: {e.reason}</p>;
+  return (
+    <Meter
+      label={e.state === 'done' ? 'Embedded' : 'Embedding'}
+      value={e.done}
+      max={Math.max(1, e.total)}
+      text={`${e.done} / ${e.total} chunks · ${e.modelId}`}
+      testId="embed-progress"
+    />
   );
 }
 
