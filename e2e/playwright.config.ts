@@ -10,7 +10,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list']],
+  reporter: [['list'], ['./summary-reporter.ts']],
   outputDir: '../test-results',
   use: {
     browserName: 'chromium',
