@@ -11,7 +11,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list'], ['./summary-reporter.ts']],
-  outputDir: '../test-results',
+  outputDir: '../test-results/e2e',
   use: {
     browserName: 'chromium',
     launchOptions: {
