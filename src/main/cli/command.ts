@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { openStore, type Store } from '../core/store/index.ts';
 import { resolveDbPath } from '../paths.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -58,11 +60,19 @@ export function parseCommand(cmd: Command, argv: string[], io: CliIo): CommandCo
   };
 }
 
-export function intOption(ctx: CommandContext, name: string, fallback: number, min = 1): number {
+/**
+ * --name as a decimal integer ≥ min, or `fallback` when absent. Pass min -Infinity for flags whose range the engine
+ * checks, so its message (naming the field) is the one the user sees.
+ */
+export function intOption(ctx: CommandContext, name: string, fallback: number, min?: number): number;
+export function intOption(ctx: CommandContext, name: string, fallback: undefined, min?: number): number | undefined;
+export function intOption(ctx: CommandContext, name: string, fallback: number | undefined, min = 1): number | undefined {
   const raw = ctx.values[name];
   if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new CliError(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+  const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < min) {
+    throw new CliError(`--${name} must be an integer${Number.isFinite(min) ? ` ≥ ${min}` : ''}, got ${JSON.stringify(raw)}`);
+  }
   return n;
 }
 
@@ -72,6 +82,33 @@ export function numberOption(ctx: CommandContext, name: string, fallback: number
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min || n > max) throw new CliError(`--${name} must be a number in [${min}, ${max}], got ${JSON.stringify(raw)}`);
   return n;
+}
+
+/** A flag limited to a fixed list of values; `fallback` when absent. */
+export function oneOf<T extends string, F extends T | undefined = T>(value: unknown, allowed: readonly T[], flag: string, fallback: F): T | F {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value as T)) throw new CliError(`--${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+/** Reads FILE, or stdin for `-`; the error names the file, after `what` (the flag or command) when given. */
+export async function readInput(ctx: CommandContext, file: string, what?: string): Promise<string> {
+  if (file === '-') return ctx.io.readStdin();
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CliError(`${what ? `${what} ` : ''}${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** Opens the database for one command and closes it however the command ends. */
+export async function withStore<T>(ctx: CommandContext, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const store = openStore(ctx.dbPath);
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
 }
 
 export function printJson(ctx: CommandContext, value: unknown): void {

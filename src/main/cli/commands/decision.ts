@@ -10,8 +10,8 @@ import {
   renderDecisionMarkdown,
   supersedeDecision,
 } from '../../core/memory/index.ts';
-import { CliError, printJson, type Command } from '../command.ts';
-import { agentOf, csv, intFlag, readText, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
+import { CliError, intOption, printJson, readInput, type Command } from '../command.ts';
+import { agentOf, csv, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
 
 const USAGE = [
   'contextpack decision new --title T --decision TEXT --rationale TEXT --importance 1-10 [--alt "Name: why rejected"]...',
@@ -61,7 +61,7 @@ export const decisionCommand: Command = {
           const from = str(ctx, 'from');
           let input: DecisionInput;
           if (from !== undefined) {
-            input = parseDecisionMarkdown(await readText(ctx, from), from === '-' ? '<stdin>' : from).input;
+            input = parseDecisionMarkdown(await readInput(ctx, from), from === '-' ? '<stdin>' : from).input;
           } else {
             input = {
               title: str(ctx, 'title') ?? '',
@@ -72,7 +72,7 @@ export const decisionCommand: Command = {
               validation_criteria: str(ctx, 'validation'),
               context: str(ctx, 'context'),
               tags: csv(ctx, 'tags'),
-              importance: intFlag(ctx, 'importance') as number,
+              importance: intOption(ctx, 'importance', undefined, -Infinity) as number,
               timestamp: str(ctx, 'timestamp'),
             };
           }
@@ -88,10 +88,10 @@ export const decisionCommand: Command = {
           const decisions = listDecisions(db, {
             query: str(ctx, 'query'),
             tags: csv(ctx, 'tags'),
-            importanceGte: intFlag(ctx, 'importance-gte'),
+            importanceGte: intOption(ctx, 'importance-gte', undefined, -Infinity),
             archived: ctx.values.all === true ? 'any' : ctx.values.archived === true,
             projectId: str(ctx, 'project'),
-            limit: intFlag(ctx, 'limit') ?? 1000,
+            limit: intOption(ctx, 'limit', 1000, -Infinity),
           });
           if (ctx.json) printJson(ctx, { decisions });
           else ctx.io.stdout(decisions.length === 0 ? 'no decisions\n' : decisions.map(formatRow).join('\n') + '\n');

@@ -1,7 +1,7 @@
-import { openStore, type Store } from '../../core/store/index.ts';
+import type { Store } from '../../core/store/index.ts';
 import { backfillVectors, configuredModelId, setConfiguredModelId, type BackfillProgress, type BackfillReport } from '../../core/vectors/index.ts';
 import { defaultModelDirs } from '../../paths.ts';
-import { CliError, intOption, printJson, type Command } from '../command.ts';
+import { CliError, intOption, printJson, withStore, type Command } from '../command.ts';
 
 export const embedCommand: Command = {
   name: 'embed',
@@ -10,8 +10,7 @@ export const embedCommand: Command = {
   options: { model: { type: 'string' }, batch: { type: 'string' }, progress: { type: 'boolean', default: false } },
   async run(ctx) {
     const batchSize = intOption(ctx, 'batch', 64);
-    const store = openStore(ctx.dbPath);
-    try {
+    return withStore(ctx, async (store) => {
       if (!store.vec.loaded) throw new CliError(`embed: semantic search off: ${store.vec.reason}`);
       const modelId = typeof ctx.values.model === 'string' ? ctx.values.model : configuredModelId(store.db);
       const dirs = defaultModelDirs(ctx.io.env);
@@ -38,9 +37,7 @@ export const embedCommand: Command = {
       if (ctx.json) printJson(ctx, report);
       else ctx.io.stdout(formatBackfill(report));
       return report.aborted ? 130 : 0;
-    } finally {
-      store.close();
-    }
+    });
   },
 };
 

@@ -12,8 +12,8 @@ import {
   setExecutiveSummary,
   updateSection,
 } from '../../core/hierarchy/index.ts';
-import { CliError, printJson, type Command } from '../command.ts';
-import { agentOf, intFlag, readText, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
+import { CliError, intOption, printJson, readInput, type Command } from '../command.ts';
+import { agentOf, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
 
 const USAGE = [
   'contextpack hierarchy show [§MARKER] [--tree]     (no marker: navigation index and executive summary)',
@@ -54,7 +54,7 @@ export const hierarchyCommand: Command = {
     const deps = { actor: agentOf(ctx) };
     const body = async () => {
       const file = str(ctx, 'body-file');
-      return file !== undefined ? await readText(ctx, file) : str(ctx, 'body');
+      return file !== undefined ? await readInput(ctx, file) : str(ctx, 'body');
     };
     return withMemoryStore(ctx, async (db) => {
       switch (sub) {
@@ -84,7 +84,7 @@ export const hierarchyCommand: Command = {
             db,
             {
               goal: str(ctx, 'goal') ?? current?.goal ?? '',
-              status_pct: intFlag(ctx, 'status') ?? current?.status_pct ?? (undefined as unknown as number),
+              status_pct: intOption(ctx, 'status', undefined, -Infinity) ?? current?.status_pct ?? (undefined as unknown as number),
               status_text: str(ctx, 'status-text') ?? current?.status_text,
               priorities: ctx.values.priority ? strs(ctx, 'priority') : current?.priorities,
               blockers: ctx.values.blocker ? strs(ctx, 'blocker') : current?.blockers,
@@ -97,23 +97,23 @@ export const hierarchyCommand: Command = {
           return 0;
         }
         case 'add': {
-          const level = intFlag(ctx, 'level');
-          const s = addSection(db, { level: level as 2 | 3, title: str(ctx, 'title') ?? '', parent: str(ctx, 'parent'), body: await body(), status_pct: intFlag(ctx, 'status') }, deps);
+          const level = intOption(ctx, 'level', undefined, -Infinity);
+          const s = addSection(db, { level: level as 2 | 3, title: str(ctx, 'title') ?? '', parent: str(ctx, 'parent'), body: await body(), status_pct: intOption(ctx, 'status', undefined, -Infinity) }, deps);
           if (ctx.json) printJson(ctx, s);
           else ctx.io.stdout(`§${s.marker}  ${s.title}\n`);
           return 0;
         }
         case 'edit': {
           if (rest.length !== 1) throw new CliError(`hierarchy edit: give one marker\nusage: ${USAGE}`);
-          const s = updateSection(db, rest[0]!, { title: str(ctx, 'title'), body: await body(), status_pct: intFlag(ctx, 'status') }, deps);
+          const s = updateSection(db, rest[0]!, { title: str(ctx, 'title'), body: await body(), status_pct: intOption(ctx, 'status', undefined, -Infinity) }, deps);
           if (ctx.json) printJson(ctx, s);
           else ctx.io.stdout(`§${s.marker}  ${s.title}  updated\n`);
           return 0;
         }
         case 'draft': {
-          const level = intFlag(ctx, 'level');
+          const level = intOption(ctx, 'level', undefined, -Infinity);
           if (level !== 2 && level !== 3) throw new CliError('--level must be 2 or 3');
-          const d = draftSection(db, { level, title: str(ctx, 'title') ?? 'Draft', pathPrefix: str(ctx, 'path'), query: str(ctx, 'query'), size: intFlag(ctx, 'size') });
+          const d = draftSection(db, { level, title: str(ctx, 'title') ?? 'Draft', pathPrefix: str(ctx, 'path'), query: str(ctx, 'query'), size: intOption(ctx, 'size', undefined, -Infinity) });
           if (ctx.json) printJson(ctx, d);
           else ctx.io.stdout(d.text);
           return 0;

@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
 import { ingestPaths, rescan } from '../../core/ingest/index.ts';
-import { openStore } from '../../core/store/index.ts';
 import type { IngestReport } from '../../../shared/types.ts';
 import { configuredModelId, type BackfillReport } from '../../core/vectors/index.ts';
 import { defaultModelDirs } from '../../paths.ts';
 import { embedMissing, formatBackfill } from './embed.ts';
-import { CliError, intOption, printJson, type Command, type CommandContext } from '../command.ts';
+import { CliError, intOption, printJson, withStore, type Command, type CommandContext } from '../command.ts';
 
 export const ingestCommand: Command = {
   name: 'ingest',
@@ -19,8 +18,7 @@ export const ingestCommand: Command = {
   },
   async run(ctx) {
     if (ctx.args.length === 0 && ctx.values.rescan !== true) throw new CliError(`ingest: give at least one path\nusage: ${this.usage}`);
-    const store = openStore(ctx.dbPath);
-    try {
+    return withStore(ctx, async (store) => {
       const options = {
         maxFileBytes: intOption(ctx, 'max-file-mb', 20) * 1024 * 1024,
         onProgress: ctx.values.progress === true
@@ -47,9 +45,7 @@ export const ingestCommand: Command = {
         else if (embedding) ctx.io.stderr(`${embedding.reason} (BM25 search works; see README "Embeddings")\n`);
       }
       return report.failed.length > 0 ? 1 : 0;
-    } finally {
-      store.close();
-    }
+    });
   },
 };
 

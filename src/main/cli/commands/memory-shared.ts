@@ -1,37 +1,34 @@
 import type { Database } from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
-import { openStore } from '../../core/store/index.ts';
 import { DecisionFileError, NotFoundError, ValidationError } from '../../core/memory/index.ts';
-import { CliError, printJson, type CommandContext } from '../command.ts';
+import { CliError, printJson, withStore, type CommandContext } from '../command.ts';
 
 /**
  * Opens the store, runs `fn`, and turns the engine's user errors into CLI errors: validation issues one per line
  * (or, with --json, as `{ error, issues }` on stdout so scripts can show them per field).
  */
-export async function withMemoryStore(ctx: CommandContext, fn: (db: Database) => number | Promise<number>): Promise<number> {
-  const store = openStore(ctx.dbPath);
-  try {
-    return await fn(store.db);
-  } catch (err) {
-    if (err instanceof ValidationError) {
-      if (ctx.json) {
-        printJson(ctx, { error: err.message, issues: err.issues });
-        return 2;
+export function withMemoryStore(ctx: CommandContext, fn: (db: Database) => number | Promise<number>): Promise<number> {
+  return withStore(ctx, async (store) => {
+    try {
+      return await fn(store.db);
+    } catch (err) {
+      if (err instanceof ValidationError) {
+        if (ctx.json) {
+          printJson(ctx, { error: err.message, issues: err.issues });
+          return 2;
+        }
+        throw new CliError(`${err.message.replace(/:.*$/s, '')}:\n${err.issues.map((i) => `  ${i.field}: ${i.message}`).join('\n')}`);
       }
-      throw new CliError(`${err.message.replace(/:.*$/s, '')}:\n${err.issues.map((i) => `  ${i.field}: ${i.message}`).join('\n')}`);
-    }
-    if (err instanceof DecisionFileError) {
-      if (ctx.json) {
-        printJson(ctx, { error: err.message, file: err.file, line: err.line, field: err.field });
-        return 2;
+      if (err instanceof DecisionFileError) {
+        if (ctx.json) {
+          printJson(ctx, { error: err.message, file: err.file, line: err.line, field: err.field });
+          return 2;
+        }
+        throw new CliError(err.message);
       }
-      throw new CliError(err.message);
+      if (err instanceof NotFoundError) throw new CliError(err.message);
+      throw err;
     }
-    if (err instanceof NotFoundError) throw new CliError(err.message);
-    throw err;
-  } finally {
-    store.close();
-  }
+  });
 }
 
 export const str = (ctx: CommandContext, name: string): string | undefined => {
@@ -49,23 +46,6 @@ export const csv = (ctx: CommandContext, name: string): string[] | undefined => 
   const all = strs(ctx, name).flatMap((v) => v.split(',')).map((t) => t.trim()).filter((t) => t !== '');
   return all.length > 0 ? all : undefined;
 };
-
-export function intFlag(ctx: CommandContext, name: string): number | undefined {
-  const v = str(ctx, name);
-  if (v === undefined) return undefined;
-  if (!/^-?\d+$/.test(v.trim())) throw new CliError(`--${name} must be an integer, got ${JSON.stringify(v)}`);
-  return Number(v);
-}
-
-/** Reads a file argument, '-' meaning stdin. */
-export async function readText(ctx: CommandContext, file: string): Promise<string> {
-  if (file === '-') return ctx.io.readStdin();
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new CliError(`${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
 
 export function subcommand(ctx: CommandContext, known: readonly string[], usage: string): string {
   const sub = ctx.args[0];

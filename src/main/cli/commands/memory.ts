@@ -12,8 +12,8 @@ import {
   runMaintenance,
   searchMemories,
 } from '../../core/memory/index.ts';
-import { CliError, printJson, type Command, type CommandContext } from '../command.ts';
-import { agentOf, csv, intFlag, readText, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
+import { CliError, intOption, oneOf, printJson, readInput, type Command, type CommandContext } from '../command.ts';
+import { agentOf, csv, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
 
 const USAGE = [
   'contextpack memory add --type issue|state|learning --title T (--content JSON | --content-file F|- | --set field=value ...)',
@@ -78,7 +78,7 @@ export const memoryCommand: Command = {
             title: str(ctx, 'title') ?? '',
             content: await contentOf(ctx),
             tags: csv(ctx, 'tags'),
-            importance: intFlag(ctx, 'importance'),
+            importance: intOption(ctx, 'importance', undefined, -Infinity),
             parent_memory_id: str(ctx, 'parent'),
             expires_at: str(ctx, 'expires'),
             timestamp: str(ctx, 'timestamp'),
@@ -92,21 +92,20 @@ export const memoryCommand: Command = {
           return 0;
         }
         case 'search': {
-          const sort = str(ctx, 'sort');
-          if (sort !== undefined && !SORTS.includes(sort as MemorySort)) throw new CliError(`--sort must be one of ${SORTS.join(', ')}`);
+          const sort = oneOf(str(ctx, 'sort'), SORTS, 'sort', undefined);
           const types = strs(ctx, 'type').flatMap((t) => t.split(','));
-          for (const t of types) if (!MEMORY_TYPES.includes(t as MemoryType)) throw new CliError(`--type must be one of ${MEMORY_TYPES.join(', ')}, got ${JSON.stringify(t)}`);
+          for (const t of types) oneOf(t, MEMORY_TYPES, 'type', undefined); // throws on the first unknown type
           const hits = searchMemories(db, {
             query: rest.join(' ') || undefined,
             types: types as MemoryType[],
             tags: csv(ctx, 'tags'),
-            importanceGte: intFlag(ctx, 'importance-gte'),
+            importanceGte: intOption(ctx, 'importance-gte', undefined, -Infinity),
             after: str(ctx, 'after'),
             before: str(ctx, 'before'),
             archived: ctx.values.all === true ? 'any' : ctx.values.archived === true,
             projectId: str(ctx, 'project'),
-            sort: sort as MemorySort | undefined,
-            limit: intFlag(ctx, 'limit') ?? 10,
+            sort,
+            limit: intOption(ctx, 'limit', 10, -Infinity),
           });
           if (ctx.json) printJson(ctx, { hits });
           else ctx.io.stdout(hits.length === 0 ? 'no memories\n' : hits.map((h, i) => `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${row(h.memory)}`).join('\n') + '\n');
@@ -144,13 +143,13 @@ export const memoryCommand: Command = {
           return 0;
         }
         case 'rehydrate': {
-          const b = rehydrate(db, { maxTokens: intFlag(ctx, 'max-tokens'), touch: ctx.values['no-touch'] !== true, projectId: str(ctx, 'project') });
+          const b = rehydrate(db, { maxTokens: intOption(ctx, 'max-tokens', undefined, -Infinity), touch: ctx.values['no-touch'] !== true, projectId: str(ctx, 'project') });
           if (ctx.json) printJson(ctx, b);
           else ctx.io.stdout(b.text);
           return 0;
         }
         case 'audit': {
-          const entries = listAudit(db, { memoryId: rest[0], limit: intFlag(ctx, 'limit') ?? 50 });
+          const entries = listAudit(db, { memoryId: rest[0], limit: intOption(ctx, 'limit', 50, -Infinity) });
           if (ctx.json) printJson(ctx, { entries });
           else ctx.io.stdout(entries.map((e) => `${e.ts}  ${e.action.padEnd(10)} ${e.memory_type.padEnd(8)} ${e.memory_id}  ${e.title}  — ${e.reason} (${e.actor})`).join('\n') + '\n');
           return 0;
@@ -166,7 +165,7 @@ async function contentOf(ctx: CommandContext): Promise<Record<string, unknown>> 
   const file = str(ctx, 'content-file');
   let content: Record<string, unknown> = {};
   if (inline !== undefined || file !== undefined) {
-    const text = inline ?? (await readText(ctx, file!));
+    const text = inline ?? (await readInput(ctx, file!));
     try {
       content = JSON.parse(text);
     } catch {

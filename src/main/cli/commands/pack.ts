@@ -3,16 +3,10 @@ import { assemble, createStoreSources } from '../../core/packet/index.ts';
 import { createJsonlRedactionLog } from '../../core/redact/index.ts';
 import { openStore } from '../../core/store/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
-import { CliError, intOption, type Command } from '../command.ts';
-import { asCliError, logPath, readInput, writeAtomic } from './packet-shared.ts';
+import { CliError, intOption, oneOf, readInput, type Command } from '../command.ts';
+import { asCliError, logPath, writeAtomic } from './packet-shared.ts';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string, fallback: T): T {
-  if (value === undefined) return fallback;
-  if (!allowed.includes(value as T)) throw new CliError(`--${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
-  return value as T;
-}
 
 export const packCommand: Command = {
   name: 'pack',

@@ -1,21 +1,11 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PacketRequestError, SnapshotNotFoundError, SnapshotTamperedError } from '../../core/packet/index.ts';
-import { CliError, type CommandContext } from '../command.ts';
+import { CliError } from '../command.ts';
 
 /** The JSONL logs live next to the database: logs/redaction.jsonl and logs/injection-log.jsonl. */
 export function logPath(dbPath: string, name: 'redaction' | 'injection-log'): string {
   return join(dirname(dbPath), 'logs', `${name}.jsonl`);
-}
-
-/** Reads FILE, or stdin for `-`; the error names the file. */
-export async function readInput(ctx: CommandContext, file: string, what: string): Promise<string> {
-  if (file === '-') return ctx.io.readStdin();
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new CliError(`${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
 }
 
 /** Writes through a temporary file and a rename, so a failed write never leaves half a packet. */

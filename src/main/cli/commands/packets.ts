@@ -1,6 +1,5 @@
 import { listPackets } from '../../core/packet/index.ts';
-import { openStore } from '../../core/store/index.ts';
-import { intOption, printJson, type Command } from '../command.ts';
+import { intOption, printJson, withStore, type Command } from '../command.ts';
 
 export const packetsCommand: Command = {
   name: 'packets',
@@ -9,8 +8,7 @@ export const packetsCommand: Command = {
   options: { limit: { type: 'string' } },
   async run(ctx) {
     const limit = intOption(ctx, 'limit', 50);
-    const store = openStore(ctx.dbPath);
-    try {
+    return withStore(ctx, (store) => {
       const list = listPackets(store.db, { limit });
       if (ctx.json) printJson(ctx, { packets: list });
       else if (list.length === 0) ctx.io.stdout('no packets yet (contextpack pack --query "…")\n');
@@ -21,8 +19,6 @@ export const packetsCommand: Command = {
             .join('\n') + '\n',
         );
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   },
 };

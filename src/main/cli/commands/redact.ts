@@ -1,6 +1,5 @@
 import { PatternRefusedError, createRedactor, redactReport, type UserPattern } from '../../core/redact/index.ts';
-import { CliError, printJson, type Command } from '../command.ts';
-import { readInput } from './packet-shared.ts';
+import { CliError, printJson, readInput, type Command } from '../command.ts';
 
 export const redactCommand: Command = {
   name: 'redact',

@@ -1,7 +1,6 @@
-import { PACKET_FORMATS, type PacketFormat, type ReplayDiff } from '../../../shared/packet.ts';
+import { PACKET_FORMATS, type ReplayDiff } from '../../../shared/packet.ts';
 import { createStoreSources, replay } from '../../core/packet/index.ts';
-import { openStore } from '../../core/store/index.ts';
-import { CliError, printJson, type Command } from '../command.ts';
+import { CliError, oneOf, printJson, withStore, type Command } from '../command.ts';
 import { asCliError } from './packet-shared.ts';
 
 function formatDiff(d: ReplayDiff): string {
@@ -22,24 +21,22 @@ export const replayCommand: Command = {
   async run(ctx) {
     const hash = ctx.args[0];
     if (!hash) throw new CliError(`replay: give a snapshot hash (or a unique prefix)\nusage: ${this.usage}`);
-    const format = ctx.values.format as PacketFormat | undefined;
-    if (format !== undefined && !PACKET_FORMATS.includes(format)) throw new CliError(`--format must be one of ${PACKET_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
-    const store = openStore(ctx.dbPath);
-    try {
-      const reassemble = ctx.values.reassemble === true;
-      const r = await replay(store.db, hash, { reassemble, format }, reassemble ? { sources: createStoreSources(store.db) } : undefined);
-      if (reassemble) {
-        if (ctx.json) printJson(ctx, r.diff);
-        else ctx.io.stdout(formatDiff(r.diff!));
+    const format = oneOf(ctx.values.format, PACKET_FORMATS, 'format', undefined);
+    return withStore(ctx, async (store) => {
+      try {
+        const reassemble = ctx.values.reassemble === true;
+        const r = await replay(store.db, hash, { reassemble, format }, reassemble ? { sources: createStoreSources(store.db) } : undefined);
+        if (reassemble) {
+          if (ctx.json) printJson(ctx, r.diff);
+          else ctx.io.stdout(formatDiff(r.diff!));
+          return 0;
+        }
+        // Without a format: the exact stored bytes (canonical JSON), which hash to the snapshot id.
+        ctx.io.stdout(r.text ?? Buffer.from(r.bytes).toString('utf8'));
         return 0;
+      } catch (err) {
+        throw asCliError(err);
       }
-      // Without a format: the exact stored bytes (canonical JSON), which hash to the snapshot id.
-      ctx.io.stdout(r.text ?? Buffer.from(r.bytes).toString('utf8'));
-      return 0;
-    } catch (err) {
-      throw asCliError(err);
-    } finally {
-      store.close();
-    }
+    });
   },
 };

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { openStore, type Store } from '../../core/store/index.ts';
+import type { Store } from '../../core/store/index.ts';
 import { bestPerDocument, createBm25Retriever, openSemanticSearch, type FusionMethod, type SemanticSearch } from '../../core/search/index.ts';
 import type { SearchHit, SearchMode } from '../../../shared/types.ts';
 import { defaultModelDirs } from '../../paths.ts';
-import { CliError, intOption, numberOption, printJson, type Command, type CommandContext } from '../command.ts';
+import { CliError, intOption, numberOption, oneOf, printJson, withStore, type Command, type CommandContext } from '../command.ts';
 
 const MODES: readonly SearchMode[] = ['bm25', 'vector', 'hybrid'];
 const FUSIONS: readonly FusionMethod[] = ['rrf', 'normalized'];
@@ -25,45 +25,43 @@ export const searchCommand: Command = {
   },
   async run(ctx) {
     const k = intOption(ctx, 'k', ctx.values.queries ? 100 : 10);
-    const requested = (ctx.values.mode ?? 'bm25') as SearchMode;
-    if (!MODES.includes(requested)) throw new CliError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(ctx.values.mode)}`);
-    const fusion = (ctx.values.fusion ?? 'rrf') as FusionMethod;
-    if (!FUSIONS.includes(fusion)) throw new CliError(`--fusion must be one of ${FUSIONS.join(', ')}, got ${JSON.stringify(ctx.values.fusion)}`);
+    const requested = oneOf(ctx.values.mode, MODES, 'mode', 'bm25');
+    const fusion = oneOf(ctx.values.fusion, FUSIONS, 'fusion', 'rrf');
     const mmrLambda = ctx.values['mmr-lambda'] === undefined ? undefined : numberOption(ctx, 'mmr-lambda', 0.5, 0, 1);
-    const fetchK = ctx.values['fetch-k'] === undefined ? undefined : intOption(ctx, 'fetch-k', 50);
+    const fetchK = intOption(ctx, 'fetch-k', undefined);
     if (requested === 'bm25' && (mmrLambda !== undefined || ctx.values.fusion !== undefined || fetchK !== undefined)) {
       throw new CliError('--mmr-lambda, --fetch-k and --fusion need --mode vector or hybrid');
     }
-    const store = openStore(ctx.dbPath);
-    let semantic: SemanticSearch | undefined;
-    try {
-      const picked = await pickMode(ctx, store, requested);
-      const mode = picked.mode;
-      semantic = picked.semantic;
-      const bm25 = createBm25Retriever(store.db);
-      const search = (text: string, n: number): Promise<SearchHit[]> =>
-        semantic && mode !== 'bm25' ? semantic.search({ text, k: n, mode, mmrLambda, fetchK, fusion }) : bm25.search({ text, k: n });
-      if (typeof ctx.values.queries === 'string') {
-        const format = ctx.values.format ?? 'trec';
-        if (format !== 'trec') throw new CliError(`--format must be trec in batch mode, got ${JSON.stringify(format)}`);
-        for (const q of readQueries(ctx.values.queries)) {
-          // Over-fetch chunks so that k distinct documents survive collapsing multi-chunk documents.
-          const hits = bestPerDocument(await search(q.text, k * 3), k);
-          const lines = hits.map((h, i) => `${q.id} Q0 ${h.externalId ?? `${h.path}#${h.anchor}`} ${i + 1} ${h.score.toFixed(6)} contextpack`);
-          if (lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
+    return withStore(ctx, async (store) => {
+      let semantic: SemanticSearch | undefined;
+      try {
+        const picked = await pickMode(ctx, store, requested);
+        const mode = picked.mode;
+        semantic = picked.semantic;
+        const bm25 = createBm25Retriever(store.db);
+        const search = (text: string, n: number): Promise<SearchHit[]> =>
+          semantic && mode !== 'bm25' ? semantic.search({ text, k: n, mode, mmrLambda, fetchK, fusion }) : bm25.search({ text, k: n });
+        if (typeof ctx.values.queries === 'string') {
+          const format = ctx.values.format ?? 'trec';
+          if (format !== 'trec') throw new CliError(`--format must be trec in batch mode, got ${JSON.stringify(format)}`);
+          for (const q of readQueries(ctx.values.queries)) {
+            // Over-fetch chunks so that k distinct documents survive collapsing multi-chunk documents.
+            const hits = bestPerDocument(await search(q.text, k * 3), k);
+            const lines = hits.map((h, i) => `${q.id} Q0 ${h.externalId ?? `${h.path}#${h.anchor}`} ${i + 1} ${h.score.toFixed(6)} contextpack`);
+            if (lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
+          }
+          return 0;
         }
+        const text = ctx.args.join(' ');
+        if (text.trim() === '') throw new CliError(`search: give a query\nusage: ${this.usage}`);
+        const hits = await search(text, k);
+        if (ctx.json) printJson(ctx, { query: text, mode, k, ...(picked.notice ? { notice: picked.notice } : {}), hits });
+        else ctx.io.stdout(hits.length === 0 ? 'no results\n' : hits.map(formatHit).join('\n'));
         return 0;
+      } finally {
+        await semantic?.close();
       }
-      const text = ctx.args.join(' ');
-      if (text.trim() === '') throw new CliError(`search: give a query\nusage: ${this.usage}`);
-      const hits = await search(text, k);
-      if (ctx.json) printJson(ctx, { query: text, mode, k, ...(picked.notice ? { notice: picked.notice } : {}), hits });
-      else ctx.io.stdout(hits.length === 0 ? 'no results\n' : hits.map(formatHit).join('\n'));
-      return 0;
-    } finally {
-      await semantic?.close();
-      store.close();
-    }
+    });
   },
 };
 
