@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Store } from '../../core/store/index.ts';
 import { bestPerDocument, createBm25Retriever, openSemanticSearch, type FusionMethod, type SemanticSearch } from '../../core/search/index.ts';
 import type { SearchHit, SearchMode } from '../../../shared/types.ts';
+import { provenance } from '../../../shared/provenance.ts';
 import { defaultModelDirs } from '../../paths.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, withStore, type Command, type CommandContext } from '../command.ts';
 
@@ -86,7 +87,7 @@ async function pickMode(ctx: CommandContext, store: Store, requested: SearchMode
 }
 
 export function formatHit(h: SearchHit, i: number): string {
-  const where = `${h.path}${h.anchor ? `#${h.anchor}` : ''}:${h.lineStart}-${h.lineEnd}`;
+  const where = provenance(h);
   const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
   return `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${where}${h.externalId ? `  [${h.externalId}]` : ''}\n    ${snippet}\n`;
 }
