@@ -10,6 +10,8 @@ export interface VectorSearch {
   /** Asked on each app.info: vectors and the model can appear or go away while the app runs. */
   status(): Promise<Capability>;
   search(req: { text: string; k: number; mode: Exclude<SearchMode, 'bm25'>; mmrLambda?: number; filters?: SearchFilters }): Promise<SearchHit[]>;
+  /** Releases the query model (its worker thread); later searches answer `unavailable`. */
+  close(): Promise<void>;
 }
 
 export interface DecisionsEngine {

@@ -1,27 +1,31 @@
 import type { Store } from '../../core/store/index.ts';
-import { createHybridRetriever, createVectorRetriever } from '../../core/search/index.ts';
-import { activeSpace, openQueryModel, openVectorIndex, semanticStatus, type QueryModel } from '../../core/vectors/index.ts';
+import { openSemanticSearch, type OpenSemanticSearch } from '../../core/search/index.ts';
+import { semanticStatus } from '../../core/vectors/index.ts';
 import type { VectorSearch } from '../engines.ts';
 import { unavailable } from '../failure.ts';
 
 /**
- * Vector and hybrid search over the active vector space. Whether they are on depends on the store (vectors built
- * with `contextpack embed`) and on a local model folder, so it is asked each time rather than fixed at start-up;
- * the query model is opened once per active space and reused.
+ * Vector and hybrid search over the active vector space, through the one semantic search engine the CLI uses:
+ * it keeps the query model and the vector index open, and follows a swap to a re-embedded space by itself.
+ * Whether search is on depends on the store (vectors built) and on a local model folder, so the engine is opened
+ * on the first search, and opened again on a later one when the last open failed (a model may have been added).
  */
 export function createVectorAdapter(store: Store, modelDirs: readonly string[]): VectorSearch {
   const { db } = store;
-  let opened: { key: string; model: Promise<QueryModel> } | null = null;
+  let opening: Promise<OpenSemanticSearch> | null = null;
+  let closed = false;
 
-  function queryModel(): Promise<QueryModel> {
-    const space = activeSpace(db);
-    const key = space ? `${space.id}:${space.fingerprint}` : 'none';
-    if (opened?.key !== key) {
-      const previous = opened;
-      opened = { key, model: openQueryModel(db, modelDirs) };
-      void previous?.model.then((m) => (m.ok ? m.embedder.close() : undefined));
+  function engine(): Promise<OpenSemanticSearch> {
+    if (!opening) {
+      const attempt = openSemanticSearch(db, { dirs: modelDirs });
+      opening = attempt;
+      // A failed open is not kept: the next search tries again instead of answering the same reason until restart.
+      const forget = () => {
+        if (opening === attempt) opening = null;
+      };
+      attempt.then((r) => (r.ok ? undefined : forget()), forget);
     }
-    return opened.model;
+    return opening;
   }
 
   return {
@@ -30,15 +34,18 @@ export function createVectorAdapter(store: Store, modelDirs: readonly string[]):
       return s.on ? { available: true } : { available: false, reason: s.reason ?? 'semantic search off' };
     },
     async search(req) {
-      const m = await queryModel();
-      if (!m.ok) throw unavailable(m.reason);
-      const index = openVectorIndex(db, m.space.id);
-      const embedQuery = (text: string) => m.embedder.embedQuery(text);
-      const retriever =
-        req.mode === 'vector'
-          ? createVectorRetriever(db, { index, embedQuery, mmrLambda: req.mmrLambda })
-          : createHybridRetriever(db, { index, embedQuery, ...(req.mmrLambda !== undefined ? { mmrLambda: req.mmrLambda } : { mmrLambda: 1 }) });
-      return retriever.search({ text: req.text, k: req.k, filters: req.filters });
+      if (closed) throw unavailable('semantic search is closed (the app is shutting down)');
+      const opened = await engine();
+      if (!opened.ok) throw unavailable(opened.reason);
+      const mmrLambda = req.mode === 'hybrid' ? (req.mmrLambda ?? 1) : req.mmrLambda;
+      return opened.engine.search({ text: req.text, k: req.k, mode: req.mode, mmrLambda, filters: req.filters });
+    },
+    async close() {
+      closed = true;
+      const pending = opening;
+      opening = null;
+      const opened = await pending?.catch(() => null);
+      if (opened?.ok) await opened.engine.close();
     },
   };
 }

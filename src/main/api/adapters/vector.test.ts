@@ -1,0 +1,91 @@
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ingestPaths } from '../../core/ingest/index.ts';
+import { openStore, type Store } from '../../core/store/index.ts';
+import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
+import { backfillVectors } from '../../core/vectors/index.ts';
+import * as vectors from '../../core/vectors/index.ts';
+import { tinyModels, type TinyModelDir } from '../../core/vectors/testing/tiny-embedder.ts';
+import { ApiFailure } from '../failure.ts';
+import { createVectorAdapter } from './vector.ts';
+
+// Counts how often a vector index (its bit sketch) is loaded from SQLite.
+vi.mock('../../core/vectors/index.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../core/vectors/index.ts')>();
+  return { ...original, openVectorIndex: vi.fn(original.openVectorIndex) };
+});
+
+const tmp = tempDirs('cp-vec-adapter-');
+let models: TinyModelDir;
+let store: Store;
+let root: string;
+
+beforeAll(async () => {
+  models = await tinyModels();
+  const dir = tmp.make();
+  store = openStore(join(dir, 'v.db'));
+  root = tmp.make();
+  writeTree(root, {
+    'volcano.md': '# Volcano\n\nmagma and ash rise from the crater\n',
+    'ocean.md': '# Ocean\n\ncoral reefs and currents\n',
+    'forest.md': '# Forest\n\nmoss ferns and tall pines\n',
+  });
+  await ingestPaths(store.db, [root]);
+  const embedder = await models.open();
+  try {
+    await backfillVectors(store.db, embedder);
+  } finally {
+    await embedder.close();
+  }
+});
+
+afterAll(async () => {
+  store.close();
+  await models.cleanup();
+  tmp.cleanup();
+});
+
+describe('vector adapter', () => {
+  it('keeps one vector index open across searches instead of reloading it per query', async () => {
+    const adapter = createVectorAdapter(store, [models.root]);
+    const loads = vi.mocked(vectors.openVectorIndex);
+    loads.mockClear();
+    try {
+      for (const mode of ['vector', 'hybrid', 'vector'] as const) {
+        const hits = await adapter.search({ text: 'magma ash crater', k: 1, mode });
+        expect(hits[0]!.path).toBe(join(root, 'volcano.md'));
+      }
+      expect(loads).toHaveBeenCalledTimes(1);
+    } finally {
+      await adapter.close();
+    }
+  });
+
+  it('opens again after a failed open: a model that appears later is used without a restart', async () => {
+    const later = join(tmp.make(), 'models');
+    const adapter = createVectorAdapter(store, [later]);
+    try {
+      const first = await adapter.search({ text: 'coral reefs', k: 1, mode: 'vector' }).catch((e: unknown) => e);
+      expect(first).toBeInstanceOf(ApiFailure);
+      expect(first).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/semantic search off/) });
+      renameSync(models.root, later);
+      try {
+        expect((await adapter.status()).available).toBe(true);
+        const hits = await adapter.search({ text: 'coral reefs currents', k: 1, mode: 'vector' });
+        expect(hits[0]!.path).toBe(join(root, 'ocean.md'));
+      } finally {
+        renameSync(later, models.root);
+      }
+    } finally {
+      await adapter.close();
+    }
+  });
+
+  it('answers unavailable once closed', async () => {
+    const adapter = createVectorAdapter(store, [models.root]);
+    expect(await adapter.search({ text: 'moss ferns', k: 1, mode: 'vector' })).toHaveLength(1);
+    await adapter.close();
+    await expect(adapter.search({ text: 'moss ferns', k: 1, mode: 'vector' })).rejects.toMatchObject({ code: 'unavailable' });
+  });
+});
