@@ -79,6 +79,9 @@ export async function backfillVectors(db: Database, embedder: PassageEmbedder, o
      ORDER BY c.id LIMIT ?`,
   );
   const versionTotal = db.prepare('SELECT count(*) FROM chunks WHERE chunker_version = ?').pluck();
+  // Counted once: each batch adds what it wrote, instead of two count(*) scans per batch.
+  const startCount = index.count();
+  const startTotal = versionTotal.get(chunkerVersion) as number;
   let embedded = 0;
   let aborted = false;
   let cursor = 0;
@@ -94,7 +97,7 @@ export async function backfillVectors(db: Database, embedder: PassageEmbedder, o
     const vectors = await embedder.embedPassages(rows.map((r) => passageText(r.title, r.headingPath, r.text)));
     if (vectors.length !== rows.length) throw new Error(`embedder ${embedder.modelId} returned ${vectors.length} vectors for ${rows.length} passages`);
     embedded += index.write(rows.map((r, i) => ({ chunkId: r.id, vector: vectors[i]! })));
-    options.onProgress?.({ spaceId: space.id, modelId: space.modelId, done: index.count(), total: versionTotal.get(chunkerVersion) as number });
+    options.onProgress?.({ spaceId: space.id, modelId: space.modelId, done: startCount + embedded, total: startTotal });
   }
   const coverage = spaceCoverage(db, space);
   let swapped = false;

@@ -1,5 +1,5 @@
 export {
-  activateSpace, activeSpace, countVectors, dropSpace, ensureSpace, findSpace, getSpace, listSpaces, spaceCoverage, spaceTables,
+  activateSpace, activeSpace, dropSpace, ensureSpace, findSpace, getSpace, listSpaces, spaceCoverage, spaceTables,
   type SpaceKey, type SpaceTables, type VectorSpace,
 } from './spaces.ts';
 export {

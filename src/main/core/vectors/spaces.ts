@@ -151,8 +151,10 @@ export function activateSpace(db: Database, id: number, now: () => Date = () => 
   return others.map((s) => s.id);
 }
 
-export function countVectors(db: Database, space: Pick<VectorSpace, 'id' | 'dims'>): number {
-  return (db.prepare(`SELECT count(*) AS n FROM ${spaceTables(space).f32}`).get() as { n: number }).n;
+/** Counts a space's vectors; the statement is prepared once, so a caller that counts per batch keeps the function. */
+export function countVectors(db: Database, space: Pick<VectorSpace, 'id' | 'dims'>): () => number {
+  const stmt = db.prepare(`SELECT count(*) FROM ${spaceTables(space).f32}`).pluck();
+  return () => stmt.get() as number;
 }
 
 /** Chunks a space still lacks: those of its chunker version without a vector, and chunks of any other version. */

@@ -7,7 +7,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { SearchFilters } from '../../../shared/types.ts';
 import { filterSql, hasFilters } from '../search/hits.ts';
-import { getSpace, spaceTables, type SpaceTables, type VectorSpace } from './spaces.ts';
+import { countVectors, getSpace, spaceTables, type SpaceTables, type VectorSpace } from './spaces.ts';
 
 export interface ScoredChunk {
   chunkId: number;
@@ -256,8 +256,6 @@ export function openVectorIndex(db: Database, spaceId: number, options: VectorIn
         return written;
       })();
     },
-    count() {
-      return (db.prepare(`SELECT count(*) AS n FROM ${t.f32}`).get() as { n: number }).n;
-    },
+    count: countVectors(db, space),
   };
 }
