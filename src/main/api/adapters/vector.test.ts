@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingestPaths } from '../../core/ingest/index.ts';
 import { openStore, type Store } from '../../core/store/index.ts';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
+import { openSemanticSearch } from '../../core/search/index.ts';
 import { backfillVectors } from '../../core/vectors/index.ts';
 import * as vectors from '../../core/vectors/index.ts';
 import { tinyModels, type TinyModelDir } from '../../core/vectors/testing/tiny-embedder.ts';
@@ -30,6 +31,9 @@ beforeAll(async () => {
     'volcano.md': '# Volcano\n\nmagma and ash rise from the crater\n',
     'ocean.md': '# Ocean\n\ncoral reefs and currents\n',
     'forest.md': '# Forest\n\nmoss ferns and tall pines\n',
+    'glacier.md': '# Glacier\n\nice sheets calving into the fjord\n',
+    'glacier-copy.md': '# Glacier\n\nice sheets calving into the fjord\n',
+    'meltwater.md': '# Meltwater\n\nglacier ice melts into a turquoise lake below the fjord\n',
   });
   await ingestPaths(store.db, [root]);
   const embedder = await models.open();
@@ -78,6 +82,26 @@ describe('vector adapter', () => {
         renameSync(later, models.root);
       }
     } finally {
+      await adapter.close();
+    }
+  });
+
+  it('hybrid search without a λ uses the retriever default MMR (0.5), as the CLI does; a given λ is used as is', async () => {
+    const adapter = createVectorAdapter(store, [models.root]);
+    const opened = await openSemanticSearch(store.db, { dirs: [models.root], inProcess: true });
+    if (!opened.ok) throw new Error(opened.reason);
+    try {
+      const query = { text: 'glacier ice calving fjord', k: 2, mode: 'hybrid' as const };
+      const paths = (hits: { path: string }[]) => hits.map((h) => h.path);
+      const withDefault = await opened.engine.search(query);
+      const withoutMmr = await opened.engine.search({ ...query, mmrLambda: 1 });
+      // The fixture has a duplicate: without MMR both copies come first, with it the second pick is another file.
+      expect(paths(withoutMmr).sort()).toEqual([join(root, 'glacier-copy.md'), join(root, 'glacier.md')]);
+      expect(paths(withDefault)).not.toEqual(paths(withoutMmr));
+      expect(await adapter.search(query)).toEqual(withDefault);
+      expect(await adapter.search({ ...query, mmrLambda: 1 })).toEqual(withoutMmr);
+    } finally {
+      await opened.engine.close();
       await adapter.close();
     }
   });
