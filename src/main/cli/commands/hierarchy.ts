@@ -67,7 +67,7 @@ export const hierarchyCommand: Command = {
             return 0;
           }
           const tree = hierarchyTree(db);
-          const index = navigationIndex(db);
+          const index = navigationIndex(tree);
           if (ctx.json) printJson(ctx, { tree, index });
           else ctx.io.stdout(ctx.values.tree === true ? renderTree(tree) : `${index.markdown}\n${tree.l1?.text ?? '(no executive summary yet: contextpack hierarchy summary --goal … --status …)\n'}`);
           return 0;

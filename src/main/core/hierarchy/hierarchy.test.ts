@@ -136,7 +136,7 @@ describe('sections and markers', () => {
       '4.src/services/payment/stripe.ts',
     ]);
     expect(tree.l4[0]!.chunks).toBeGreaterThan(0);
-    expect(navigationIndex(db).markdown).toBe(
+    expect(navigationIndex(tree).markdown).toBe(
       [
         '# NAVIGATION INDEX',
         '## Executive Summary',
@@ -250,7 +250,7 @@ describe('extractive drafts', () => {
     const saved = addSection(db, { level: 3, parent: '2.2', title: 'Docs draft', body: d.text, is_draft: true }, clock);
     expect(saved.is_draft).toBe(true);
     expect(checkConsistency(db)).toEqual([]);
-    expect(navigationIndex(db).markdown).toContain('[DRAFT]');
+    expect(navigationIndex(hierarchyTree(db)).markdown).toContain('[DRAFT]');
   });
 
   it('drafts an L2 summary of central sentences for a query', async () => {

@@ -38,9 +38,8 @@ const firstSentence = (body: string): string => {
   return s.length > 90 ? `${s.slice(0, 87)}…` : s;
 };
 
-/** The seed's NAVIGATION INDEX: one line per section, L4 grouped by top-level folder. */
-export function navigationIndex(db: Database): NavigationIndex {
-  const tree = hierarchyTree(db);
+/** The seed's NAVIGATION INDEX: one line per section, L4 grouped by top-level folder. Takes the tree so a caller that shows both builds it once. */
+export function navigationIndex(tree: HierarchyTree): NavigationIndex {
   const entries: NavigationEntry[] = [];
   if (tree.l1) entries.push({ marker: '1.0', level: 1, title: 'Project Overview', anchor: tree.l1.anchor, note: 'Goal, status, priorities, blockers' });
   const sectionNote = (s: HierarchySection) => {

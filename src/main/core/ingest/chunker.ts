@@ -38,9 +38,10 @@ export function chunkLines(text: string, options: ChunkOptions, firstLine = 1, m
   return packUnits(toUnits(text.split(/\r?\n/), firstLine, options), options, meta);
 }
 
-export function chunkMarkdown(text: string, options: ChunkOptions): ChunkDraft[] {
+/** `sections`: markdownSections(text) when the caller already has them (readers also need the H1), so text is split once. */
+export function chunkMarkdown(text: string, options: ChunkOptions, sections: MarkdownSection[] = markdownSections(text)): ChunkDraft[] {
   const chunks: ChunkDraft[] = [];
-  for (const section of markdownSections(text)) {
+  for (const section of sections) {
     chunks.push(...packUnits(toUnits(section.lines, section.startLine, options), options, section));
   }
   return chunks;

@@ -42,8 +42,9 @@ function firstInvalidUtf8Byte(bytes: Uint8Array): number {
 
 const markdown: Reader = async (bytes, path, options) => {
   const text = decodeUtf8(bytes);
-  const h1 = markdownSections(text).find((s) => s.level === 1);
-  return [{ title: h1?.headingPath[0] ?? basename(path), externalId: null, chunks: chunkMarkdown(text, options) }];
+  const sections = markdownSections(text);
+  const h1 = sections.find((s) => s.level === 1);
+  return [{ title: h1?.headingPath[0] ?? basename(path), externalId: null, chunks: chunkMarkdown(text, options, sections) }];
 };
 
 const lines: Reader = async (bytes, path, options) => [
@@ -99,8 +100,9 @@ export function htmlToText(html: string): { title: string | null; text: string }
 
 const html: Reader = async (bytes, path, options) => {
   const { title, text } = htmlToText(decodeUtf8(bytes));
-  const h1 = markdownSections(text).find((s) => s.level === 1);
-  return [{ title: title ?? h1?.headingPath[0] ?? basename(path), externalId: null, chunks: chunkMarkdown(text, options) }];
+  const sections = markdownSections(text);
+  const h1 = sections.find((s) => s.level === 1);
+  return [{ title: title ?? h1?.headingPath[0] ?? basename(path), externalId: null, chunks: chunkMarkdown(text, options, sections) }];
 };
 
 const pdf: Reader = async (bytes, path, options) => {

@@ -71,7 +71,8 @@ interface Planned {
  */
 export function importDecisions(db: Database, targets: string | string[], deps: MemoryDeps = {}): ImportReport {
   const report: ImportReport = { results: [], skipped: [] };
-  const files: string[] = [];
+  // Text read while scanning a folder is kept, so each file is read once.
+  const files: { file: string; text?: string }[] = [];
   for (const target of Array.isArray(targets) ? targets : [targets]) {
     let isDir: boolean;
     try {
@@ -80,21 +81,22 @@ export function importDecisions(db: Database, targets: string | string[], deps: 
       throw new DecisionFileError(target, 0, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
     if (!isDir) {
-      files.push(resolve(target));
+      files.push({ file: resolve(target) });
       continue;
     }
     for (const name of readdirSync(target).filter((n) => n.toLowerCase().endsWith('.md')).sort()) {
       const file = resolve(target, name);
       if (!statSync(file).isFile()) continue;
-      if (!isDecisionMarkdown(readFileSync(file, 'utf8'))) report.skipped.push({ file, reason: "not a decision file (no '## DECISION:' heading)" });
-      else files.push(file);
+      const text = readFileSync(file, 'utf8');
+      if (!isDecisionMarkdown(text)) report.skipped.push({ file, reason: "not a decision file (no '## DECISION:' heading)" });
+      else files.push({ file, text });
     }
   }
 
   const planned: Planned[] = [];
   const seenIds = new Map<string, string>();
-  for (const file of files) {
-    const text = readFileSync(file, 'utf8');
+  for (const { file, text: scanned } of files) {
+    const text = scanned ?? readFileSync(file, 'utf8');
     const parsed = parseDecisionMarkdown(text, file);
     const id = parsed.input.decision_id;
     if (id) {
