@@ -44,6 +44,11 @@ export function capabilityOf(engine: object | string): Capability {
   return typeof engine === 'string' ? { available: false, reason: engine } : { available: true };
 }
 
+/** Releases what the engines hold open (the query embedder's worker); engines given as a reason hold nothing. */
+export async function closeEngines(engines: Engines): Promise<void> {
+  if (typeof engines.vector !== 'string') await engines.vector.close();
+}
+
 export async function capabilities(engines: Engines): Promise<Record<CapabilityName, Capability>> {
   return {
     vector: typeof engines.vector === 'string' ? capabilityOf(engines.vector) : await engines.vector.status(),

@@ -2,7 +2,7 @@ import type { Store } from '../core/store/index.ts';
 import { createDispatcher, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { createApiHandlers, type ApiDeps } from './handlers.ts';
-import type { Engines } from './engines.ts';
+import { closeEngines, type Engines } from './engines.ts';
 import { createEngines } from './wire-engines.ts';
 import { createBackgroundJobs } from './background.ts';
 
@@ -20,7 +20,7 @@ export interface ApiOptions {
   desktop?: ApiDeps['desktop'];
   engines?: Engines;
   modelDirs?: readonly string[];
-  /** The embedding worker entry of the desktop bundle; plain Node uses the source file. */
+  /** The embedding worker entry of the desktop bundle, for background embedding and for queries; plain Node uses the source file. */
   embedWorkerUrl?: URL;
   /** Background work (embedding after ingest, daily memory maintenance); on unless false. */
   background?: boolean;
@@ -30,7 +30,7 @@ export interface ApiOptions {
 export interface Api {
   dispatch: Dispatch;
   events: EventHub;
-  /** Stops background work; call before closing the store. */
+  /** Stops background work and releases the engines (the query embedder's worker); call before closing the store. */
   close(): Promise<void>;
 }
 
@@ -48,12 +48,13 @@ export function createApi(options: ApiOptions): Api {
         embedWorkerUrl: options.embedWorkerUrl,
         onError: options.onError,
       });
+  const engines = options.engines ?? createEngines(options.store, { modelDirs, embedWorker: options.embedWorkerUrl ? { workerUrl: options.embedWorkerUrl } : undefined });
   const handlers = createApiHandlers({
     store: options.store,
     dataDir: options.dataDir,
     version: options.version,
     transport: options.transport,
-    engines: options.engines ?? createEngines(options.store, { modelDirs }),
+    engines,
     emit: events.emit,
     modelDirs,
     afterIngest: background ? () => void background.embedPending() : undefined,
@@ -64,6 +65,7 @@ export function createApi(options: ApiOptions): Api {
     events,
     close: async () => {
       await background?.close();
+      await closeEngines(engines);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { WorkerDeps } from '../core/embed/embedder.ts';
 import type { Store } from '../core/store/index.ts';
 import { createDecisionsAdapter } from './adapters/decisions.ts';
 import { createHierarchyAdapter } from './adapters/hierarchy.ts';
@@ -9,6 +10,8 @@ export interface EngineDeps {
   now?: () => Date;
   /** Folders holding local embedding models (see core/embed/model-dirs.ts); none → vector search stays off. */
   modelDirs?: readonly string[];
+  /** Where the query embedder's worker comes from: the desktop bundle passes its own entry (see desktop.ts). */
+  embedWorker?: WorkerDeps;
 }
 
 /**
@@ -17,7 +20,7 @@ export interface EngineDeps {
  */
 export function createEngines(store: Store, deps: EngineDeps = {}): Engines {
   return {
-    vector: createVectorAdapter(store, deps.modelDirs ?? []),
+    vector: createVectorAdapter(store, deps.modelDirs ?? [], deps.embedWorker),
     decisions: createDecisionsAdapter(store.db, deps),
     hierarchy: createHierarchyAdapter(store.db),
     packets: createPacketsAdapter(store.db, deps),

@@ -1,3 +1,4 @@
+import type { WorkerDeps } from '../../core/embed/embedder.ts';
 import type { Store } from '../../core/store/index.ts';
 import { openSemanticSearch, type OpenSemanticSearch } from '../../core/search/index.ts';
 import { semanticStatus } from '../../core/vectors/index.ts';
@@ -10,14 +11,14 @@ import { unavailable } from '../failure.ts';
  * Whether search is on depends on the store (vectors built) and on a local model folder, so the engine is opened
  * on the first search, and opened again on a later one when the last open failed (a model may have been added).
  */
-export function createVectorAdapter(store: Store, modelDirs: readonly string[]): VectorSearch {
+export function createVectorAdapter(store: Store, modelDirs: readonly string[], worker?: WorkerDeps): VectorSearch {
   const { db } = store;
   let opening: Promise<OpenSemanticSearch> | null = null;
   let closed = false;
 
   function engine(): Promise<OpenSemanticSearch> {
     if (!opening) {
-      const attempt = openSemanticSearch(db, { dirs: modelDirs });
+      const attempt = openSemanticSearch(db, { dirs: modelDirs, worker });
       opening = attempt;
       // A failed open is not kept: the next search tries again instead of answering the same reason until restart.
       const forget = () => {

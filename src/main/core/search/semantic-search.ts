@@ -2,7 +2,7 @@
 // active vector space's model, and follows a swap to a re-embedded space on the next search.
 import type { Database } from 'better-sqlite3';
 import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
-import type { Embedder } from '../embed/embedder.ts';
+import type { Embedder, WorkerDeps } from '../embed/embedder.ts';
 import { activeSpace, openQueryModel, openVectorIndex, type VectorIndex, type VectorIndexOptions, type VectorSpace } from '../vectors/index.ts';
 import type { FusionMethod } from './fusion.ts';
 import { createHybridRetriever } from './hybrid.ts';
@@ -31,6 +31,8 @@ export interface SemanticSearchOptions {
   dirs: readonly string[];
   /** Embed queries in the calling thread (CLI, scripts, benchmarks); the app leaves this off and uses the worker. */
   inProcess?: boolean;
+  /** The worker's entry (the desktop bundle emits its own) or a spawner; ignored with `inProcess`. */
+  worker?: WorkerDeps;
   index?: VectorIndexOptions;
 }
 
@@ -43,7 +45,7 @@ interface Opened {
 }
 
 async function open(db: Database, options: SemanticSearchOptions): Promise<Opened | { reason: string }> {
-  const q = await openQueryModel(db, options.dirs, { inProcess: options.inProcess });
+  const q = await openQueryModel(db, options.dirs, { inProcess: options.inProcess, worker: options.worker });
   if (!q.ok) return { reason: q.reason };
   return { space: q.space, embedder: q.embedder, index: openVectorIndex(db, q.space.id, options.index) };
 }

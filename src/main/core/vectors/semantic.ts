@@ -2,7 +2,7 @@
 // and the vector spaces in the store together, for `search`, `stats`, `embed`, the benchmarks and later the UI.
 import type { Database } from 'better-sqlite3';
 import { getMeta, setMeta } from '../store/index.ts';
-import type { Embedder } from '../embed/embedder.ts';
+import type { Embedder, WorkerDeps } from '../embed/embedder.ts';
 import { DEFAULT_MODEL_ID } from '../embed/models.ts';
 import { probeModel, type ModelFound } from '../embed/probe.ts';
 import { activeSpace, listSpaces, spaceCoverage, type VectorSpace } from './spaces.ts';
@@ -91,9 +91,9 @@ export type QueryModel = { ok: true; space: VectorSpace; embedder: Embedder } | 
 
 /**
  * Opens the embedder for the active space's model, or says why semantic search is off. `inProcess` is for the CLI,
- * scripts and benchmarks; the app uses the worker.
+ * scripts and benchmarks; the app uses the worker (`worker` says where its entry is when it is not the source file).
  */
-export async function openQueryModel(db: Database, dirs: readonly string[], options: { inProcess?: boolean } = {}): Promise<QueryModel> {
+export async function openQueryModel(db: Database, dirs: readonly string[], options: { inProcess?: boolean; worker?: WorkerDeps } = {}): Promise<QueryModel> {
   const space = activeSpace(db);
   if (!space) {
     const status = await semanticStatus(db, dirs);
@@ -104,7 +104,7 @@ export async function openQueryModel(db: Database, dirs: readonly string[], opti
   try {
     // Loaded on demand: transformers.js and onnxruntime are heavy, and BM25-only callers never need them.
     const { openEmbedder, openInProcessEmbedder } = await import('../embed/embedder.ts');
-    const embedder = options.inProcess ? await openInProcessEmbedder(found) : await openEmbedder(found);
+    const embedder = options.inProcess ? await openInProcessEmbedder(found) : await openEmbedder(found, {}, options.worker);
     return { ok: true, space, embedder };
   } catch (err) {
     return { ok: false, reason: `semantic search off: ${(err as Error).message}` };
