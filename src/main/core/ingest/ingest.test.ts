@@ -117,6 +117,22 @@ describe('ingest of a fixture tree', () => {
     store.close();
   });
 
+  it('drops a deleted file when a folder inside an earlier root is ingested again, and leaves its look-alike sibling', async () => {
+    // The folder name has a character past U+FFFF, where JS and SQLite string lengths differ.
+    const root = tmp.make();
+    writeTree(root, { 'notes🗂/x.txt': 'xray\n', 'notes🗂/y.txt': 'yankee\n', 'notes🗂-old/z.txt': 'zulu\n' });
+    const store = openStore(':memory:');
+    await ingestPaths(store.db, [root]);
+    unlinkSync(join(root, 'notes🗂', 'y.txt'));
+    const r = await ingestPaths(store.db, [join(root, 'notes🗂')]);
+    expect(r.removed).toEqual([join(root, 'notes🗂', 'y.txt')]);
+    expect((store.db.prepare('SELECT path FROM sources ORDER BY path').all() as { path: string }[]).map((s) => s.path)).toEqual([
+      join(root, 'notes🗂-old', 'z.txt'),
+      join(root, 'notes🗂', 'x.txt'),
+    ]);
+    store.close();
+  });
+
   it('removes a single-file root that disappeared', async () => {
     const root = tmp.make();
     writeTree(root, { 'only.md': '# Only\n' });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { IngestFileIssue, IngestProgress, IngestReport, SourceType } from '../../../shared/types.ts';
 import { CHUNKER_VERSION, type ChunkOptions } from './chunker.ts';
@@ -55,7 +56,7 @@ export async function ingestPaths(db: Database, roots: string[], options: Ingest
   // Roots that vanished take their sources with them; roots never seen before are plain errors.
   for (const issue of walked.failed) {
     if (issue.path === issue.root && issue.reason.startsWith('not found')) {
-      const gone = stmts.sourcesUnder.all(issue.root, issue.root, issue.root.length + 1, issue.root + '/') as { id: number; path: string }[];
+      const gone = sourcesUnder(stmts, issue.root);
       if (gone.length > 0) {
         db.transaction(() => gone.forEach((g) => stmts.deleteSource.run(g.id)))();
         report.removed.push(...gone.map((g) => g.path));
@@ -90,7 +91,7 @@ export async function ingestPaths(db: Database, roots: string[], options: Ingest
 
   if (!options.signal?.aborted) {
     for (const folder of walked.walkedFolders) {
-      const known = stmts.sourcesUnder.all(folder, folder, folder.length + 1, folder + '/') as { id: number; path: string }[];
+      const known = sourcesUnder(stmts, folder);
       const gone = known.filter((k) => !seen.has(k.path));
       if (gone.length === 0) continue;
       db.transaction(() => gone.forEach((g) => stmts.deleteSource.run(g.id)))();
@@ -116,6 +117,15 @@ export async function rescan(db: Database, options: IngestOptions = {}): Promise
   return ingestPaths(db, roots, options);
 }
 
+/**
+ * Sources in `folder` or below it. Stored paths come from walk, which joins with the platform separator, so the
+ * prefix must too: with '/' on Windows, deleted files would never leave the index.
+ */
+function sourcesUnder(stmts: ReturnType<typeof prepare>, folder: string): { id: number; path: string }[] {
+  const prefix = folder.endsWith(sep) ? folder : folder + sep;
+  return stmts.sourcesUnder.all({ folder, prefix }) as { id: number; path: string }[];
+}
+
 function prepare(db: Database) {
   return {
     existing: db.prepare('SELECT id, content_hash, size, mtime_ms, status, chunker_version FROM sources WHERE path = ?'),
@@ -135,7 +145,8 @@ function prepare(db: Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     deleteSource: db.prepare('DELETE FROM sources WHERE id = ?'),
-    sourcesUnder: db.prepare('SELECT id, path FROM sources WHERE root = ? OR path = ? OR substr(path, 1, ?) = ?'),
+    // length() in SQL, not JS .length: SQLite counts characters, JS counts UTF-16 units (they differ past U+FFFF).
+    sourcesUnder: db.prepare('SELECT id, path FROM sources WHERE root = @folder OR path = @folder OR substr(path, 1, length(@prefix)) = @prefix'),
   };
 }
 type Statements = ReturnType<typeof prepare>;
