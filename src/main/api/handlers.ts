@@ -1,15 +1,13 @@
-import { join } from 'node:path';
 import type { Store } from '../core/store/index.ts';
 import { createBm25Retriever } from '../core/search/index.ts';
 import { semanticStatus } from '../core/vectors/index.ts';
 import { collectStats } from '../cli/commands/stats.ts';
 import type { ApiOutput } from '../../shared/api/index.ts';
-import type { ApiEvent } from '../../shared/api/events.ts';
 import type { ApiHandlers } from './dispatch.ts';
 import { chunkContext, listSources } from './corpus.ts';
 import { capabilities, type Engines } from './engines.ts';
 import { ApiFailure, unavailable } from './failure.ts';
-import { createLibrary } from './library.ts';
+import type { Library } from './library.ts';
 
 export interface ApiDeps {
   store: Store;
@@ -17,10 +15,10 @@ export interface ApiDeps {
   version: string;
   transport: 'ipc' | 'http';
   engines: Engines;
-  emit: (event: ApiEvent) => void;
   /** Folders searched for a local embedding model (stats report why semantic search is off). */
   modelDirs?: readonly string[];
-  afterIngest?: () => void;
+  /** Ingest jobs; the API owns it so that closing the API can stop a running ingest before the store closes. */
+  library: Library;
   /** Desktop-only abilities; absent in serve mode, where the browser does these itself. */
   desktop?: {
     pickPaths(kind: 'files' | 'folders'): Promise<string[]>;
@@ -30,14 +28,8 @@ export interface ApiDeps {
 
 /** One handler map for both transports (ipcMain.handle and HTTP); inputs arrive validated by the dispatcher. */
 export function createApiHandlers(deps: ApiDeps): ApiHandlers {
-  const { store, engines } = deps;
+  const { store, engines, library } = deps;
   const bm25 = createBm25Retriever(store.db);
-  const library = createLibrary({
-    db: store.db,
-    importsDir: join(deps.dataDir, 'imports'),
-    onProgress: (payload) => deps.emit({ name: 'ingest.progress', payload }),
-    afterIngest: deps.afterIngest,
-  });
   const need = <T extends object>(engine: T | string): T => {
     if (typeof engine === 'string') throw unavailable(engine);
     return engine;

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Store } from '../core/store/index.ts';
 import { createDispatcher, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
@@ -5,6 +6,7 @@ import { createApiHandlers, type ApiDeps } from './handlers.ts';
 import { closeEngines, type Engines } from './engines.ts';
 import { createEngines } from './wire-engines.ts';
 import { createBackgroundJobs } from './background.ts';
+import { createLibrary } from './library.ts';
 
 export { createDispatcher, fieldIssues, type ApiHandlers, type Dispatch } from './dispatch.ts';
 export { createApiHandlers, type ApiDeps } from './handlers.ts';
@@ -30,7 +32,7 @@ export interface ApiOptions {
 export interface Api {
   dispatch: Dispatch;
   events: EventHub;
-  /** Stops background work and releases the engines (the query embedder's worker); call before closing the store. */
+  /** Stops a running ingest and background work, and releases the engines (the query embedder's worker); call before closing the store. */
   close(): Promise<void>;
 }
 
@@ -49,21 +51,28 @@ export function createApi(options: ApiOptions): Api {
         onError: options.onError,
       });
   const engines = options.engines ?? createEngines(options.store, { modelDirs, embedWorker: options.embedWorkerUrl ? { workerUrl: options.embedWorkerUrl } : undefined });
+  const library = createLibrary({
+    db: options.store.db,
+    importsDir: join(options.dataDir, 'imports'),
+    onProgress: (payload) => events.emit({ name: 'ingest.progress', payload }),
+    afterIngest: background ? () => void background.embedPending() : undefined,
+  });
   const handlers = createApiHandlers({
     store: options.store,
     dataDir: options.dataDir,
     version: options.version,
     transport: options.transport,
     engines,
-    emit: events.emit,
     modelDirs,
-    afterIngest: background ? () => void background.embedPending() : undefined,
+    library,
     desktop: options.desktop,
   });
   return {
     dispatch: createDispatcher(handlers, options.onError),
     events,
     close: async () => {
+      // Ingest first: a job that finishes during the drain may still schedule embedding, which the next step stops.
+      await library.close();
       await background?.close();
       await closeEngines(engines);
     },

@@ -23,18 +23,23 @@ export interface UploadedFile {
 
 /**
  * Ingest jobs run one at a time (a second drop waits for the first), each reporting progress with its job id.
- * SQLite has one writer anyway; queueing keeps reports and progress bars from interleaving.
+ * SQLite has one writer anyway; queueing keeps reports and progress bars from interleaving. `close()` stops the
+ * running job between files (what was committed stays) and refuses the queued ones, so the store can close after.
  */
 export function createLibrary(deps: LibraryDeps) {
   let tail: Promise<unknown> = Promise.resolve();
   let jobs = 0;
+  const abort = new AbortController();
+  const closing = () => new ApiFailure('unavailable', 'the library is closing (the app is shutting down)');
 
-  function enqueue<T>(work: (onProgress: (p: IngestProgress) => void) => Promise<T>): Promise<T> {
+  function enqueue<T>(work: (onProgress: (p: IngestProgress) => void, signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (abort.signal.aborted) return Promise.reject(closing());
     const jobId = ++jobs;
     const run = tail.then(async () => {
-      const result = await work((p) => deps.onProgress({ ...p, jobId }));
+      if (abort.signal.aborted) throw closing();
+      const result = await work((p) => deps.onProgress({ ...p, jobId }), abort.signal);
       const r = result as IngestReport;
-      if (r.added.length + r.updated.length > 0) deps.afterIngest?.(r);
+      if (!abort.signal.aborted && r.added.length + r.updated.length > 0) deps.afterIngest?.(r);
       return result;
     });
     tail = run.catch(() => undefined);
@@ -43,21 +48,26 @@ export function createLibrary(deps: LibraryDeps) {
 
   return {
     ingest(paths: string[]): Promise<IngestReport> {
-      return enqueue((onProgress) => ingestPaths(deps.db, paths, { onProgress }));
+      return enqueue((onProgress, signal) => ingestPaths(deps.db, paths, { onProgress, signal }));
     },
     rescan(): Promise<IngestReport> {
-      return enqueue((onProgress) => rescan(deps.db, { onProgress }));
+      return enqueue((onProgress, signal) => rescan(deps.db, { onProgress, signal }));
     },
     /**
      * Writes uploaded files under the imports folder and ingests them there. A dropped folder replaces the previous
      * upload of the same name as a whole (staged, then swapped), so files deleted since the last drop leave the index.
      */
     importFiles(files: UploadedFile[]): Promise<ImportReport> {
-      return enqueue(async (onProgress) => {
+      return enqueue(async (onProgress, signal) => {
         const roots = writeUploads(deps.importsDir, files);
-        const report = await ingestPaths(deps.db, roots, { onProgress });
+        const report = await ingestPaths(deps.db, roots, { onProgress, signal });
         return { ...report, folder: deps.importsDir };
       });
+    },
+    /** Stops the running job after its current file, refuses queued and new ones, and resolves once none runs. */
+    async close(): Promise<void> {
+      abort.abort();
+      await tail;
     },
   };
 }

@@ -70,3 +70,33 @@ describe('the query embedder', () => {
     expect(workers[0]!.exited).toBe(true);
   });
 });
+
+describe('closing the API during an ingest', () => {
+  it('stops the running ingest between files and waits for it, so the store can close right after', async () => {
+    const dir = tmp.make();
+    const own = openStore(join(dir, 'ingest.db'));
+    const api = createApi({ store: own, dataDir: dir, version: 't', transport: 'http', background: false });
+    const root = tmp.make();
+    writeTree(root, Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`n${i}.md`, `# Note ${i}\n\nbody ${i}\n`])));
+    let closing: Promise<void> | null = null;
+    api.events.subscribe((e) => {
+      if (e.name === 'ingest.progress' && e.payload.phase === 'index') closing ??= api.close();
+    });
+    let settled = false;
+    const ingest = api.dispatch('library.ingest', { paths: [root] }).finally(() => (settled = true));
+    try {
+      await expect.poll(() => closing !== null).toBe(true);
+      await closing;
+      expect(settled).toBe(true);
+      const r = await ingest;
+      expect(r.ok).toBe(true);
+      const files = (r as { ok: true; value: { files: number } }).value.files;
+      expect(files).toBeGreaterThan(0);
+      expect(files).toBeLessThan(200);
+      expect(await api.dispatch('library.rescan', {})).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    } finally {
+      await closing;
+      own.close();
+    }
+  });
+});
