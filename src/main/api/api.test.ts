@@ -48,6 +48,18 @@ describe('API contract', () => {
     expect(fields).toContain('k');
   });
 
+  it('refuses a filter date the engine cannot read as invalid_input naming the field, not as a failure', async () => {
+    for (const [method, input, field] of [
+      ['search.query', { query: 'x', filters: { modifiedAfter: 'last tuesday' } }, 'filters.modifiedAfter'],
+      ['search.query', { query: 'x', mode: 'hybrid', filters: { modifiedBefore: '2026-13-45' } }, 'filters.modifiedBefore'],
+      ['packets.build', { query: 'x', filters: { modifiedAfter: 'soon' } }, 'filters.modifiedAfter'],
+    ] as const) {
+      const r = await api.dispatch(method, input);
+      expect(r, `${method} ${field}`).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ field, message: expect.stringContaining('must be a date') }] } });
+    }
+    expect(await api.dispatch('search.query', { query: 'x', filters: { modifiedAfter: '2026-01-31', modifiedBefore: '2026-02-01T12:00:00Z' } })).toMatchObject({ ok: true });
+  });
+
   it('rejects upload paths that could leave the imports folder', async () => {
     for (const path of ['../evil.md', '/etc/passwd', 'a/../../b.md', 'a\\b.md', 'C:/x.md', 'a//b.md']) {
       const r = await api.dispatch('library.import', { files: [{ path, base64: b64('x') }] });

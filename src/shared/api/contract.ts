@@ -1,6 +1,7 @@
 // The one API contract: every method's input schema (validated at the boundary by main, for both transports) and
 // output type. The renderer calls nothing else; preload exposes exactly these names.
 import { z } from 'zod';
+import { filterDateMs } from '../filters.ts';
 import type { IngestReport, SearchHit, SearchMode, SourceRecord, StoreStats } from '../types.ts';
 import type { ConsistencyFinding, DecisionRecord, FieldIssue, HierarchyTree } from '../memory.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
@@ -9,12 +10,16 @@ import type { ApiMethod } from './methods.ts';
 const empty = z.object({}).strict();
 const nonEmpty = (field: string, max = 10_000) => z.string().trim().min(1, `${field} is required`).max(max, `${field} is too long (max ${max})`);
 
+/** The engine compares these with file modification times; what it cannot read as a date is refused here, by field. */
+const filterDate = (field: string) =>
+  z.string().refine((v) => filterDateMs(v) !== null, `${field} must be a date, e.g. 2026-01-31 or 2026-01-31T12:00:00Z`);
+
 export const searchFiltersSchema = z
   .object({
     pathGlob: z.string().max(1000).optional(),
     types: z.array(z.enum(['markdown', 'text', 'code', 'html', 'pdf', 'json', 'jsonl'])).optional(),
-    modifiedAfter: z.string().optional(),
-    modifiedBefore: z.string().optional(),
+    modifiedAfter: filterDate('modifiedAfter').optional(),
+    modifiedBefore: filterDate('modifiedBefore').optional(),
   })
   .strict();
 

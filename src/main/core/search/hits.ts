@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { filterDateMs } from '../../../shared/filters.ts';
 import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
 
 /** The columns every retriever returns for a chunk, joined once so provenance is always complete. */
@@ -36,8 +37,8 @@ export function filterSql(filters: SearchFilters | undefined): FilterSql {
 }
 
 function parseDate(value: string, field: string): number {
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new Error(`filters.${field}: not a date: ${JSON.stringify(value)}`);
+  const ms = filterDateMs(value);
+  if (ms === null) throw new Error(`filters.${field}: not a date: ${JSON.stringify(value)}`);
   return ms;
 }
 
