@@ -13,6 +13,7 @@ import { CHUNKER_VERSION, ingestPaths } from '../src/main/core/ingest/index.ts';
 import { createBm25Retriever, createHybridRetriever, createVectorRetriever } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { activateSpace, DEFAULT_MIN_SHORTLIST, ensureSpace, openVectorIndex, signBits, spaceTables, toBlob } from '../src/main/core/vectors/index.ts';
+import { seededRandom } from '../src/main/core/embed/testing/tiny-model.ts';
 import { percentile } from './lib/trec-eval.ts';
 
 const { values } = parseArgs({
@@ -52,18 +53,8 @@ const N = Number(values.chunks);
 const Q = Number(values.queries);
 const D = Number(values.dims);
 
-// mulberry32 + Box-Muller: deterministic across runs and platforms.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(Number(values.seed));
+// mulberry32 (shared with the tiny test model) + Box-Muller: deterministic across runs and platforms.
+const rand = seededRandom(Number(values.seed));
 const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
 const gaussVec = (scale = 1) => Float32Array.from({ length: D }, () => gauss() * scale);
 function normalize(v: Float32Array): Float32Array {

@@ -16,4 +16,4 @@ export {
 export { hierarchyTree, listL4, navigationIndex } from './tree.ts';
 export { checkConsistency, propagationHints, PROPAGATION_MATRIX, type ConsistencyOptions } from './consistency.ts';
 export { draftSection, centrality, type DraftOptions } from './draft.ts';
-export { parseSectionMarker, anchorFor, compareMarkers, decisionRefs, l4Refs, sectionRefs, resolveL4Ref, dottedForm } from './markers.ts';
+export { parseSectionMarker, anchorFor, compareMarkers, decisionRefs, l4Refs, resolveL4Ref, dottedForm } from './markers.ts';

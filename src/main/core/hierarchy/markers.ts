@@ -53,11 +53,6 @@ export function l4Refs(text: string): string[] {
   return [...out];
 }
 
-/** '§2.1', '§3.1.2' references in text (no §4 ones). */
-export function sectionRefs(text: string): string[] {
-  return [...new Set([...text.matchAll(/§([123](?:\.\d+)+)/g)].map((m) => m[1]!))];
-}
-
 /** Path relative to the ingest root, with '/' separators; a file ingested on its own is its base name. */
 export function relPathOf(path: string, root: string): string {
   const rel = relative(root, path);
