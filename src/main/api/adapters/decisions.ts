@@ -5,6 +5,10 @@ import type { DecisionsEngine } from '../engines.ts';
 import { ApiFailure } from '../failure.ts';
 import { asApiFailure } from './memory-errors.ts';
 
+function allDecisionIds(db: Database): string[] {
+  return db.prepare("SELECT decision_id FROM memories WHERE type = 'decision' AND decision_id IS NOT NULL ORDER BY decision_id").pluck().all() as string[];
+}
+
 export function createDecisionsAdapter(db: Database, deps: { now?: () => Date } = {}): DecisionsEngine {
   return {
     list: (input) =>
@@ -22,11 +26,14 @@ export function createDecisionsAdapter(db: Database, deps: { now?: () => Date } 
     supersede: (input) => asApiFailure(() => createDecision(db, { ...input.replacement, supersedes: input.decisionId }, { now: deps.now })),
     exportMarkdown: (input) =>
       asApiFailure(() => {
-        const decisions = input.decisionIds
-          ? (memoriesByIds(db, input.decisionIds) as DecisionRecord[])
-          : listDecisions(db, { archived: 'any', sort: 'timestamp', limit: 10_000 });
-        const found = decisions.filter((d) => d.memory_type === 'decision');
-        if (input.decisionIds && found.length !== input.decisionIds.length) throw new ApiFailure('not_found', 'some decisions were not found');
+        // Every decision when no ids are given, superseded ones included: an export is never cut short.
+        const ids = input.decisionIds ?? allDecisionIds(db);
+        const found = (memoriesByIds(db, ids) as DecisionRecord[]).filter((d) => d.memory_type === 'decision');
+        if (input.decisionIds) {
+          const known = new Set(found.flatMap((d) => [d.decision_id, d.memory_id]));
+          const missing = input.decisionIds.filter((id) => !known.has(id));
+          if (missing.length > 0) throw new ApiFailure('not_found', `some decisions were not found: ${missing.join(', ')}`);
+        }
         const ordered = [...found].sort((a, b) => (a.decision_id! < b.decision_id! ? -1 : 1));
         return { markdown: ordered.map(renderDecisionMarkdown).join('\n---\n\n') };
       }),
