@@ -1,7 +1,6 @@
 import type { Store } from '../core/store/index.ts';
 import { createBm25Retriever } from '../core/search/index.ts';
-import { semanticStatus } from '../core/vectors/index.ts';
-import { collectStats } from '../cli/commands/stats.ts';
+import { storeStats } from '../core/stats.ts';
 import type { ApiOutput } from '../../shared/api/index.ts';
 import type { ApiHandlers } from './dispatch.ts';
 import { chunkContext, listSources } from './corpus.ts';
@@ -47,11 +46,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       dbPath: store.path,
       capabilities: await capabilities(engines),
     }),
-    'stats.get': async () => {
-      const notices = store.vec.loaded ? [] : [store.vec.reason];
-      notices.push(...(await semanticStatus(store.db, deps.modelDirs ?? [], store.vec.loaded)).notices);
-      return collectStats(store.db, store.path, [...new Set(notices)]);
-    },
+    'stats.get': () => storeStats(store, deps.modelDirs ?? []),
     'sources.list': async () => listSources(store.db),
     'library.ingest': (input) => library.ingest(input.paths),
     'library.import': (input) => library.importFiles(input.files),
