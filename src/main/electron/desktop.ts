@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { IPC_EVENT_CHANNEL } from '../../shared/api/methods.ts';
 import { createApi } from '../api/index.ts';
 import { openStore } from '../core/store/index.ts';
-import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../core/embed/model-dirs.ts';
+import { defaultModelDirs } from '../paths.ts';
 import { registerIpcApi, trustedUrlCheck } from './ipc.ts';
 import { installMenu } from './menu.ts';
 import { createMainWindow, hardenSessions } from './window.ts';
@@ -20,7 +20,8 @@ export async function startDesktop(): Promise<void> {
     dataDir,
     version: app.getVersion(),
     transport: 'ipc',
-    modelDirs: modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, userDataModelsDir: join(dataDir, 'models'), env: process.env }),
+    // The same folders as the CLI and serve mode: index.ts points userData at userDataDir(), whose models/ is searched.
+    modelDirs: defaultModelDirs(),
     // Built beside index.cjs as its own entry (electron.vite.config.ts), so embedding never runs on the main thread.
     embedWorkerUrl: pathToFileURL(join(__dirname, 'embed-worker.cjs')),
     desktop: {
