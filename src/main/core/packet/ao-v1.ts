@@ -1,7 +1,6 @@
 import type { DroppedItem, TruncationEvent } from '../../../shared/packet.ts';
 import type { Gathered } from './gather.ts';
-import { evidenceLabel, evidenceSource } from './gather.ts';
-import { day, fmtScore, renderItem, type Gate, type Item } from './items.ts';
+import { day, fmtScore, gatedEvidence, renderItem, type Gate, type Item } from './items.ts';
 import type { AoEvictionStep, AoSectionName, AoSectionSpec, AoTemplate } from './templates.ts';
 
 // 000's five-section packet: gather everything at full content, trim sections over their own target by their
@@ -57,9 +56,9 @@ export function buildAoItems(g: Gathered, gate: Gate, task: string | null, proto
 
   const I = 'INTEL';
   g.evidence.forEach((h, i) => {
-    const source = evidenceSource(h);
+    const { label, id: source } = gatedEvidence(gate, h, I);
     push(I, 'evidence', { id: source, kind: 'evidence', source, score: h.norm, ts: null },
-      renderItem(gate, { lead: `[E${i + 1}] `, head: evidenceLabel(h), tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: I, bodyFirstLine: h.lineStart, context: h.context }));
+      renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: I, bodyFirstLine: h.lineStart, context: h.context }));
   });
   const mem = (group: string, kind: 'decision' | 'learning' | 'issue', list: Gathered['decisions']) => {
     for (const e of list)

@@ -13,7 +13,7 @@ import { createTokenCounter, estimateTokens, type TokenCounter } from '../tokens
 import { layoutAo, buildAoItems } from './ao-v1.ts';
 import { canonicalJson, normalizeText, sha256Hex } from './canonical.ts';
 import { gather } from './gather.ts';
-import { Gate, itemRef } from './items.ts';
+import { Gate, gateTools, itemRef } from './items.ts';
 import { buildLayeredItems, layoutLayered } from './layered-v1.ts';
 import { renderPacket, manifestOf } from './render.ts';
 import { resolveRequest, type ResolvedRequest } from './request.ts';
@@ -52,23 +52,29 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
   const gate = new Gate(redactor, deps.redactionLog ?? null);
   const staticText = deps.sources.staticText ?? ((name: string) => readStaticText(name));
 
+  // Every free-text member of the request passes the gate here, before it enters `inputs`: from there it reaches
+  // the stored bytes, the manifest and all three formats, none of which judges it again.
   const query = gate.pass(r.query, 'request.query', 'QUERY').text;
   const task = r.task === null ? null : gate.pass(r.task, 'request.task', 'TASK').text;
+  const tools = gateTools(gate, r.tools);
+  const filters = r.filters === null ? null : { ...r.filters, ...(r.filters.pathGlob !== undefined ? { pathGlob: gate.pass(r.filters.pathGlob, 'request.filters.pathGlob', 'FILTERS').text } : {}) };
   const inputs: PacketInputs = {
     query,
     task,
-    task_sha256: r.task === null ? null : sha256Hex(normalizeText(r.task)),
+    // Of the gated text: a digest of the raw task would let anyone holding the packet confirm a guessed redacted line.
+    task_sha256: task === null ? null : sha256Hex(normalizeText(task)),
     template: r.template,
     max_tokens: r.maxTokens,
     encoding: r.encoding,
     k: r.k,
-    filters: r.filters ?? null,
+    filters,
     profile: r.template === 'layered-v1' ? r.profile : null,
     signals: r.template === 'layered-v1' ? r.signals : null,
-    tools: r.tools,
+    tools: tools.tools,
     conversation: [],
   };
-  const g = await gather(deps.sources, inputs, r.query);
+  // Searches with the caller's own query and filters; the packet records only their gated forms.
+  const g = await gather(deps.sources, inputs, { query: r.query, filters: r.filters }, gate);
   const degradations = [...g.degradations];
 
   let sections: PacketSection[];
@@ -104,7 +110,7 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
     }
     const system = gate.pass(systemText, 'resources/protocol/layered-v1-system.md', 'SYSTEM').text;
     inputs.conversation = r.conversation.map((t, i) => ({ ...t, text: gate.pass(t.text, `request.conversation[${i}]`, 'CONVERSATION').text }));
-    const items = buildLayeredItems(g, gate, { system, task, query, tools: r.tools, conversation: inputs.conversation });
+    const items = buildLayeredItems(g, gate, { system, task, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation });
     const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter });
     sections = l.layers.map((x) => ({
       name: x.name,
@@ -198,11 +204,12 @@ export async function assemble(request: PacketRequest, deps: AssembleDeps, forma
   const { bytes, hash } = encodePacket(packet);
   const text = renderPacket(packet, hash, format);
   const ts = (deps.now ?? (() => new Date()))().toISOString();
-  const record = injectionRecord(packet, hash, ts, request.sessionId ?? null);
+  const sessionId = gatedSessionId(request.sessionId ?? null, deps);
+  const record = injectionRecord(packet, hash, ts, sessionId);
   if (deps.db) {
     const db = deps.db;
     db.transaction(() => {
-      saveSnapshot(db, { hash, bytes, packet, request: stripUndefined(request), createdAt: ts });
+      saveSnapshot(db, { hash, bytes, packet, request: recordedRequest(request, packet, sessionId), createdAt: ts });
       appendInjection(db, record);
     })();
   }
@@ -210,6 +217,38 @@ export async function assemble(request: PacketRequest, deps: AssembleDeps, forma
   return { hash, bytes, packet, manifest: manifestOf(packet, hash), text, format };
 }
 
-function stripUndefined(r: PacketRequest): PacketRequest {
-  return JSON.parse(JSON.stringify(r)) as PacketRequest;
+/**
+ * The session id is stored with the injection record, not in the packet (two sessions asking alike get the same
+ * hash), so it passes the redactor on its own rather than through the packet's gate.
+ */
+function gatedSessionId(sessionId: string | null, deps: AssembleDeps): string | null {
+  if (sessionId === null) return null;
+  const r = (deps.redactor ?? getDefaultRedactor()).redactText(normalizeText(sessionId), { source: 'request.sessionId', section: 'SESSION' });
+  for (const e of r.redactions) deps.redactionLog?.(e);
+  return r.text;
+}
+
+/**
+ * The request stored beside the snapshot (for `replay --reassemble`): the members the request type names, with
+ * every free-text one in its gated form from the packet's inputs, never the caller's raw text. A request that lost
+ * a line to the gate reassembles from what is left of it.
+ */
+function recordedRequest(request: PacketRequest, p: CanonicalPacket, sessionId: string | null): PacketRequest {
+  const i = p.inputs;
+  const out: PacketRequest = {
+    query: i.query,
+    task: i.task ?? undefined,
+    template: request.template,
+    maxTokens: request.maxTokens,
+    encoding: request.encoding,
+    k: request.k,
+    filters: request.filters === undefined ? undefined : (i.filters ?? undefined),
+    profile: request.profile,
+    signals: request.signals === undefined ? undefined : (i.signals ?? undefined),
+    tools: request.tools === undefined ? undefined : i.tools,
+    // ao-v1 neither reads nor gates the conversation, so it is not kept.
+    conversation: request.conversation === undefined || p.template !== 'layered-v1' ? undefined : i.conversation,
+    sessionId: sessionId ?? undefined,
+  };
+  return JSON.parse(JSON.stringify(out)) as PacketRequest;
 }

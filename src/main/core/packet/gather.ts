@@ -1,6 +1,7 @@
 import type { PacketInputs, RetrievalParams } from '../../../shared/packet.ts';
-import type { SearchHit } from '../../../shared/types.ts';
+import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
 import { roundScore } from './canonical.ts';
+import type { Gate } from './items.ts';
 import type { GoalsData, LineContext, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
 
 /** Everything the sources returned for one request, before redaction and budgets. */
@@ -20,20 +21,27 @@ export interface Gathered {
 /** 000's limits: cycles 10, sessions 5, chain 5, learnings 10. */
 export const GATHER_LIMITS = { states: 10, sessions: 5, timeline: 5, decisions: 10, learnings: 10, issues: 10 };
 
-async function attempt<T>(what: string, degradations: string[], fn: () => T | Promise<T>, empty: T): Promise<T> {
+async function attempt<T>(what: string, degradations: string[], gate: Gate, fn: () => T | Promise<T>, empty: T): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    // A failing provider must not take the packet down; the gap is recorded and the section degrades.
-    degradations.push(`${what}: provider failed (${err instanceof Error ? err.message : String(err)})`);
+    // A failing provider must not take the packet down; the gap is recorded and the section degrades. Its message
+    // can quote what it was given (an FTS5 syntax error quotes the query), so it passes the gate first.
+    const message = gate.pass(err instanceof Error ? err.message : String(err), `provider ${what}`, 'MANIFEST').text.replace(/\n/g, ' ');
+    degradations.push(`${what}: provider failed (${message})`);
     return empty;
   }
 }
 
-export async function gather(sources: PacketSources, inputs: PacketInputs, rawQuery: string): Promise<Gathered> {
-  const degradations: string[] = [...(sources.unavailable ?? [])];
+/**
+ * `raw`: the query and filters as the caller gave them, for searching; `inputs` holds their gated forms, which are
+ * what the packet records (retrieval.filters included).
+ */
+export async function gather(sources: PacketSources, inputs: PacketInputs, raw: { query: string; filters: SearchFilters | null }, gate: Gate): Promise<Gathered> {
+  const rawQuery = raw.query;
+  const degradations: string[] = (sources.unavailable ?? []).map((u) => gate.pass(u, 'sources.unavailable', 'MANIFEST').text);
   const hits = inputs.k > 0 && rawQuery.trim() !== ''
-    ? await sources.retriever.search({ text: rawQuery, k: inputs.k, filters: inputs.filters ?? undefined })
+    ? await sources.retriever.search({ text: rawQuery, k: inputs.k, filters: raw.filters ?? undefined })
     : [];
   const top = hits.reduce((m, h) => Math.max(m, h.score), 0);
   // Retriever scores are not on one scale (bm25 is unbounded, RRF is tiny); relative to the best hit they are.
@@ -48,14 +56,14 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, rawQu
   if (!m && !(sources.unavailable ?? []).some((u) => u.startsWith('memory'))) degradations.push('memory: no provider');
   const q = rawQuery;
   const L = GATHER_LIMITS;
-  const goals = sources.goals ? await attempt('goals', degradations, () => sources.goals!(), null) : null;
+  const goals = sources.goals ? await attempt('goals', degradations, gate, () => sources.goals!(), null) : null;
   if (!sources.goals && !(sources.unavailable ?? []).some((u) => u.startsWith('goals'))) degradations.push('goals: no provider');
-  const sessions = sources.sessions ? await attempt('sessions', degradations, () => sources.sessions!(L.sessions), []) : [];
-  const states = m ? await attempt('memory.latestStates', degradations, () => m.latestStates(L.states), []) : [];
-  const timeline = m ? await attempt('memory.decisionTimeline', degradations, () => m.decisionTimeline(L.timeline), []) : [];
-  const decisions = m ? await attempt('memory.decisions', degradations, () => m.decisions(q, L.decisions), []) : [];
-  const learnings = m ? await attempt('memory.learnings', degradations, () => m.learnings(q, L.learnings), []) : [];
-  const issues = m ? await attempt('memory.openIssues', degradations, () => m.openIssues(q, L.issues), []) : [];
+  const sessions = sources.sessions ? await attempt('sessions', degradations, gate, () => sources.sessions!(L.sessions), []) : [];
+  const states = m ? await attempt('memory.latestStates', degradations, gate, () => m.latestStates(L.states), []) : [];
+  const timeline = m ? await attempt('memory.decisionTimeline', degradations, gate, () => m.decisionTimeline(L.timeline), []) : [];
+  const decisions = m ? await attempt('memory.decisions', degradations, gate, () => m.decisions(q, L.decisions), []) : [];
+  const learnings = m ? await attempt('memory.learnings', degradations, gate, () => m.learnings(q, L.learnings), []) : [];
+  const issues = m ? await attempt('memory.openIssues', degradations, gate, () => m.openIssues(q, L.issues), []) : [];
   const clampScore = (e: MemoryEntry): MemoryEntry => ({ ...e, score: roundScore(Math.min(1, Math.max(0, Number.isFinite(e.score) ? e.score : 0))) });
 
   return {
@@ -72,13 +80,8 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, rawQu
   };
 }
 
-/** path#anchor (the part of an evidence source that comes from the indexed content). */
+/** path#anchor (the part of an evidence source that comes from the indexed content); gated by gatedEvidence. */
 export function evidenceLabel(h: SearchHit): string {
   const anchor = h.anchor || h.externalId || '';
   return `${h.path}${anchor ? `#${anchor}` : ''}`;
-}
-
-/** path#anchor:lines, the evidence item id and provenance. */
-export function evidenceSource(h: SearchHit): string {
-  return `${evidenceLabel(h)}:${h.lineStart}-${h.lineEnd}`;
 }

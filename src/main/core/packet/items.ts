@@ -1,7 +1,9 @@
-import type { PacketItemKind, RedactionSummary } from '../../../shared/packet.ts';
+import type { PacketItemKind, PacketTool, RedactionSummary } from '../../../shared/packet.ts';
+import type { SearchHit } from '../../../shared/types.ts';
 import { redactionMarker, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import type { LineContext } from './sources.ts';
 import { digest16, normalizeText } from './canonical.ts';
+import { evidenceLabel } from './gather.ts';
 
 /** A candidate item after redaction, rendered, waiting for budgets to decide whether it stays. */
 export interface Item {
@@ -27,6 +29,7 @@ export class Gate {
   readonly events: RedactionEvent[] = [];
   private readonly redactor: Redactor;
   private readonly log: ((e: RedactionEvent) => void) | null;
+  private readonly sources = new Map<string, string>();
 
   constructor(redactor: Redactor, log: ((e: RedactionEvent) => void) | null) {
     this.redactor = redactor;
@@ -39,6 +42,7 @@ export class Gate {
    * line when `raw` starts / ends with a fragment of it; a line is redacted if its full form or its fragment is.
    */
   pass(raw: string, source: string, section: string, firstLine = 1, ctx: LineContext | null = null): { text: string; redacted: number } {
+    source = this.safeSource(source);
     const before = ctx?.before ?? [];
     const skip = before.length;
     // Normalized first, so what is measured against budgets is exactly what is hashed.
@@ -64,6 +68,20 @@ export class Gate {
     return { text: out.join('\n'), redacted: byLine.size };
   }
 
+  /**
+   * An event's source is provenance (a path, a request field) that lands in the manifest and the log, so it is
+   * judged too: a source the gate would redact is recorded as its marker. Not counted as a redaction of its own.
+   */
+  private safeSource(source: string): string {
+    let safe = this.sources.get(source);
+    if (safe === undefined) {
+      const r = this.redactor.redactText(normalizeText(source), { source: 'redaction event source', section: 'MANIFEST' });
+      safe = r.redactions.length > 0 ? redactionMarker(r.redactions[0].type) : source;
+      this.sources.set(source, safe);
+    }
+    return safe;
+  }
+
   summary(): RedactionSummary {
     const by_type: Record<string, number> = {};
     for (const e of this.events) by_type[e.type] = (by_type[e.type] ?? 0) + 1;
@@ -82,9 +100,19 @@ export class Gate {
  */
 export function renderItem(
   gate: Gate,
-  opts: { head: string; lead?: string; tail?: string; body?: string; source: string; section: string; bodyFirstLine?: number; context?: LineContext | null },
+  opts: {
+    /** Raw text, or text that has already passed the gate (it is not judged twice). */
+    head: string | Gated;
+    lead?: string;
+    tail?: string;
+    body?: string;
+    source: string;
+    section: string;
+    bodyFirstLine?: number;
+    context?: LineContext | null;
+  },
 ): { text: string; redacted: number } {
-  const head = gate.pass(opts.head, opts.source, opts.section);
+  const head = typeof opts.head === 'string' ? gate.pass(opts.head, opts.source, opts.section) : opts.head;
   let text = `- ${opts.lead ?? ''}${head.text}${opts.tail ?? ''}`;
   let redacted = head.redacted;
   if (opts.body !== undefined && opts.body.trim() !== '') {
@@ -93,6 +121,51 @@ export function renderItem(
     text += '\n' + body.text.split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
   }
   return { text, redacted };
+}
+
+export interface Gated {
+  text: string;
+  redacted: number;
+}
+
+/**
+ * An evidence hit's label (path#anchor, both from the indexed content) through the gate once: it is the item's
+ * head, and with the line range (the packet's own formatting, kept out of the gate) its id and provenance.
+ */
+export function gatedEvidence(gate: Gate, h: SearchHit, section: string): { label: Gated; id: string } {
+  const label = gate.pass(evidenceLabel(h), h.path, section);
+  return { label, id: `${label.text}:${h.lineStart}-${h.lineEnd}` };
+}
+
+/**
+ * Tool definitions through the gate, field by field, before they enter the packet's inputs (and from there the
+ * manifest, the ContextOS tooling layer and the Tools layer, none of which judges them again). When neither
+ * field is redacted, the line the Tools layer prints from them is judged too, since a pair can be a secret that
+ * neither half is (`api_key` + `<value>`): then both become the marker. The enum fields are checked by the request.
+ */
+export function gateTools(gate: Gate, tools: PacketTool[]): { tools: PacketTool[]; redacted: number[] } {
+  const out: PacketTool[] = [];
+  const redacted: number[] = [];
+  tools.forEach((t, i) => {
+    const at = `request.tools[${i}]`;
+    const name = gate.pass(t.name, `${at}.name`, 'TOOLS');
+    const purpose = gate.pass(t.purpose, `${at}.purpose`, 'TOOLS');
+    let n = name.text;
+    let p = purpose.text;
+    let count = name.redacted + purpose.redacted;
+    if (count === 0) {
+      const [first, ...rest] = p.split('\n');
+      const line = gate.pass(`${n}: ${first}`, at, 'TOOLS');
+      if (line.redacted > 0) {
+        n = line.text;
+        p = [line.text, ...rest].join('\n');
+        count = line.redacted;
+      }
+    }
+    out.push({ ...t, name: n, purpose: p });
+    redacted.push(count);
+  });
+  return { tools: out, redacted };
 }
 
 export function itemRef(item: Item) {

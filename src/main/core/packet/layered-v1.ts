@@ -1,8 +1,7 @@
 import type { AllocatorSignals, ConversationTurn, DroppedItem, PacketTool, TaskProfile, TruncationEvent } from '../../../shared/packet.ts';
 import type { TokenCounter } from '../tokens/index.ts';
 import type { Gathered } from './gather.ts';
-import { evidenceLabel, evidenceSource } from './gather.ts';
-import { day, fmtScore, renderItem, type Gate, type Item } from './items.ts';
+import { day, fmtScore, gatedEvidence, renderItem, type Gate, type Item } from './items.ts';
 import type { DynamicLayer, LayerName, LayeredTemplate } from './templates.ts';
 
 // 003's layered pack: System → Task → Tools → Evidence → Memory → Conversation → Slack. Fixed floors, the
@@ -24,7 +23,9 @@ export interface LayeredInputs {
   system: string;
   task: string | null;
   query: string;
+  /** Already through the gate (gateTools), with the lines each lost to it. */
   tools: PacketTool[];
+  toolRedactions: number[];
   conversation: ConversationTurn[];
 }
 
@@ -35,13 +36,14 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
 
   items.push({ id: 'system', kind: 'system', section: 'SYSTEM', group: 'SYSTEM', source: 'resources/protocol/layered-v1-system.md', score: null, ts: null, text: input.system.trim(), redactedLines: 0 });
   if (input.task !== null && input.task.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'TASK', source: 'request.task', score: null, ts: null, text: input.task.trim(), redactedLines: 0 });
-  for (const t of input.tools) {
+  // Tools arrive already gated (they are also recorded in the packet's inputs), so they are not passed twice.
+  input.tools.forEach((t, i) => {
     const meta = [t.capability_class, t.risk_level, t.approval_mode].filter(Boolean).join(', ');
-    add('TOOLS', { id: `tool:${t.name}`, kind: 'tool', source: 'request.tools', score: null, ts: null }, renderItem(gate, { head: `${t.name}: ${t.purpose}${meta ? ` (${meta})` : ''}`, source: 'request.tools', section: 'TOOLS' }));
-  }
+    items.push({ id: `tool:${t.name}`, kind: 'tool', section: 'TOOLS', group: 'TOOLS', source: 'request.tools', score: null, ts: null, text: `- ${t.name}: ${t.purpose}${meta ? ` (${meta})` : ''}`, redactedLines: input.toolRedactions[i] ?? 0 });
+  });
   g.evidence.forEach((h, i) => {
-    const source = evidenceSource(h);
-    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { lead: `[E${i + 1}] `, head: evidenceLabel(h), tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
+    const { label, id: source } = gatedEvidence(gate, h, 'EVIDENCE');
+    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
   });
   const goals = g.goals;
   if (goals && goals.goal.trim() !== '') {
@@ -66,8 +68,13 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
     items.push({ id: `turn:${i + 1}`, kind: 'turn', section: 'CONVERSATION', group: 'CONVERSATION', source: `request.conversation[${i}]`, score: null, ts: t.ts ?? null, text: `- ${t.role}${t.ts ? ` (${t.ts})` : ''}:\n${body}`, redactedLines: 0 });
   });
   // Memory is ordered best first so a reader (and the drop order) sees rank directly.
-  const mem = items.filter((i) => i.section === 'MEMORY').sort((a, b) => (b.score ?? 0) - (a.score ?? 0) || a.id.localeCompare(b.id));
+  const mem = items.filter((i) => i.section === 'MEMORY').sort((a, b) => (b.score ?? 0) - (a.score ?? 0) || byCodeUnit(a.id, b.id));
   return [...items.filter((i) => i.section !== 'MEMORY'), ...mem];
+}
+
+/** Code-unit order, as canonical JSON sorts keys: the same on every machine and runtime, unlike ICU collation. */
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 const clamp01 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? 0 : Math.min(1, Math.max(0, x)));

@@ -1,11 +1,18 @@
 import {
   PACKET_TEMPLATES,
   TASK_PROFILES,
+  type AllocatorSignals,
+  type ApprovalMode,
+  type CapabilityClass,
+  type ConversationTurn,
   type PacketEncoding,
   type PacketRequest,
   type PacketTemplateId,
+  type PacketTool,
+  type RiskLevel,
   type TaskProfile,
 } from '../../../shared/packet.ts';
+import type { SearchFilters, SourceType } from '../../../shared/types.ts';
 import { TOKEN_ENCODINGS } from '../tokens/index.ts';
 import { AO_V1, LAYERED_V1 } from './templates.ts';
 
@@ -18,6 +25,33 @@ export class PacketRequestError extends Error {
   }
 }
 
+// Every member of a resolved request is either a checked enum or number, a date-shaped string, or free text that
+// assembly passes through the redaction gate before it is stored. Members the request type does not name are left
+// out here, so nothing unchecked can ride along into the packet or the stored request.
+const CAPABILITY_CLASSES: readonly CapabilityClass[] = ['observe', 'recall', 'think_support', 'verify', 'act'];
+const RISK_LEVELS: readonly RiskLevel[] = ['read_safe', 'read_sensitive', 'write_reversible', 'write_external', 'write_irreversible'];
+const APPROVAL_MODES: readonly ApprovalMode[] = ['read_only', 'local_write', 'network', 'delegated', 'destructive'];
+const SIGNAL_KEYS: readonly (keyof AllocatorSignals)[] = [
+  'checklist_evidence_ratio',
+  'expected_tool_calls',
+  'risk_weight',
+  'retrieval_hit_rate',
+  'similarity',
+  'freshness',
+  'unresolved_questions',
+  'dialogue_depth',
+];
+const SOURCE_TYPES: readonly SourceType[] = ['markdown', 'text', 'code', 'html', 'pdf', 'json', 'jsonl'];
+/** Printed outside the gate (turn headers) or kept as a filter bound: a date's characters only. */
+const DATE_SHAPE = /^[0-9][0-9T:.+\- Z]{3,39}$/;
+
+function oneOfOrUndefined<T extends string>(v: unknown, allowed: readonly T[], field: string): T | undefined {
+  if (v === undefined || v === null) return undefined;
+  // The value is not echoed: it is free text the gate has not seen.
+  if (!allowed.includes(v as T)) throw new PacketRequestError(field, `must be one of ${allowed.join(', ')}`);
+  return v as T;
+}
+
 export interface ResolvedRequest {
   query: string;
   task: string | null;
@@ -25,7 +59,7 @@ export interface ResolvedRequest {
   maxTokens: number;
   encoding: PacketEncoding;
   k: number;
-  filters: PacketRequest['filters'] | null;
+  filters: SearchFilters | null;
   profile: TaskProfile;
   signals: NonNullable<PacketRequest['signals']>;
   tools: NonNullable<PacketRequest['tools']>;
@@ -54,24 +88,45 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
   if (!Number.isInteger(k) || k < 0 || k > 100_000) throw new PacketRequestError('k', `must be an integer in [0, 100000], got ${JSON.stringify(k)}`);
   const profile = r.profile ?? LAYERED_V1.defaultProfile;
   if (!TASK_PROFILES.includes(profile)) throw new PacketRequestError('profile', `must be one of ${TASK_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
-  const signals = r.signals ?? {};
-  for (const [key, v] of Object.entries(signals)) {
+  const rawSignals = r.signals ?? {};
+  if (typeof rawSignals !== 'object' || Array.isArray(rawSignals)) throw new PacketRequestError('signals', 'must be an object');
+  const signals: AllocatorSignals = {};
+  // Signal names are recorded in the manifest as keys, outside the gate: only the known ones are accepted.
+  for (const [key, v] of Object.entries(rawSignals)) {
+    if (!(SIGNAL_KEYS as readonly string[]).includes(key)) throw new PacketRequestError('signals', `unknown signal (known: ${SIGNAL_KEYS.join(', ')})`);
+    if (v === undefined) continue;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new PacketRequestError(`signals.${key}`, `must be a number ≥ 0, got ${JSON.stringify(v)}`);
+    signals[key as keyof AllocatorSignals] = v;
   }
-  const tools = r.tools ?? [];
-  if (!Array.isArray(tools)) throw new PacketRequestError('tools', 'must be an array');
-  tools.forEach((t, i) => {
+  const rawTools = r.tools ?? [];
+  if (!Array.isArray(rawTools)) throw new PacketRequestError('tools', 'must be an array');
+  const tools: PacketTool[] = rawTools.map((t, i) => {
     if (!t || typeof t.name !== 'string' || t.name.trim() === '') throw new PacketRequestError(`tools[${i}].name`, 'must be a non-empty string');
+    // One line: the name is the item id and leads the tool's line in the Tools layer.
+    if (/[\r\n]/.test(t.name)) throw new PacketRequestError(`tools[${i}].name`, 'must be a single line');
     if (typeof t.purpose !== 'string') throw new PacketRequestError(`tools[${i}].purpose`, 'must be a string');
+    const capability_class = oneOfOrUndefined(t.capability_class, CAPABILITY_CLASSES, `tools[${i}].capability_class`);
+    const risk_level = oneOfOrUndefined(t.risk_level, RISK_LEVELS, `tools[${i}].risk_level`);
+    const approval_mode = oneOfOrUndefined(t.approval_mode, APPROVAL_MODES, `tools[${i}].approval_mode`);
+    return {
+      name: t.name,
+      purpose: t.purpose,
+      ...(capability_class ? { capability_class } : {}),
+      ...(risk_level ? { risk_level } : {}),
+      ...(approval_mode ? { approval_mode } : {}),
+    };
   });
-  const conversation = r.conversation ?? [];
-  if (!Array.isArray(conversation)) throw new PacketRequestError('conversation', 'must be an array');
-  conversation.forEach((t, i) => {
+  const rawConversation = r.conversation ?? [];
+  if (!Array.isArray(rawConversation)) throw new PacketRequestError('conversation', 'must be an array');
+  const conversation: ConversationTurn[] = rawConversation.map((t, i) => {
     if (!t || (t.role !== 'user' && t.role !== 'assistant')) throw new PacketRequestError(`conversation[${i}].role`, 'must be "user" or "assistant"');
     if (typeof t.text !== 'string') throw new PacketRequestError(`conversation[${i}].text`, 'must be a string');
     // The timestamp is printed in the turn's header line, which is not free text: keep it to a date's characters.
-    if (t.ts !== undefined && (typeof t.ts !== 'string' || !/^[0-9][0-9T:.+\- Z]{3,39}$/.test(t.ts))) throw new PacketRequestError(`conversation[${i}].ts`, 'must be an ISO 8601 timestamp');
+    if (t.ts !== undefined && (typeof t.ts !== 'string' || !DATE_SHAPE.test(t.ts))) throw new PacketRequestError(`conversation[${i}].ts`, 'must be an ISO 8601 timestamp');
+    return { role: t.role, text: t.text, ...(t.ts !== undefined ? { ts: t.ts } : {}) };
   });
+  const filters = resolveFilters(r.filters);
+  if (r.sessionId !== undefined && r.sessionId !== null && typeof r.sessionId !== 'string') throw new PacketRequestError('sessionId', 'must be a string');
   return {
     query: r.query,
     task: r.task ?? null,
@@ -79,11 +134,36 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
     maxTokens,
     encoding,
     k,
-    filters: r.filters ?? null,
+    filters,
     profile,
     signals,
     tools,
     conversation,
     sessionId: r.sessionId ?? null,
   };
+}
+
+/** Search filters: the glob is free text (gated before it is stored), types an enum, the bounds date-shaped. */
+function resolveFilters(f: PacketRequest['filters'] | null | undefined): SearchFilters | null {
+  if (f === undefined || f === null) return null;
+  if (typeof f !== 'object' || Array.isArray(f)) throw new PacketRequestError('filters', 'must be an object');
+  const out: SearchFilters = {};
+  if (f.pathGlob !== undefined) {
+    if (typeof f.pathGlob !== 'string') throw new PacketRequestError('filters.pathGlob', 'must be a string');
+    out.pathGlob = f.pathGlob;
+  }
+  if (f.types !== undefined) {
+    if (!Array.isArray(f.types)) throw new PacketRequestError('filters.types', 'must be an array');
+    out.types = f.types.map((t: unknown, i) => {
+      if (!SOURCE_TYPES.includes(t as SourceType)) throw new PacketRequestError(`filters.types[${i}]`, `must be one of ${SOURCE_TYPES.join(', ')}`);
+      return t as SourceType;
+    });
+  }
+  for (const key of ['modifiedAfter', 'modifiedBefore'] as const) {
+    const v = f[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || !DATE_SHAPE.test(v) || Number.isNaN(Date.parse(v))) throw new PacketRequestError(`filters.${key}`, 'must be an ISO 8601 date');
+    out[key] = v;
+  }
+  return out;
 }
