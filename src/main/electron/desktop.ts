@@ -5,7 +5,7 @@ import { IPC_EVENT_CHANNEL } from '../../shared/api/methods.ts';
 import { createApi } from '../api/index.ts';
 import { openStore } from '../core/store/index.ts';
 import { defaultModelDirs } from '../paths.ts';
-import { registerIpcApi, trustedUrlCheck } from './ipc.ts';
+import { devServerUrlFor, registerIpcApi, trustedUrlCheck } from './ipc.ts';
 import { installMenu } from './menu.ts';
 import { createMainWindow, hardenSessions } from './window.ts';
 
@@ -36,7 +36,7 @@ export async function startDesktop(): Promise<void> {
   });
 
   const rendererFile = join(__dirname, '../renderer/index.html');
-  const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+  const devServerUrl = devServerUrlFor(app.isPackaged, process.env);
   registerIpcApi(ipcMain, api.dispatch, trustedUrlCheck(pathToFileURL(rendererFile).href, devServerUrl));
   api.events.subscribe((e) => win?.webContents.send(IPC_EVENT_CHANNEL, e));
   hardenSessions(app, session.defaultSession);

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
 import { API_METHODS, ipcChannel } from '../../shared/api/methods.ts';
 import { checkElectronRe2, redirectRe2, STAMP_FILE } from './native-re2.ts';
-import { registerIpcApi, trustedUrlCheck } from './ipc.ts';
+import { devServerUrlFor, registerIpcApi, trustedUrlCheck } from './ipc.ts';
 
 const tmp = tempDirs('cp-electron-');
 afterAll(() => tmp.cleanup());
@@ -52,5 +52,13 @@ describe('IPC registration', () => {
     const dev = trustedUrlCheck(rendererUrl, 'http://localhost:5173');
     expect(dev('http://localhost:5173/index.html')).toBe(true);
     expect(dev('http://localhost:5174/')).toBe(false);
+  });
+
+  it('takes the dev server address from ELECTRON_RENDERER_URL only when the app is not packaged', () => {
+    const env = { ELECTRON_RENDERER_URL: 'https://evil.example/' };
+    expect(devServerUrlFor(true, env)).toBeUndefined();
+    expect(devServerUrlFor(false, env)).toBe('https://evil.example/');
+    expect(devServerUrlFor(false, {})).toBeUndefined();
+    expect(devServerUrlFor(false, { ELECTRON_RENDERER_URL: '' })).toBeUndefined();
   });
 });

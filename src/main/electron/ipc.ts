@@ -27,3 +27,12 @@ export function trustedUrlCheck(rendererFileUrl: string, devServerUrl: string | 
     return url.split('#')[0]!.split('?')[0] === rendererFileUrl;
   };
 }
+
+/**
+ * electron-vite's dev server address, honoured only when the app runs unpackaged: in a packaged app the variable
+ * could only come from whoever started the process, and would load any origin with the privileged preload.
+ */
+export function devServerUrlFor(isPackaged: boolean, env: NodeJS.ProcessEnv): string | undefined {
+  if (isPackaged) return undefined;
+  return env.ELECTRON_RENDERER_URL || undefined;
+}
