@@ -1,16 +1,11 @@
-import type { z } from 'zod';
-import { apiInputs, isApiMethod, type ApiMethod, type ApiOutput, type ApiParsedInput, type ApiResult } from '../../shared/api/index.ts';
-import type { FieldIssue } from '../../shared/memory.ts';
+import { apiInputs, fieldIssues, isApiMethod, type ApiMethod, type ApiOutput, type ApiParsedInput, type ApiResult } from '../../shared/api/index.ts';
 import { ApiFailure } from './failure.ts';
 
 export type ApiHandlers = { [M in ApiMethod]: (input: ApiParsedInput<M>) => Promise<ApiOutput<M>> };
 
 export type Dispatch = (method: string, input: unknown) => Promise<ApiResult<unknown>>;
 
-/** zod issues → one entry per field path, in the form's own field names (`alternatives_considered.0.name`). */
-export function fieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(input)', message: i.message }));
-}
+export { fieldIssues };
 
 /**
  * The single entry point both transports call: checks the method is in the contract, validates the input with the

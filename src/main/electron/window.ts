@@ -1,5 +1,5 @@
 import { BrowserWindow, shell, type Session } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../serve/security.ts';
+import { CONTENT_SECURITY_POLICY } from '../../shared/api/security.ts';
 
 export function createMainWindow(opts: { preload: string; rendererFile: string; devServerUrl?: string }): BrowserWindow {
   const win = new BrowserWindow({

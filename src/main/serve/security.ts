@@ -1,18 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 
-/** The one CSP for the renderer, sent as a header by serve mode and by Electron; index.html carries the same as a meta tag. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+export { CONTENT_SECURITY_POLICY, TOKEN_HEADER } from '../../shared/api/security.ts';
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'] as const;
 
@@ -35,5 +23,3 @@ export function tokensEqual(given: string | undefined, expected: string): boolea
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
-
-export const TOKEN_HEADER = 'x-contextpack-token';

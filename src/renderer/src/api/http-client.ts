@@ -1,8 +1,8 @@
 import { API_EVENTS, type ApiEventName } from '../../../shared/api/methods.ts';
 import type { ApiEvent, ApiResult } from '../../../shared/api/index.ts';
+import { TOKEN_HEADER } from '../../../shared/api/security.ts';
 import { unwrap, type ApiClient } from './client.ts';
 
-const TOKEN_HEADER = 'x-contextpack-token';
 const STORAGE_KEY = 'contextpack.token';
 
 /**

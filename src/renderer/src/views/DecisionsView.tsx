@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { decisionInputSchema, type ApiInput } from '../../../shared/api/contract.ts';
+import { fieldIssues } from '../../../shared/api/issues.ts';
 import type { DecisionRecord, FieldIssue } from '../../../shared/memory.ts';
 import { ApiCallError, api, errorText } from '../api/client.ts';
 import { copyText } from '../api/platform.ts';
@@ -74,7 +75,7 @@ function Decisions() {
     // Same schema as the boundary: the form shows the messages before a round trip, the engine re-checks anyway.
     const local = decisionInputSchema.safeParse(input);
     if (!local.success) {
-      setIssues(local.error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message })));
+      setIssues(fieldIssues(local.error));
       announce('The decision has errors; see the messages next to the fields');
       return;
     }
