@@ -162,7 +162,7 @@ writeFileSync(join(pipeDir, 'passages.jsonl'), chunks.map((text, i) => JSON.stri
 const pipeStore = openStore(join(pipeDir, 'pipeline.db'));
 const p0 = performance.now();
 const ingested = await ingestPaths(pipeStore.db, [join(pipeDir, 'passages.jsonl')]);
-const backfill = await backfillVectors(pipeStore.db, embedder, { batchSize: 64 });
+const backfill = await backfillVectors(pipeStore.db, embedder);
 const pipelineMs = performance.now() - p0;
 pipeStore.close();
 await rm(pipeDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import type { Store } from '../../core/store/index.ts';
-import { backfillVectors, configuredModelId, setConfiguredModelId, type BackfillProgress, type BackfillReport } from '../../core/vectors/index.ts';
+import { backfillVectors, configuredModelId, DEFAULT_BACKFILL_BATCH, setConfiguredModelId, type BackfillProgress, type BackfillReport } from '../../core/vectors/index.ts';
 import { defaultModelDirs } from '../../paths.ts';
 import { CliError, intOption, printJson, withStore, type Command } from '../command.ts';
 
@@ -9,7 +9,7 @@ export const embedCommand: Command = {
   usage: 'contextpack embed [--model ID] [--batch N] [--progress] [--json] [--db FILE]',
   options: { model: { type: 'string' }, batch: { type: 'string' }, progress: { type: 'boolean', default: false } },
   async run(ctx) {
-    const batchSize = intOption(ctx, 'batch', 64);
+    const batchSize = intOption(ctx, 'batch', DEFAULT_BACKFILL_BATCH);
     return withStore(ctx, async (store) => {
       if (!store.vec.loaded) throw new CliError(`embed: semantic search off: ${store.vec.reason}`);
       const modelId = typeof ctx.values.model === 'string' ? ctx.values.model : configuredModelId(store.db);

@@ -3,6 +3,7 @@ import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
 import { roundScore } from './canonical.ts';
 import type { Gate } from './items.ts';
 import type { GoalsData, LineContext, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
+import { anchoredPath } from '../../../shared/provenance.ts';
 
 /** Everything the sources returned for one request, before redaction and budgets. */
 export interface Gathered {
@@ -82,6 +83,5 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
 
 /** path#anchor (the part of an evidence source that comes from the indexed content); gated by gatedEvidence. */
 export function evidenceLabel(h: SearchHit): string {
-  const anchor = h.anchor || h.externalId || '';
-  return `${h.path}${anchor ? `#${anchor}` : ''}`;
+  return anchoredPath(h.path, h.anchor || h.externalId);
 }

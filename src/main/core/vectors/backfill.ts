@@ -52,7 +52,9 @@ export interface BackfillReport {
   durationMs: number;
 }
 
-export const DEFAULT_BACKFILL_BATCH = 64;
+// Large enough that the embedder can sort a call's texts by length into low-padding batches (it plans 16 batches
+// of 32 at a time); small enough that a stop loses little work and progress stays lively.
+export const DEFAULT_BACKFILL_BATCH = 256;
 
 /** What a chunk's vector is made from: its document title and heading path give the body its context. */
 export function passageText(title: string, headingPath: string, text: string): string {
