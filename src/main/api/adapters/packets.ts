@@ -5,6 +5,7 @@ import {
   getPacket,
   listPackets,
   PacketRequestError,
+  packetLogs,
   renderPacket,
   replay,
   SnapshotNotFoundError,
@@ -18,6 +19,8 @@ export interface PacketsAdapterDeps {
   /** Defaults to the engine's own (RE2 rules); the desktop app passes one built on its Electron RE2 build. */
   redactor?: AssembleDeps['redactor'];
   now?: () => Date;
+  /** The store's database file: every build appends to logs/redaction.jsonl and logs/injection-log.jsonl beside it, as the CLI does. None → no log files. */
+  dbPath?: string;
 }
 
 async function mapErrors<T>(fn: () => T | Promise<T>): Promise<T> {
@@ -31,12 +34,13 @@ async function mapErrors<T>(fn: () => T | Promise<T>): Promise<T> {
 }
 
 export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}): PacketsEngine {
-  // Sources are built per call: the store's tables (memories, hierarchy) may appear after start-up via migrations.
-  const assembleDeps = (): Omit<AssembleDeps, 'db'> => ({ sources: createStoreSources(db), redactor: deps.redactor, now: deps.now });
+  // Built once: openStore has applied every migration before the API starts, so the tables they read are there.
+  const base: Omit<AssembleDeps, 'db'> = { sources: createStoreSources(db), redactor: deps.redactor, now: deps.now };
+  const logs = deps.dbPath ? packetLogs(deps.dbPath) : {};
   return {
     build: (input) =>
       mapErrors(async (): Promise<PacketView> => {
-        const { bytes: _bytes, ...rest } = await assemble(input, { ...assembleDeps(), db }, 'md');
+        const { bytes: _bytes, ...rest } = await assemble(input, { ...base, ...logs, db }, 'md');
         return rest;
       }),
     list: (input) => listPackets(db, { limit: input.limit ?? 200 }),
@@ -51,7 +55,8 @@ export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}
     },
     replay: (hash) =>
       mapErrors(async () => {
-        const r = await replay(db, hash, { reassemble: true }, assembleDeps());
+        // A reassembly is a comparison, not a packet handed out: like `contextpack replay --reassemble`, it logs nothing.
+        const r = await replay(db, hash, { reassemble: true }, base);
         return r.diff!;
       }),
   };

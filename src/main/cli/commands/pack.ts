@@ -1,12 +1,9 @@
 import { PACKET_FORMATS, PACKET_TEMPLATES, TASK_PROFILES, type PacketFormat, type PacketTemplateId, type TaskProfile } from '../../../shared/packet.ts';
-import { assemble, createStoreSources } from '../../core/packet/index.ts';
-import { createJsonlRedactionLog } from '../../core/redact/index.ts';
+import { assemble, createStoreSources, packetLogs } from '../../core/packet/index.ts';
 import { openStore } from '../../core/store/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { CliError, intOption, oneOf, readInput, type Command } from '../command.ts';
-import { asCliError, logPath, writeAtomic } from './packet-shared.ts';
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { asCliError, writeAtomic } from './packet-shared.ts';
 
 export const packCommand: Command = {
   name: 'pack',
@@ -39,17 +36,13 @@ export const packCommand: Command = {
     const task = taskFile === undefined ? undefined : await readInput(ctx, taskFile, '--task-file');
     const store = openStore(ctx.dbPath);
     try {
-      const injectionFile = logPath(ctx.dbPath, 'injection-log');
       const result = await assemble(
         { query, task, template, maxTokens, encoding, k, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined },
         {
           db: store.db,
           sources: createStoreSources(store.db),
-          redactionLog: createJsonlRedactionLog(logPath(ctx.dbPath, 'redaction')),
-          injectionLog: (r) => {
-            mkdirSync(dirname(injectionFile), { recursive: true });
-            appendFileSync(injectionFile, JSON.stringify(r) + '\n');
-          },
+          // logs/redaction.jsonl and logs/injection-log.jsonl beside the database, as the app writes them.
+          ...packetLogs(ctx.dbPath),
         },
         format,
       );

@@ -1,12 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { PacketRequestError, SnapshotNotFoundError, SnapshotTamperedError } from '../../core/packet/index.ts';
 import { CliError } from '../command.ts';
-
-/** The JSONL logs live next to the database: logs/redaction.jsonl and logs/injection-log.jsonl. */
-export function logPath(dbPath: string, name: 'redaction' | 'injection-log'): string {
-  return join(dirname(dbPath), 'logs', `${name}.jsonl`);
-}
 
 /** Writes through a temporary file and a rename, so a failed write never leaves half a packet. */
 export function writeAtomic(file: string, text: string): void {

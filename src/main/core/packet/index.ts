@@ -24,6 +24,7 @@ export { AO_V1, LAYERED_V1 } from './templates.ts';
 export { readStaticText, ingestSessions, chunkLineContext } from './sources.ts';
 export type { PacketSources, MemoryProvider, MemoryEntry, GoalsData, SessionEntry, LineContext } from './sources.ts';
 export { createStoreSources, createMemoryProvider, createGoalsProvider, memoryClock } from './store-sources.ts';
+export { createJsonlInjectionLog, logPath, packetLogs, type PacketLogName } from './logs.ts';
 
 /** Stored packets, newest first (the UI's history by hash). */
 export function listPackets(db: Database, opts: { limit?: number; offset?: number } = {}): PacketListItem[] {

@@ -25,7 +25,7 @@ export {
 export { PatternRefusedError, validateUserPattern } from './user-patterns.ts';
 export type { PatternValidation } from './user-patterns.ts';
 export { compileRe2, compileRe2Set } from './re2-compile.ts';
-export { createJsonlRedactionLog } from './jsonl-log.ts';
+export { createJsonlAppender, createJsonlRedactionLog } from './jsonl-log.ts';
 export type { JsonlLogDeps } from './jsonl-log.ts';
 export { redactReport } from './report.ts';
 export type { RedactReportOptions } from './report.ts';

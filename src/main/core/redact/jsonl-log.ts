@@ -8,27 +8,35 @@ export interface JsonlLogDeps {
 }
 
 /**
- * Log sink for `createRedactor({ log })`: one JSON object per line, in the
- * field order of the spec's redaction log (ts, pattern, type, source, line, section).
- * Appends synchronously so an event is on disk before the packet is handed out.
+ * An append-only JSONL file: one JSON object per line, the folder made on the first write. Appends synchronously
+ * so a record is on disk before whatever it describes is handed out.
  */
-export function createJsonlRedactionLog(filePath: string, deps: JsonlLogDeps = {}): (event: RedactionEvent) => void {
+export function createJsonlAppender(filePath: string, deps: JsonlLogDeps = {}): (record: object) => void {
   const append = deps.appendFileSync ?? ((f: string, d: string) => fs.appendFileSync(f, d, 'utf8'));
   const mkdir = deps.mkdirSync ?? ((d: string, o: { recursive: true }) => fs.mkdirSync(d, o));
   let dirReady = false;
-  return (event) => {
+  return (record) => {
     if (!dirReady) {
       mkdir(path.dirname(filePath), { recursive: true });
       dirReady = true;
     }
-    const record = {
+    append(filePath, JSON.stringify(record) + '\n');
+  };
+}
+
+/**
+ * Log sink for `createRedactor({ log })`: one JSON object per line, in the
+ * field order of the spec's redaction log (ts, pattern, type, source, line, section).
+ */
+export function createJsonlRedactionLog(filePath: string, deps: JsonlLogDeps = {}): (event: RedactionEvent) => void {
+  const write = createJsonlAppender(filePath, deps);
+  return (event) =>
+    write({
       ts: event.ts,
       pattern: event.pattern,
       type: event.type,
       source: event.source,
       line: event.line,
       section: event.section,
-    };
-    append(filePath, JSON.stringify(record) + '\n');
-  };
+    });
 }
