@@ -1,6 +1,7 @@
 // Data shapes shared by the engine (main), its transports (IPC, HTTP) and the renderer. Plain JSON only.
 
-export type SourceType = 'markdown' | 'text' | 'code' | 'html' | 'pdf' | 'json' | 'jsonl';
+export const SOURCE_TYPES = ['markdown', 'text', 'code', 'html', 'pdf', 'json', 'jsonl'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
 export type SourceStatus = 'indexed' | 'skipped' | 'failed';
 
 export interface SourceRecord {

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
 import { API_METHODS, apiInputs } from '../../shared/api/index.ts';
+import { MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../../shared/limits.ts';
+import { SOURCE_TYPES } from '../../shared/types.ts';
 import type { ApiEvent } from '../../shared/api/events.ts';
 import { createApi, type Api } from './index.ts';
 
@@ -58,6 +60,26 @@ describe('API contract', () => {
       expect(r, `${method} ${field}`).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ field, message: expect.stringContaining('must be a date') }] } });
     }
     expect(await api.dispatch('search.query', { query: 'x', filters: { modifiedAfter: '2026-01-31', modifiedBefore: '2026-02-01T12:00:00Z' } })).toMatchObject({ ok: true });
+  });
+
+  it('checks inputs against the engine limits themselves (src/shared/limits.ts), so the contract and the engine agree', async () => {
+    const decision = { title: 'T', decision: 'D', rationale: 'R', importance: 5 };
+    const create = apiInputs['decisions.create'];
+    expect(create.safeParse({ ...decision, title: 'x'.repeat(TITLE_MAX) }).success).toBe(true);
+    expect(create.safeParse({ ...decision, title: 'x'.repeat(TITLE_MAX + 1) }).success).toBe(false);
+    expect(create.safeParse({ ...decision, tags: ['t'.repeat(TAG_MAX)] }).success).toBe(true);
+    expect(create.safeParse({ ...decision, tags: ['t'.repeat(TAG_MAX + 1)] }).success).toBe(false);
+    // The engine numbers decisions past 999 on a busy day; the contract must not refuse to supersede those.
+    expect(create.safeParse({ ...decision, supersedes: 'DEC-2026-01-31-1000' }).success).toBe(true);
+    expect(create.safeParse({ ...decision, supersedes: 'DEC-2026-01-31-01' }).success).toBe(false);
+    for (const type of SOURCE_TYPES) expect(apiInputs['search.query'].safeParse({ query: 'x', filters: { types: [type] } }).success, type).toBe(true);
+    expect(apiInputs['search.query'].safeParse({ query: 'x', filters: { types: ['binary'] } }).success).toBe(false);
+
+    const low = await api.dispatch('packets.build', { query: 'x', maxTokens: MIN_MAX_TOKENS - 1 });
+    expect(low).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ field: 'maxTokens', message: `token budget must be at least ${MIN_MAX_TOKENS}` }] } });
+    expect(await api.dispatch('packets.build', { query: 'x', maxTokens: MIN_MAX_TOKENS })).toMatchObject({ ok: true });
+    expect(apiInputs['packets.build'].safeParse({ query: 'x', maxTokens: MAX_MAX_TOKENS }).success).toBe(true);
+    expect(apiInputs['packets.build'].safeParse({ query: 'x', maxTokens: MAX_MAX_TOKENS + 1 }).success).toBe(false);
   });
 
   it('rejects upload paths that could leave the imports folder', async () => {

@@ -2,7 +2,8 @@
 // output type. The renderer calls nothing else; preload exposes exactly these names.
 import { z } from 'zod';
 import { filterDateMs } from '../filters.ts';
-import type { IngestReport, SearchHit, SearchMode, SourceRecord, StoreStats } from '../types.ts';
+import { DECISION_ID_PATTERN, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../limits.ts';
+import { SOURCE_TYPES, type IngestReport, type SearchHit, type SearchMode, type SourceRecord, type StoreStats } from '../types.ts';
 import type { ConsistencyFinding, DecisionRecord, FieldIssue, HierarchyTree } from '../memory.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
 import type { ApiMethod } from './methods.ts';
@@ -17,7 +18,7 @@ const filterDate = (field: string) =>
 export const searchFiltersSchema = z
   .object({
     pathGlob: z.string().max(1000).optional(),
-    types: z.array(z.enum(['markdown', 'text', 'code', 'html', 'pdf', 'json', 'jsonl'])).optional(),
+    types: z.array(z.enum(SOURCE_TYPES)).optional(),
     modifiedAfter: filterDate('modifiedAfter').optional(),
     modifiedBefore: filterDate('modifiedBefore').optional(),
   })
@@ -36,16 +37,16 @@ export const decisionAlternativeSchema = z.object({ name: nonEmpty('alternatives
 /** The decision template as a form: the fields the seed marks required, with messages a person can act on. */
 export const decisionInputSchema = z
   .object({
-    title: nonEmpty('title', 100),
+    title: nonEmpty('title', TITLE_MAX),
     decision: nonEmpty('decision'),
     rationale: nonEmpty('rationale'),
     alternatives_considered: z.array(decisionAlternativeSchema).max(20).optional(),
     expected_impact: z.string().max(10_000).optional(),
     validation_criteria: z.string().max(10_000).optional(),
     context: z.string().max(10_000).optional(),
-    tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+    tags: z.array(z.string().trim().min(1).max(TAG_MAX)).max(20).optional(),
     importance: z.number({ error: 'importance must be a number from 1 to 10' }).int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10'),
-    supersedes: z.string().regex(/^DEC-\d{4}-\d{2}-\d{2}-\d{3}$/, 'supersedes must be a decision id like DEC-2026-01-31-001').optional(),
+    supersedes: z.string().regex(DECISION_ID_PATTERN, 'supersedes must be a decision id like DEC-2026-01-31-001').optional(),
   })
   .strict();
 
@@ -76,7 +77,7 @@ export const apiInputs = {
     .strict(),
   'chunks.context': z.object({ chunkId: z.number().int().positive(), radius: z.number().int().min(0).max(20).optional() }).strict(),
   'decisions.list': z
-    .object({ query: z.string().max(500).optional(), tag: z.string().max(50).optional(), includeSuperseded: z.boolean().optional() })
+    .object({ query: z.string().max(500).optional(), tag: z.string().max(TAG_MAX).optional(), includeSuperseded: z.boolean().optional() })
     .strict(),
   'decisions.create': decisionInputSchema,
   'decisions.supersede': z.object({ decisionId: z.string().min(1), replacement: decisionInputSchema.omit({ supersedes: true }) }).strict(),
@@ -87,7 +88,12 @@ export const apiInputs = {
       query: z.string().trim().min(1, 'query is required').max(2000),
       task: z.string().max(20_000).optional(),
       template: z.enum(['ao-v1', 'layered-v1']).optional(),
-      maxTokens: z.number({ error: 'token budget must be a number' }).int('token budget must be a whole number').min(200, 'token budget must be at least 200').max(200_000, 'token budget must be at most 200000').optional(),
+      maxTokens: z
+        .number({ error: 'token budget must be a number' })
+        .int('token budget must be a whole number')
+        .min(MIN_MAX_TOKENS, `token budget must be at least ${MIN_MAX_TOKENS}`)
+        .max(MAX_MAX_TOKENS, `token budget must be at most ${MAX_MAX_TOKENS}`)
+        .optional(),
       k: z.number().int().min(1).max(100).optional(),
       filters: searchFiltersSchema.optional(),
     })

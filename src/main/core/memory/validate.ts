@@ -6,6 +6,7 @@ import {
   type MemoryInput,
   type MemoryType,
 } from '../../../shared/memory.ts';
+import { DECISION_ID_PATTERN, TAG_MAX, TITLE_MAX } from '../../../shared/limits.ts';
 
 /** Bad input, one entry per field, so a CLI or a form can show each message next to its field. */
 export class ValidationError extends Error {
@@ -24,11 +25,9 @@ export class NotFoundError extends Error {
   }
 }
 
-export const TITLE_MAX = 100;
-export const TAG_MAX = 50;
+export { DECISION_ID_PATTERN, TAG_MAX, TITLE_MAX };
 export const DEFAULT_PROJECT_ID = 'default';
 export const DEFAULT_AGENT_ID = 'user';
-export const DECISION_ID_PATTERN = /^DEC-(\d{4})-(\d{2})-(\d{2})-(\d{3,})$/;
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 

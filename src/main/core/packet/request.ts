@@ -12,7 +12,8 @@ import {
   type RiskLevel,
   type TaskProfile,
 } from '../../../shared/packet.ts';
-import type { SearchFilters, SourceType } from '../../../shared/types.ts';
+import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../../../shared/limits.ts';
+import { SOURCE_TYPES, type SearchFilters, type SourceType } from '../../../shared/types.ts';
 import { TOKEN_ENCODINGS } from '../tokens/index.ts';
 import { AO_V1, LAYERED_V1 } from './templates.ts';
 
@@ -41,7 +42,6 @@ const SIGNAL_KEYS: readonly (keyof AllocatorSignals)[] = [
   'unresolved_questions',
   'dialogue_depth',
 ];
-const SOURCE_TYPES: readonly SourceType[] = ['markdown', 'text', 'code', 'html', 'pdf', 'json', 'jsonl'];
 /** Printed outside the gate (turn headers) or kept as a filter bound: a date's characters only. */
 const DATE_SHAPE = /^[0-9][0-9T:.+\- Z]{3,39}$/;
 
@@ -68,9 +68,7 @@ export interface ResolvedRequest {
 }
 
 export const DEFAULT_K = 20;
-/** 000's budget table minimum: 1,000 chars = 250 tokens. */
-export const MIN_MAX_TOKENS = 250;
-export const MAX_MAX_TOKENS = 2_000_000;
+export { MAX_MAX_TOKENS, MIN_MAX_TOKENS };
 
 /** Checks a request field by field and fills defaults; the error names the field. */
 export function resolveRequest(r: PacketRequest): ResolvedRequest {

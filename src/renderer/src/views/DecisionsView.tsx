@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { decisionInputSchema, type ApiInput } from '../../../shared/api/contract.ts';
 import { fieldIssues } from '../../../shared/api/issues.ts';
+import { TITLE_MAX } from '../../../shared/limits.ts';
 import type { DecisionRecord, FieldIssue } from '../../../shared/memory.ts';
 import { ApiCallError, api, errorText } from '../api/client.ts';
 import { copyText } from '../api/platform.ts';
@@ -140,7 +141,7 @@ function Decisions() {
           }}
         >
           <h2>{superseding ? `Supersede ${superseding.decision_id}` : 'New decision'}</h2>
-          <Field label="Title" error={issueFor('title')}>{(p) => <input {...p} name="title" value={form.title} maxLength={100} onChange={(e) => set({ title: e.target.value })} />}</Field>
+          <Field label="Title" error={issueFor('title')}>{(p) => <input {...p} name="title" value={form.title} maxLength={TITLE_MAX} onChange={(e) => set({ title: e.target.value })} />}</Field>
           <Field label="Decision" error={issueFor('decision')}>{(p) => <textarea {...p} name="decision" rows={2} value={form.decision} onChange={(e) => set({ decision: e.target.value })} />}</Field>
           <Field label="Rationale" error={issueFor('rationale')}>{(p) => <textarea {...p} name="rationale" rows={3} value={form.rationale} onChange={(e) => set({ rationale: e.target.value })} />}</Field>
           <fieldset className="alternatives">

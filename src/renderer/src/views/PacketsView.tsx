@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PacketView } from '../../../shared/api/index.ts';
+import { MIN_MAX_TOKENS } from '../../../shared/limits.ts';
 import type { SectionBudget } from '../../../shared/packet.ts';
 import { errorText } from '../api/client.ts';
 import { copyText } from '../api/platform.ts';
@@ -51,7 +52,7 @@ function Packets() {
               )}
             </Field>
             <Field label="Token budget" error={issue('maxTokens')}>
-              {(a) => <input {...a} name="packet-budget" type="number" min={200} step={100} value={p.draft.maxTokens} onChange={(e) => p.setDraft({ maxTokens: Number(e.target.value) })} />}
+              {(a) => <input {...a} name="packet-budget" type="number" min={MIN_MAX_TOKENS} step={100} value={p.draft.maxTokens} onChange={(e) => p.setDraft({ maxTokens: Number(e.target.value) })} />}
             </Field>
           </div>
           {p.error && p.issues.length === 0 ? <p className="error" role="alert">{p.error}</p> : null}

@@ -1,0 +1,11 @@
+// Input limits the engine enforces, defined once for it, the API contract and the forms, so they cannot disagree.
+
+/** A memory's title, in characters (after trimming). */
+export const TITLE_MAX = 100;
+/** One tag, in characters (after trimming). */
+export const TAG_MAX = 50;
+/** DEC-YYYY-MM-DD-NNN: three digits or more (a busy day can pass 999). */
+export const DECISION_ID_PATTERN = /^DEC-(\d{4})-(\d{2})-(\d{2})-(\d{3,})$/;
+/** A packet's token budget: 000's budget table minimum is 1,000 chars = 250 tokens. */
+export const MIN_MAX_TOKENS = 250;
+export const MAX_MAX_TOKENS = 2_000_000;
