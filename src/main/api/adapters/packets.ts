@@ -16,7 +16,7 @@ import type { PacketsEngine } from '../engines.ts';
 import { ApiFailure } from '../failure.ts';
 
 export interface PacketsAdapterDeps {
-  /** Defaults to the engine's own (RE2 rules); the desktop app passes one built on its Electron RE2 build. */
+  /** Defaults to the engine's own (RE2 rules). In the desktop app `require('re2')` already resolves to the Electron build (electron/native-re2.ts), so the default serves there too. */
   redactor?: AssembleDeps['redactor'];
   now?: () => Date;
   /** The store's database file: every build appends to logs/redaction.jsonl and logs/injection-log.jsonl beside it, as the CLI does. None → no log files. */
