@@ -12,7 +12,9 @@ app.setPath('userData', userDataDir());
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  const native = checkElectronRe2(app.getAppPath(), process.versions.electron);
+  // Packaged, the Electron build of re2 ships as an extra resource beside app.asar; from a checkout it is in the repo.
+  const nativeRoot = app.isPackaged ? process.resourcesPath : app.getAppPath();
+  const native = checkElectronRe2(nativeRoot, process.versions.electron);
   void app.whenReady().then(async () => {
     if (!native.ok) {
       dialog.showErrorBox('ContextPack cannot start', native.reason);

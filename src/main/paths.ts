@@ -17,7 +17,7 @@ export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv =
   return flag ?? env.CONTEXTPACK_DB ?? join(userDataDir(env), 'contextpack.db');
 }
 
-/** Where the CLI and serve mode look for embedding models: $CONTEXTPACK_MODELS_DIR, the checkout's resources/models, then the user-data models folder (the desktop app's). */
-export function defaultModelDirs(env: NodeJS.ProcessEnv = process.env): string[] {
-  return modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, userDataModelsDir: join(userDataDir(env), 'models'), env });
+/** Where the CLI, serve mode and desktop app look for embedding models (a packaged app passes its resources folder): $CONTEXTPACK_MODELS_DIR, the checkout's resources/models, then the user-data models folder (the desktop app's). */
+export function defaultModelDirs(env: NodeJS.ProcessEnv = process.env, resourcesModelsDir: string = REPO_RESOURCES_MODELS_DIR): string[] {
+  return modelSearchDirs({ resourcesModelsDir, userDataModelsDir: join(userDataDir(env), 'models'), env });
 }

@@ -21,7 +21,8 @@ export async function startDesktop(): Promise<void> {
     version: app.getVersion(),
     transport: 'ipc',
     // The same folders as the CLI and serve mode: index.ts points userData at userDataDir(), whose models/ is searched.
-    modelDirs: defaultModelDirs(),
+    // Packaged, bundled models are an extra resource (package.json "build.extraResources"), not in the source tree.
+    modelDirs: app.isPackaged ? defaultModelDirs(process.env, join(process.resourcesPath, 'models')) : defaultModelDirs(),
     // Built beside index.cjs as its own entry (electron.vite.config.ts), so embedding never runs on the main thread.
     embedWorkerUrl: pathToFileURL(join(__dirname, 'embed-worker.cjs')),
     desktop: {

@@ -37,7 +37,8 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   if (options.loadVec === false) vec = { loaded: false, reason: 'sqlite-vec disabled' };
   else {
     try {
-      sqliteVec.load(db);
+      // Inside a packaged app the extension sits in app.asar.unpacked: SQLite opens it with the OS, not Electron's fs.
+      db.loadExtension(sqliteVec.getLoadablePath().replace(/app\.asar([\\/])/, 'app.asar.unpacked$1'));
       vec = { loaded: true, version: (db.prepare('SELECT vec_version() AS v').get() as { v: string }).v };
     } catch (err) {
       vec = { loaded: false, reason: `sqlite-vec not loaded: ${(err as Error).message}` };
