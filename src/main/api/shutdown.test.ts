@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPaths } from '../core/ingest/index.ts';
 import { openStore, type Store } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
-import { backfillVectors } from '../core/vectors/index.ts';
 import { tinyModels, type TinyModelDir } from '../core/vectors/testing/tiny-embedder.ts';
 import { createApi } from './index.ts';
 import { createEngines } from './wire-engines.ts';
@@ -22,12 +21,7 @@ beforeAll(async () => {
   const root = tmp.make();
   writeTree(root, { 'a.md': '# Volcano\n\nmagma and ash\n', 'b.md': '# Ocean\n\ncoral reefs\n' });
   await ingestPaths(store.db, [root]);
-  const embedder = await models.open();
-  try {
-    await backfillVectors(store.db, embedder);
-  } finally {
-    await embedder.close();
-  }
+  await models.embedAll(store.db);
 });
 
 afterAll(async () => {

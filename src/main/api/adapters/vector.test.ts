@@ -5,7 +5,6 @@ import { ingestPaths } from '../../core/ingest/index.ts';
 import { openStore, type Store } from '../../core/store/index.ts';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
 import { openSemanticSearch } from '../../core/search/index.ts';
-import { backfillVectors } from '../../core/vectors/index.ts';
 import * as vectors from '../../core/vectors/index.ts';
 import { tinyModels, type TinyModelDir } from '../../core/vectors/testing/tiny-embedder.ts';
 import { ApiFailure } from '../failure.ts';
@@ -36,12 +35,7 @@ beforeAll(async () => {
     'meltwater.md': '# Meltwater\n\nglacier ice melts into a turquoise lake below the fjord\n',
   });
   await ingestPaths(store.db, [root]);
-  const embedder = await models.open();
-  try {
-    await backfillVectors(store.db, embedder);
-  } finally {
-    await embedder.close();
-  }
+  await models.embedAll(store.db);
 });
 
 afterAll(async () => {

@@ -6,11 +6,15 @@ import { join } from 'node:path';
 import { openEmbedder, openInProcessEmbedder, type Embedder } from '../../embed/embedder.ts';
 import { probeModel, type ModelFound } from '../../embed/probe.ts';
 import { buildTinyModel } from '../../embed/testing/tiny-model.ts';
+import type { Database } from 'better-sqlite3';
+import { backfillVectors, type BackfillReport } from '../backfill.ts';
 
 export interface TinyModelDir {
   root: string;
   found(modelId?: string): Promise<ModelFound>;
   open(modelId?: string, options?: { worker?: boolean }): Promise<Embedder>;
+  /** Embeds every chunk of the store with the model (the backfill job), closing the embedder afterwards. */
+  embedAll(db: Database, modelId?: string): Promise<BackfillReport>;
   cleanup(): Promise<void>;
 }
 
@@ -25,10 +29,20 @@ export async function tinyModels(ids: readonly string[] = [TINY_MODEL_ID], dim =
     if (!p.ok) throw new Error(p.reason);
     return p;
   };
+  const open: TinyModelDir['open'] = async (modelId, options) =>
+    options?.worker ? openEmbedder(await found(modelId)) : openInProcessEmbedder(await found(modelId));
   return {
     root,
     found,
-    open: async (modelId, options) => (options?.worker ? openEmbedder(await found(modelId)) : openInProcessEmbedder(await found(modelId))),
+    open,
+    embedAll: async (db, modelId) => {
+      const embedder = await open(modelId);
+      try {
+        return await backfillVectors(db, embedder);
+      } finally {
+        await embedder.close();
+      }
+    },
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }
