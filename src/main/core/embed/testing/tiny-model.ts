@@ -1,14 +1,14 @@
 // Builds a small but real ONNX embedding model next to the real all-MiniLM-L6-v2 tokenizer, so that tests and the
 // bench run the same transformers.js / onnxruntime loading, pooling and worker paths as a pretrained model would.
-// No pretrained weights can be obtained on these machines; see shared/models/README.md.
+// The tokenizer files ship in the repository (test-fixtures/tokenizers, with their licence and sha256), so this works
+// in any clone with nothing beside it.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeModel, floatTensor, int64Tensor, TensorType } from './onnx-proto.ts';
 import type { Node, Tensor } from './onnx-proto.ts';
 
-// shared/ sits beside the repository root (in a checkout and in CI's fresh clone alike).
-export const DEFAULT_SHARED_MODELS_DIR = fileURLToPath(new URL('../../../../../../shared/models/', import.meta.url));
+export const TOKENIZER_FIXTURES_DIR = fileURLToPath(new URL('../../../../../test-fixtures/tokenizers/', import.meta.url));
 export const TOKENIZER_SOURCE_ID = 'Xenova/all-MiniLM-L6-v2';
 const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'vocab.txt'];
 
@@ -25,7 +25,8 @@ export type TinyModelOptions = {
   // Which onnx/ files to write; transformers.js picks model_quantized.onnx for dtype q8 and model.onnx for fp32.
   // The graph is fp32 either way: only the file name has to match what the loader looks for.
   files?: string[];
-  sharedModelsDir?: string;
+  // Folder holding <TOKENIZER_SOURCE_ID>/ with the tokenizer files; the repository's fixtures by default.
+  tokenizerDir?: string;
 };
 
 export type TinyModel = {
@@ -63,8 +64,7 @@ export async function buildTinyModel(options: TinyModelOptions): Promise<TinyMod
   const layers = options.layers ?? 0;
   const hidden = options.hidden ?? dims * 4;
   const files = options.files ?? ['model_quantized.onnx'];
-  const sharedDir = options.sharedModelsDir ?? DEFAULT_SHARED_MODELS_DIR;
-  const sourceDir = join(sharedDir, TOKENIZER_SOURCE_ID);
+  const sourceDir = join(options.tokenizerDir ?? TOKENIZER_FIXTURES_DIR, TOKENIZER_SOURCE_ID);
   const modelDir = join(options.root, modelId);
 
   let sourceConfig: Record<string, unknown>;
