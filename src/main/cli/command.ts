@@ -39,6 +39,7 @@ export class CliError extends Error {
 
 export const COMMON_OPTIONS: Options = {
   db: { type: 'string' },
+  project: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 };
@@ -51,11 +52,17 @@ export function parseCommand(cmd: Command, argv: string[], io: CliIo): CommandCo
     throw new CliError(`${cmd.name}: ${(err as Error).message}\nusage: ${cmd.usage}`);
   }
   const values = parsed.values as CommandContext['values'];
+  let dbPath: string;
+  try {
+    dbPath = resolveDbPath(values.db as string | undefined, io.env, values.project as string | undefined);
+  } catch (err) {
+    throw new CliError(`--project: ${(err as Error).message}`);
+  }
   return {
     args: parsed.positionals,
     values,
     io,
-    dbPath: resolveDbPath(values.db as string | undefined, io.env),
+    dbPath,
     json: values.json === true,
   };
 }

@@ -9,15 +9,19 @@ import { CliError, intOption, type Command } from '../command.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** With --db the managed folders sit next to that database, so a throwaway database never touches the user's data. */
+/**
+ * With --db the managed folders sit next to that database, so a throwaway database never touches the user's data;
+ * a project's are its own folder (the user-data folder for the default project).
+ */
 export function dataDirFor(dbFlag: string | undefined, dbPath: string, env: NodeJS.ProcessEnv): string {
-  return dbFlag === undefined ? userDataDir(env) : join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}-data`);
+  if (dbFlag !== undefined) return join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}-data`);
+  return env.CONTEXTPACK_DB ? userDataDir(env) : dirname(dbPath);
 }
 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the workbench to a browser on 127.0.0.1, with a per-run token',
-  usage: 'contextpack serve [--port N] [--db FILE] [--host 127.0.0.1] [--renderer DIR]',
+  usage: 'contextpack serve [--port N] [--db FILE | --project NAME] [--host 127.0.0.1] [--renderer DIR]',
   options: { port: { type: 'string' }, host: { type: 'string' }, renderer: { type: 'string' } },
   async run(ctx) {
     const port = intOption(ctx, 'port', 0, 0);
