@@ -10,7 +10,8 @@ const cjs = { format: 'cjs' as const, entryFileNames: '[name].cjs', chunkFileNam
 /**
  * The engine finds its data files (tokenizer vocabulary, protocol texts) relative to its own source file with
  * `new URL('../…', import.meta.url)`. Bundled into out/main that base would move; this keeps it at the source
- * file's place, expressed relative to the bundle so the checkout can live anywhere.
+ * file's place, expressed relative to the bundle so the checkout (or app.asar) can live anywhere. The helper is
+ * imported under a private name rather than reached through `require`, which a module's own locals could shadow.
  */
 function sourceRelativeImportMetaUrl(outDir: string): Plugin {
   const srcDir = resolve(__dirname, 'src') + sep;
@@ -19,7 +20,8 @@ function sourceRelativeImportMetaUrl(outDir: string): Plugin {
     transform(code, id) {
       if (!id.startsWith(srcDir) || !code.includes('import.meta.url')) return null;
       const rel = relative(outDir, id).split(sep).join('/');
-      return code.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, require('node:url').pathToFileURL(__filename)).href`);
+      const body = code.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, __contextpackFileUrl(__filename)).href`);
+      return `import { pathToFileURL as __contextpackFileUrl } from 'node:url';\n${body}`;
     },
   };
 }

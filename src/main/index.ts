@@ -22,7 +22,13 @@ if (!app.requestSingleInstanceLock()) {
       return;
     }
     redirectRe2(Module as unknown as Parameters<typeof redirectRe2>[0], native.re2Dir);
-    const { startDesktop } = await import('./electron/desktop.ts');
-    await startDesktop();
+    try {
+      const { startDesktop } = await import('./electron/desktop.ts');
+      await startDesktop();
+    } catch (err) {
+      // Without this a failed start is an unhandled rejection: no window, no message, a process left running.
+      dialog.showErrorBox('ContextPack cannot start', err instanceof Error ? (err.stack ?? err.message) : String(err));
+      app.quit();
+    }
   });
 }

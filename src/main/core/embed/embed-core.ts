@@ -195,6 +195,4 @@ export async function embedInBatches(
   }
 }
 
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+export { messageOf } from './worker-protocol.ts';

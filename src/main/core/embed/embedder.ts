@@ -1,13 +1,14 @@
 // The Embedder the rest of ContextPack uses: passages and queries in, unit vectors out, with the model's prefixes
 // applied here so callers cannot forget them. The default runs transformers.js in a worker thread.
 import { Worker } from 'node:worker_threads';
-import { embedInBatches, loadEmbedCore, messageOf } from './embed-core.ts';
+// embed-core (transformers.js, onnxruntime, sharp) is imported only where inference runs: in the worker, or in
+// process on request. The Electron main process loads this file and must never load those.
 import type { CoreOptions } from './embed-core.ts';
 import { withPrefix } from './models.ts';
 import type { ModelSpec } from './models.ts';
 import { probeModel } from './probe.ts';
 import type { ModelFound, ProbeOptions } from './probe.ts';
-import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { messageOf, type FromWorker, type ToWorker, type WorkerInit } from './worker-protocol.ts';
 
 export type EmbedProgress = { done: number; total: number };
 
@@ -84,6 +85,7 @@ function checkDims(model: ModelFound, dims: number): void {
 // Same computation in the calling thread: for tests, scripts and benchmarks, never for the Electron main process.
 export async function openInProcessEmbedder(model: ModelFound, options: EmbedderOptions = {}): Promise<Embedder> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const { embedInBatches, loadEmbedCore } = await import('./embed-core.ts');
   const core = await loadEmbedCore(initFor(model, options));
   checkDims(model, core.dims);
   return wrap(model, core.dims, {

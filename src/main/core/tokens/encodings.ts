@@ -6,7 +6,8 @@ export const TOKEN_ENCODINGS: readonly TokenEncoding[] = ['o200k_base', 'cl100k_
 
 type EncodingModule = typeof import('gpt-tokenizer/encoding/o200k_base');
 
-const require = createRequire(import.meta.url);
+// Not named `require`: a local of that name would shadow CommonJS's own in the bundled main process.
+const requireEncoding = createRequire(import.meta.url);
 const loaded = new Map<TokenEncoding, EncodingModule>();
 
 /**
@@ -17,8 +18,8 @@ const loaded = new Map<TokenEncoding, EncodingModule>();
 export function loadEncoding(encoding: TokenEncoding): EncodingModule {
   let mod = loaded.get(encoding);
   if (!mod) {
-    if (encoding === 'o200k_base') mod = require('gpt-tokenizer/encoding/o200k_base') as EncodingModule;
-    else if (encoding === 'cl100k_base') mod = require('gpt-tokenizer/encoding/cl100k_base') as EncodingModule;
+    if (encoding === 'o200k_base') mod = requireEncoding('gpt-tokenizer/encoding/o200k_base') as EncodingModule;
+    else if (encoding === 'cl100k_base') mod = requireEncoding('gpt-tokenizer/encoding/cl100k_base') as EncodingModule;
     else throw new Error(`Unknown token encoding "${String(encoding)}" (expected ${TOKEN_ENCODINGS.join(' or ')})`);
     loaded.set(encoding, mod);
   }
