@@ -37,11 +37,11 @@ test.beforeAll(async ({ browser }) => {
   const bridge = preload.exposed.get('contextpack') as Bridge;
   // Main → renderer events: webContents.send reaches the preload's ipcRenderer listeners, which filter and forward.
   desktop.onSend = (channel, args) => preload.emit(channel, args[0]);
-  bridge.onEvent((e) => void page.evaluate((ev) => (window as unknown as { __contextpackEmit?: (e: unknown) => void }).__contextpackEmit?.(ev), e).catch(() => {}));
+  bridge.onEvent((e) => void page.evaluate((ev) => (globalThis as unknown as { __contextpackEmit?: (e: unknown) => void }).__contextpackEmit?.(ev), e).catch(() => {}));
   await page.exposeBinding('__contextpackInvoke', (_source, method: string, input: unknown) => bridge.invoke(method, input));
   await page.addInitScript(() => {
     const listeners = new Set<(e: unknown) => void>();
-    const w = window as unknown as Record<string, unknown>;
+    const w = globalThis as unknown as Record<string, unknown>;
     w.__contextpackEmit = (e: unknown) => listeners.forEach((l) => l(e));
     w.contextpack = {
       invoke: (method: string, input: unknown) => (w.__contextpackInvoke as (m: string, i: unknown) => Promise<unknown>)(method, input),
@@ -64,7 +64,7 @@ async function go(view: string) {
 }
 
 test('the renderer talks over IPC', async () => {
-  const info = await page.evaluate(() => (window as unknown as { contextpack: Bridge }).contextpack.invoke('app.info', {}));
+  const info = await page.evaluate(() => (globalThis as unknown as { contextpack: Bridge }).contextpack.invoke('app.info', {}));
   expect(info).toMatchObject({ ok: true, value: { transport: 'ipc' } });
 });
 

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { ONNX_FILE_BY_DTYPE } from './models.ts';
 import { clsPool, meanPool, normalizeRows } from './pooling.ts';
 import type { ModelSpec } from './models.ts';
+import { messageOf } from './worker-protocol.ts';
+
+export { messageOf };
 
 export type CoreOptions = {
   // Models root: the model is <root>/<spec.id>/.
@@ -195,4 +198,3 @@ export async function embedInBatches(
   }
 }
 
-export { messageOf } from './worker-protocol.ts';
