@@ -105,3 +105,18 @@ test('a packet is built and copied through the desktop clipboard', async () => {
   expect(desktop.clipboard[0]).toBe(await text.innerText());
   expect(desktop.clipboard[0]).toContain('Keep the heron ledger in SQLite');
 });
+
+test('projects: the title names the open one; a new project starts empty and keeps the others apart', async () => {
+  await go('Library');
+  await expect(page).toHaveTitle('default — ContextPack');
+  const switcher = page.getByTestId('project-switcher');
+  await switcher.getByRole('button', { name: 'New project…' }).click();
+  await switcher.getByLabel('New project name').fill('side-project');
+  await switcher.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveTitle('side-project — ContextPack');
+  await expect(page.getByRole('heading', { name: 'Library' })).toBeVisible();
+  await expect(page.getByTestId('source-row')).toHaveCount(0);
+  await page.getByLabel('Project').selectOption('default');
+  await expect(page).toHaveTitle('default — ContextPack');
+  await expect(page.getByTestId('source-row')).toHaveCount(2);
+});

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from './core/embed/model-dirs.ts';
+import { checkProjectName, DEFAULT_PROJECT, projectDbFile } from './core/projects/layout.ts';
 
 export const APP_NAME = 'ContextPack';
 
@@ -12,28 +13,19 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: Node
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_NAME);
 }
 
-export const DEFAULT_PROJECT = 'default';
-const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** A project name is a plain folder name: letters, digits, `.`, `_`, `-`, at most 64, not starting with a dot. */
-export function checkProjectName(name: string): string {
-  if (!PROJECT_NAME.test(name)) throw new Error(`project name ${JSON.stringify(name)} is not valid: use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)`);
-  return name;
+/** A project's database: the default project's is the home folder's own contextpack.db (core/projects). */
+export function projectDbPath(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return projectDbFile(userDataDir(env), name);
 }
 
-/**
- * A project's database. The default project is the single database earlier builds kept in the user-data folder, so
- * an existing library is adopted as it is; every other project has its own folder under `projects/`.
- */
-export function projectDbPath(name: string, env: NodeJS.ProcessEnv = process.env): string {
-  checkProjectName(name);
-  const home = userDataDir(env);
-  return name === DEFAULT_PROJECT ? join(home, 'contextpack.db') : join(home, 'projects', name, 'contextpack.db');
+/** The project the CLI, serve, MCP and the app open when none is named. */
+export function currentProjectName(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return checkProjectName(flag ?? env.CONTEXTPACK_PROJECT ?? DEFAULT_PROJECT);
 }
 
 /** `--db` beats `CONTEXTPACK_DB`, which beats the project (`--project`, then `CONTEXTPACK_PROJECT`, then `default`). */
 export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, project?: string): string {
-  return flag ?? env.CONTEXTPACK_DB ?? projectDbPath(project ?? env.CONTEXTPACK_PROJECT ?? DEFAULT_PROJECT, env);
+  return flag ?? env.CONTEXTPACK_DB ?? projectDbPath(currentProjectName(project, env), env);
 }
 
 /** Where the CLI, serve mode and desktop app look for embedding models (a packaged app passes its resources folder): $CONTEXTPACK_MODELS_DIR, the checkout's resources/models, then the user-data models folder (the desktop app's). */

@@ -92,3 +92,25 @@ export interface StoreStats {
   /** Human-readable states of optional capabilities, e.g. "semantic search off: no model at …". */
   notices: string[];
 }
+
+/** A project: a name with its own database and data folder under the ContextPack home. */
+export interface ProjectInfo {
+  name: string;
+  /** The project's database file. */
+  path: string;
+  /** Bytes on disk: the database with its WAL and shared-memory files. */
+  size: number;
+  /** Indexed sources, or null when the database cannot be read (the reason is in `error`). */
+  sources: number | null;
+  /** ISO time of the last write to the database; null for a project that was never opened. */
+  lastUsed: string | null;
+  error?: string;
+}
+
+export interface ProjectsView {
+  /** The open project, or null when a database was named directly (--db). */
+  current: string | null;
+  /** Whether this window can switch projects (not when it was started on one database file). */
+  switchable: boolean;
+  projects: ProjectInfo[];
+}

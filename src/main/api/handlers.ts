@@ -1,6 +1,7 @@
 import type { Store } from '../core/store/index.ts';
 import { createBm25Retriever } from '../core/search/index.ts';
 import { storeStats } from '../core/stats.ts';
+import { createProject, listProjects, projectExists } from '../core/projects/projects.ts';
 import type { ApiOutput } from '../../shared/api/index.ts';
 import type { ApiHandlers } from './dispatch.ts';
 import { chunkContext, listSources } from './corpus.ts';
@@ -18,6 +19,8 @@ export interface ApiDeps {
   modelDirs?: readonly string[];
   /** Ingest jobs; the API owns it so that closing the API can stop a running ingest before the store closes. */
   library: Library;
+  /** The ContextPack home and the open project (null when one database file was named); switchTo when this window may switch. */
+  projects?: { home: string; current: string | null; switchTo?: (name: string) => Promise<void> };
   /** Desktop-only abilities; absent in serve mode, where the browser does these itself. */
   desktop?: {
     pickPaths(kind: 'files' | 'folders'): Promise<string[]>;
@@ -71,6 +74,26 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     'packets.list': async (input) => need(engines.packets).list(input),
     'packets.get': async (input) => need(engines.packets).get(input.hash),
     'packets.replay': (input) => need(engines.packets).replay(input.hash),
+    'projects.list': async () => ({
+      current: deps.projects?.current ?? null,
+      switchable: deps.projects?.switchTo !== undefined,
+      projects: deps.projects ? listProjects(deps.projects.home) : [],
+    }),
+    'projects.create': async (input) => {
+      if (!deps.projects) throw unavailable('no ContextPack home folder is known here');
+      try {
+        return createProject(deps.projects.home, input.name);
+      } catch (err) {
+        throw new ApiFailure('invalid_input', (err as Error).message, [{ field: 'name', message: (err as Error).message }]);
+      }
+    },
+    'projects.switch': async (input) => {
+      const projects = deps.projects;
+      if (!projects?.switchTo) throw unavailable('this window was opened on one database file (--db); start it with --project to switch');
+      if (!projectExists(projects.home, input.name)) throw new ApiFailure('not_found', `no project named ${input.name}`, [{ field: 'name', message: 'no such project' }]);
+      await projects.switchTo(input.name);
+      return { current: input.name };
+    },
     'desktop.pickPaths': (input) => desktop().pickPaths(input.kind),
     'desktop.copyText': async (input) => {
       desktop().copyText(input.text);

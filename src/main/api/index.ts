@@ -13,6 +13,7 @@ export { createApiHandlers, type ApiDeps } from './handlers.ts';
 export { createEventHub, type EventHub } from './event-hub.ts';
 export { ApiFailure } from './failure.ts';
 export type { Engines } from './engines.ts';
+export { createProjectHost, type ProjectHost, type ProjectsAccess } from './project-host.ts';
 
 export interface ApiOptions {
   store: Store;
@@ -24,6 +25,8 @@ export interface ApiOptions {
   modelDirs?: readonly string[];
   /** The embedding worker entry of the desktop bundle, for background embedding and for queries; plain Node uses the source file. */
   embedWorkerUrl?: URL;
+  /** The ContextPack home and open project, for the projects.* methods (see project-host.ts). */
+  projects?: ApiDeps['projects'];
   /** Background work (embedding after ingest, daily memory maintenance); on unless false. */
   background?: boolean;
   onError?: (method: string, err: unknown) => void;
@@ -66,6 +69,7 @@ export function createApi(options: ApiOptions): Api {
     modelDirs,
     library,
     desktop: options.desktop,
+    projects: options.projects,
   });
   return {
     dispatch: createDispatcher(handlers, options.onError),

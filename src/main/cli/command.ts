@@ -10,6 +10,8 @@ export interface CliIo {
   stderr: (s: string) => void;
   env: NodeJS.ProcessEnv;
   readStdin: () => Promise<string>;
+  /** Asks a yes/no question on the terminal; absent when there is no terminal (scripts, pipes, tests). */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 export interface CommandContext {

@@ -9,6 +9,17 @@ const io = {
     for await (const chunk of process.stdin) parts.push(chunk as Buffer);
     return Buffer.concat(parts).toString('utf8');
   },
+  confirm: process.stdin.isTTY
+    ? async (question: string) => {
+        const { createInterface } = await import('node:readline/promises');
+        const rl = createInterface({ input: process.stdin, output: process.stderr });
+        try {
+          return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+        } finally {
+          rl.close();
+        }
+      }
+    : undefined,
 };
 
 process.exitCode = await runCli(process.argv.slice(2), io);

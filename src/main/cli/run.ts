@@ -9,7 +9,7 @@ function help(): string {
     'commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'every command takes --db FILE (default: $CONTEXTPACK_DB, else the user-data folder) and --json',
+    'every command takes --project NAME (default: $CONTEXTPACK_PROJECT, else "default"), --db FILE (wins over --project) and --json',
     'contextpack <command> --help shows its usage',
   ].join('\n') + '\n';
 }

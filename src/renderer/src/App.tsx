@@ -2,6 +2,7 @@ import { useEffect, type JSX } from 'react';
 import { api } from './api/client.ts';
 import { useApp, VIEW_LABELS, VIEWS, type ViewName } from './state/app.ts';
 import { useLibrary } from './state/library.ts';
+import { ProjectSwitcher } from './components/ProjectSwitcher.tsx';
 import { DecisionsView } from './views/DecisionsView.tsx';
 import { HierarchyView } from './views/HierarchyView.tsx';
 import { LibraryView } from './views/LibraryView.tsx';
@@ -71,6 +72,7 @@ export function App() {
             </li>
           ))}
         </ul>
+        <ProjectSwitcher />
         <div className="sidebar-foot muted">
           {info ? (
             <>

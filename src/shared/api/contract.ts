@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { filterDateMs } from '../filters.ts';
 import { DECISION_ID_PATTERN, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../limits.ts';
-import { SOURCE_TYPES, type IngestReport, type SearchHit, type SearchMode, type SourceRecord, type StoreStats } from '../types.ts';
+import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type SearchHit, type SearchMode, type SourceRecord, type StoreStats } from '../types.ts';
 import type { ConsistencyFinding, DecisionRecord, FieldIssue, HierarchyTree } from '../memory.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
 import type { ApiMethod } from './methods.ts';
@@ -49,6 +49,11 @@ export const decisionInputSchema = z
     supersedes: z.string().regex(DECISION_ID_PATTERN, 'supersedes must be a decision id like DEC-2026-01-31-001').optional(),
   })
   .strict();
+
+// The same rule as core/projects/layout.ts (the renderer cannot import main code).
+const projectNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'name must be letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)');
 
 const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'hash must be 64 lowercase hex digits (a context_snapshot_hash)');
 
@@ -101,6 +106,9 @@ export const apiInputs = {
   'packets.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
   'packets.get': z.object({ hash: hashSchema }).strict(),
   'packets.replay': z.object({ hash: hashSchema }).strict(),
+  'projects.list': empty,
+  'projects.create': z.object({ name: projectNameSchema }).strict(),
+  'projects.switch': z.object({ name: projectNameSchema }).strict(),
   'desktop.pickPaths': z.object({ kind: z.enum(['files', 'folders']) }).strict(),
   'desktop.copyText': z.object({ text: z.string().max(10 * 1024 * 1024) }).strict(),
 } satisfies Record<ApiMethod, z.ZodType>;
@@ -179,6 +187,9 @@ export interface ApiOutputs {
   'packets.list': PacketListItem[];
   'packets.get': PacketView;
   'packets.replay': ReplayDiff;
+  'projects.list': ProjectsView;
+  'projects.create': ProjectInfo;
+  'projects.switch': { current: string };
   'desktop.pickPaths': string[];
   'desktop.copyText': { copied: number };
 }

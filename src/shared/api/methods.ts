@@ -18,6 +18,9 @@ export const API_METHODS = [
   'packets.list',
   'packets.get',
   'packets.replay',
+  'projects.list',
+  'projects.create',
+  'projects.switch',
   'desktop.pickPaths',
   'desktop.copyText',
 ] as const;

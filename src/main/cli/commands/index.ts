@@ -11,6 +11,7 @@ import { packCommand } from './pack.ts';
 import { replayCommand } from './replay.ts';
 import { packetsCommand } from './packets.ts';
 import { redactCommand } from './redact.ts';
+import { projectsCommand } from './projects.ts';
 
 /** Every CLI command; a capability adds its commands here. */
-export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand, packCommand, replayCommand, packetsCommand, redactCommand];
+export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand, packCommand, replayCommand, packetsCommand, redactCommand, projectsCommand];

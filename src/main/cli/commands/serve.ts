@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApi } from '../../api/index.ts';
+import { createApi, createProjectHost } from '../../api/index.ts';
 import { openStore } from '../../core/store/index.ts';
-import { userDataDir, defaultModelDirs } from '../../paths.ts';
+import { currentProjectName, defaultModelDirs, projectDbPath, userDataDir } from '../../paths.ts';
 import { startServer } from '../../serve/server.ts';
 import { CliError, intOption, type Command } from '../command.ts';
 
@@ -27,34 +27,45 @@ export const serveCommand: Command = {
     const port = intOption(ctx, 'port', 0, 0);
     if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}`);
     const rendererDir = typeof ctx.values.renderer === 'string' ? ctx.values.renderer : join(repoRoot, 'out', 'renderer');
-    const store = openStore(ctx.dbPath);
     const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
-    const dataDir = dataDirFor(ctx.values.db as string | undefined, ctx.dbPath, ctx.io.env);
-    const api = createApi({
-      store,
-      dataDir,
-      modelDirs: defaultModelDirs(ctx.io.env),
-      version,
-      transport: 'http',
-      onError: (method, err) => ctx.io.stderr(`contextpack serve: ${method}: ${(err as Error).stack ?? String(err)}\n`),
+    const env = ctx.io.env;
+    const dbFlag = ctx.values.db as string | undefined;
+    // A named database file pins the window to it; otherwise it opens a project and may switch to another.
+    const fixed = dbFlag !== undefined || Boolean(env.CONTEXTPACK_DB);
+    const host = createProjectHost({
+      home: userDataDir(env),
+      project: fixed ? null : currentProjectName(ctx.values.project as string | undefined, env),
+      open: (project, projects) => {
+        const dbPath = project === null ? ctx.dbPath : projectDbPath(project, env);
+        const store = openStore(dbPath);
+        const api = createApi({
+          store,
+          dataDir: dataDirFor(dbFlag, dbPath, env),
+          modelDirs: defaultModelDirs(env),
+          version,
+          transport: 'http',
+          projects,
+          onError: (method, err) => ctx.io.stderr(`contextpack serve: ${method}: ${(err as Error).stack ?? String(err)}\n`),
+        });
+        return { store, api };
+      },
     });
     let server;
     try {
-      server = await startServer({ dispatch: api.dispatch, events: api.events, rendererDir, host: (ctx.values.host as string | undefined) ?? '127.0.0.1', port });
+      server = await startServer({ dispatch: host.dispatch, events: host.events, rendererDir, host: (ctx.values.host as string | undefined) ?? '127.0.0.1', port });
     } catch (err) {
-      await api.close();
-      store.close();
+      await host.close();
       throw new CliError(`serve: ${(err as Error).message}`, 1);
     }
-    ctx.io.stdout(`ContextPack is serving ${ctx.dbPath}\nopen ${server.openUrl}\n(the token in the link is required on every API call; Ctrl+C stops)\n`);
+    const opened = host.current();
+    ctx.io.stdout(`ContextPack is serving ${opened.project === null ? '' : `project ${opened.project}: `}${opened.store.path}\nopen ${server.openUrl}\n(the token in the link is required on every API call; Ctrl+C stops)\n`);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
     await server.close();
-    await api.close();
-    store.close();
+    await host.close();
     return 0;
   },
 };

@@ -1,0 +1,79 @@
+import { createProject, deleteProject, listProjects, projectInfo, renameProject, type ProjectInfo } from '../../core/projects/projects.ts';
+import { currentProjectName, userDataDir } from '../../paths.ts';
+import { CliError, printJson, type Command } from '../command.ts';
+
+const USAGE = 'contextpack projects [--json] | projects new NAME | projects rename NAME NEW | projects delete NAME [--yes]';
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function table(projects: ProjectInfo[], current: string): string {
+  const width = Math.max(7, ...projects.map((p) => p.name.length));
+  const rows = projects.map((p) => {
+    const sources = p.sources === null ? `unreadable: ${p.error}` : `${p.sources} sources`;
+    return `${p.name === current ? '*' : ' '} ${p.name.padEnd(width)}  ${mb(p.size).padStart(9)}  ${sources.padEnd(12)}  ${p.lastUsed ?? 'never used'}  ${p.path}`;
+  });
+  return `${rows.join('\n')}\n`;
+}
+
+export const projectsCommand: Command = {
+  name: 'projects',
+  summary: 'List, create, rename or delete projects (each has its own database)',
+  usage: USAGE,
+  options: { yes: { type: 'boolean', default: false } },
+  async run(ctx) {
+    const home = userDataDir(ctx.io.env);
+    const [action, name, extra] = ctx.args;
+    const need = (v: string | undefined, what: string): string => {
+      if (!v) throw new CliError(`projects ${action}: give ${what}\nusage: ${USAGE}`);
+      return v;
+    };
+    const attempt = <T>(fn: () => T): T => {
+      try {
+        return fn();
+      } catch (err) {
+        throw new CliError(`projects ${action}: ${(err as Error).message}`);
+      }
+    };
+    switch (action) {
+      case undefined: {
+        const projects = listProjects(home);
+        const current = currentProjectName(undefined, ctx.io.env);
+        if (ctx.json) printJson(ctx, { home, current, projects });
+        else ctx.io.stdout(table(projects, current));
+        return 0;
+      }
+      case 'new': {
+        const info = attempt(() => createProject(home, need(name, 'a project name')));
+        if (ctx.json) printJson(ctx, info);
+        else ctx.io.stdout(`created project ${info.name} (${info.path}); use it with --project ${info.name}\n`);
+        return 0;
+      }
+      case 'rename': {
+        const info = attempt(() => renameProject(home, need(name, 'the project to rename'), need(extra, 'the new name')));
+        if (ctx.json) printJson(ctx, info);
+        else ctx.io.stdout(`renamed project ${name} to ${info.name}\n`);
+        return 0;
+      }
+      case 'delete': {
+        const target = need(name, 'the project to delete');
+        const info = attempt(() => projectInfo(home, target));
+        if (ctx.values.yes !== true) {
+          const question = `Delete project ${target} (${info.sources ?? '?'} sources, ${mb(info.size)}) and everything in ${info.path.replace(/[\\/][^\\/]+$/, '')}?`;
+          if (!ctx.io.confirm) throw new CliError(`projects delete: refusing to delete ${target} without --yes (no terminal to ask on)`);
+          if (!(await ctx.io.confirm(question))) {
+            ctx.io.stderr('not deleted\n');
+            return 1;
+          }
+        }
+        attempt(() => deleteProject(home, target));
+        if (ctx.json) printJson(ctx, { deleted: target });
+        else ctx.io.stdout(`deleted project ${target}\n`);
+        return 0;
+      }
+      default:
+        throw new CliError(`projects: unknown action ${JSON.stringify(action)}\nusage: ${USAGE}`);
+    }
+  },
+};
