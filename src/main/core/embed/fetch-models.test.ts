@@ -57,7 +57,7 @@ describe('fetchModel', () => {
     expect(probe).toMatchObject({ ok: true, dims: 8 });
   });
 
-  it('rejects a body shorter than its Content-Length and leaves no file behind', async () => {
+  it('rejects a body shorter than its Content-Length and installs nothing', async () => {
     const source = await buildTinyModel({ root: join(dir, 'hub'), modelId: 'Xenova/gte-small', dim: 8 });
     const fetchShort = await hubServing(source.modelDir, [], (name, body) =>
       name === 'tokenizer.json' ? new Response(body.slice(0, 100), { headers: { 'content-length': String(body.length) } }) : undefined,
@@ -65,7 +65,9 @@ describe('fetchModel', () => {
     await expect(fetchModel({ modelId: 'Xenova/gte-small', dir }, { fetch: fetchShort, ...quiet })).rejects.toThrow(
       /tokenizer\.json declared \d+ bytes but sent 100/,
     );
-    expect(await readdir(join(dir, 'Xenova/gte-small'))).toEqual(['config.json']);
+    // Nothing reaches the model folder until every file is complete; the finished config.json waits in staging.
+    await expect(readdir(join(dir, 'Xenova/gte-small'))).rejects.toThrow(/ENOENT/);
+    expect(await readdir(join(dir, '.downloads/Xenova/gte-small'))).toEqual(['config.json']);
   });
 
   it('checks the published size and hash of all-MiniLM-L6-v2 files', async () => {
