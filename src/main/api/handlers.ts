@@ -8,6 +8,7 @@ import { chunkContext, listSources } from './corpus.ts';
 import { capabilities, type Engines } from './engines.ts';
 import { ApiFailure, unavailable } from './failure.ts';
 import type { Library } from './library.ts';
+import type { Models } from './adapters/models.ts';
 
 export interface ApiDeps {
   store: Store;
@@ -19,6 +20,8 @@ export interface ApiDeps {
   modelDirs?: readonly string[];
   /** Ingest jobs; the API owns it so that closing the API can stop a running ingest before the store closes. */
   library: Library;
+  /** Registered embedding models: listing, downloads, choosing one. */
+  models: Models;
   /** The ContextPack home and the open project (null when one database file was named); switchTo when this window may switch. */
   projects?: { home: string; current: string | null; switchTo?: (name: string) => Promise<void> };
   /** Desktop-only abilities; absent in serve mode, where the browser does these itself. */
@@ -74,6 +77,10 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     'packets.list': async (input) => need(engines.packets).list(input),
     'packets.get': async (input) => need(engines.packets).get(input.hash),
     'packets.replay': (input) => need(engines.packets).replay(input.hash),
+    'models.list': () => deps.models.list(),
+    'models.download': async (input) => deps.models.download(input.modelId),
+    'models.cancel': async (input) => deps.models.cancel(input.modelId),
+    'models.use': (input) => deps.models.use(input.modelId),
     'projects.list': async () => ({
       current: deps.projects?.current ?? null,
       switchable: deps.projects?.switchTo !== undefined,

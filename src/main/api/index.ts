@@ -7,6 +7,8 @@ import { closeEngines, type Engines } from './engines.ts';
 import { createEngines } from './wire-engines.ts';
 import { createBackgroundJobs } from './background.ts';
 import { createLibrary } from './library.ts';
+import { createModels } from './adapters/models.ts';
+import { DEFAULT_HUB } from '../core/embed/download.ts';
 
 export { createDispatcher, fieldIssues, type ApiHandlers, type Dispatch } from './dispatch.ts';
 export { createApiHandlers, type ApiDeps } from './handlers.ts';
@@ -25,6 +27,8 @@ export interface ApiOptions {
   modelDirs?: readonly string[];
   /** The embedding worker entry of the desktop bundle, for background embedding and for queries; plain Node uses the source file. */
   embedWorkerUrl?: URL;
+  /** Where the Models panel installs downloads (the user-data models folder, also in modelDirs) and where from. */
+  modelDownloads?: { dir: string; baseUrl: string; fetch?: typeof fetch };
   /** The ContextPack home and open project, for the projects.* methods (see project-host.ts). */
   projects?: ApiDeps['projects'];
   /** Background work (embedding after ingest, daily memory maintenance); on unless false. */
@@ -60,6 +64,15 @@ export function createApi(options: ApiOptions): Api {
     onProgress: (payload) => events.emit({ name: 'ingest.progress', payload }),
     afterIngest: background ? () => void background.embedPending() : undefined,
   });
+  const models = createModels({
+    db: options.store.db,
+    vecLoaded: options.store.vec.loaded,
+    modelDirs,
+    ...(options.modelDownloads ? { downloadDir: options.modelDownloads.dir, fetch: options.modelDownloads.fetch } : {}),
+    baseUrl: options.modelDownloads?.baseUrl ?? DEFAULT_HUB,
+    emit: events.emit,
+    embed: background ? () => void background.embedPending() : undefined,
+  });
   const handlers = createApiHandlers({
     store: options.store,
     dataDir: options.dataDir,
@@ -70,6 +83,7 @@ export function createApi(options: ApiOptions): Api {
     library,
     desktop: options.desktop,
     projects: options.projects,
+    models,
   });
   return {
     dispatch: createDispatcher(handlers, options.onError),
@@ -77,6 +91,7 @@ export function createApi(options: ApiOptions): Api {
     close: async () => {
       // Ingest first: a job that finishes during the drain may still schedule embedding, which the next step stops.
       await library.close();
+      await models.close();
       await background?.close();
       await closeEngines(engines);
     },

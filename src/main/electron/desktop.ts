@@ -5,6 +5,7 @@ import { IPC_EVENT_CHANNEL } from '../../shared/api/methods.ts';
 import { createApi, createProjectHost } from '../api/index.ts';
 import { DEFAULT_PROJECT, projectDbFile, projectDir, readLastProject, writeLastProject } from '../core/projects/projects.ts';
 import { openStore } from '../core/store/index.ts';
+import { modelBaseUrl } from '../core/embed/download.ts';
 import { currentProjectName, defaultModelDirs } from '../paths.ts';
 import { devServerUrlFor, registerIpcApi, trustedUrlCheck } from './ipc.ts';
 import { installMenu } from './menu.ts';
@@ -32,6 +33,8 @@ export async function startDesktop(): Promise<void> {
         // The same folders as the CLI and serve mode: index.ts points userData at userDataDir(), whose models/ is searched.
         // Packaged, bundled models are an extra resource (package.json "build.extraResources"), not in the source tree.
         modelDirs: app.isPackaged ? defaultModelDirs(process.env, join(process.resourcesPath, 'models')) : defaultModelDirs(),
+        // The Models panel downloads into the user-data models folder, which modelDirs searches.
+        modelDownloads: { dir: join(home, 'models'), baseUrl: modelBaseUrl(process.env) },
         // Built beside index.cjs as its own entry (electron.vite.config.ts), so embedding never runs on the main thread.
         embedWorkerUrl: pathToFileURL(join(__dirname, 'embed-worker.cjs')),
         desktop: {

@@ -7,6 +7,7 @@ import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, t
 import type { ConsistencyFinding, DecisionRecord, FieldIssue, HierarchyTree } from '../memory.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
 import type { ApiMethod } from './methods.ts';
+import type { ModelDownloadProgress } from './events.ts';
 
 const empty = z.object({}).strict();
 const nonEmpty = (field: string, max = 10_000) => z.string().trim().min(1, `${field} is required`).max(max, `${field} is too long (max ${max})`);
@@ -49,6 +50,9 @@ export const decisionInputSchema = z
     supersedes: z.string().regex(DECISION_ID_PATTERN, 'supersedes must be a decision id like DEC-2026-01-31-001').optional(),
   })
   .strict();
+
+// An id in the Hugging Face layout (owner/name); the engine checks it is one it knows.
+const modelIdSchema = z.string().regex(/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/, 'modelId must look like owner/name, e.g. Xenova/all-MiniLM-L6-v2');
 
 // The same rule as core/projects/layout.ts (the renderer cannot import main code).
 const projectNameSchema = z
@@ -106,6 +110,10 @@ export const apiInputs = {
   'packets.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
   'packets.get': z.object({ hash: hashSchema }).strict(),
   'packets.replay': z.object({ hash: hashSchema }).strict(),
+  'models.list': empty,
+  'models.download': z.object({ modelId: modelIdSchema }).strict(),
+  'models.cancel': z.object({ modelId: modelIdSchema }).strict(),
+  'models.use': z.object({ modelId: modelIdSchema }).strict(),
   'projects.list': empty,
   'projects.create': z.object({ name: projectNameSchema }).strict(),
   'projects.switch': z.object({ name: projectNameSchema }).strict(),
@@ -169,6 +177,28 @@ export interface HierarchyView {
 /** An assembled or stored packet as JSON: the snapshot bytes are left out (the hash names them). */
 export type PacketView = Omit<AssembledPacket, 'bytes'>;
 
+export interface ModelEntry {
+  id: string;
+  dims: number;
+  /** Installed in one of the model folders (the first that has it). */
+  installed: boolean;
+  dir?: string;
+  /** Bytes of the installed folder. */
+  sizeBytes?: number;
+  /** A download in progress (or the last one's end state, until the next list after it). */
+  download?: ModelDownloadProgress;
+}
+
+export interface ModelsView {
+  /** The model new vectors are made with (`contextpack embed --model`, or the Models panel). */
+  configured: string;
+  semantic: { on: boolean; reason?: string; active?: { modelId: string; dims: number; vectors: number; chunks: number } };
+  /** Where downloads go (the user-data models folder); null where this window cannot download. */
+  downloadDir: string | null;
+  baseUrl: string;
+  models: ModelEntry[];
+}
+
 export interface ApiOutputs {
   'app.info': AppInfo;
   'stats.get': StoreStats;
@@ -187,6 +217,10 @@ export interface ApiOutputs {
   'packets.list': PacketListItem[];
   'packets.get': PacketView;
   'packets.replay': ReplayDiff;
+  'models.list': ModelsView;
+  'models.download': { started: boolean };
+  'models.cancel': { cancelled: boolean };
+  'models.use': { configured: string };
   'projects.list': ProjectsView;
   'projects.create': ProjectInfo;
   'projects.switch': { current: string };

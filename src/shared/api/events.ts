@@ -11,9 +11,22 @@ export interface EmbedProgress {
   reason?: string;
 }
 
+/** A model download (the Models panel): per file, then installing, done, failed or cancelled. */
+export interface ModelDownloadProgress {
+  modelId: string;
+  state: 'downloading' | 'verifying' | 'installing' | 'done' | 'failed' | 'cancelled';
+  file?: string;
+  fileIndex: number;
+  fileCount: number;
+  bytes: number;
+  totalBytes: number | null;
+  error?: string;
+}
+
 export interface ApiEvents {
   'ingest.progress': IngestProgress & { jobId: number };
   'embed.progress': EmbedProgress;
+  'models.progress': ModelDownloadProgress;
 }
 
 /** Discriminated by name, so a listener that checks `e.name` gets that event's payload type. */

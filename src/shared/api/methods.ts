@@ -18,6 +18,10 @@ export const API_METHODS = [
   'packets.list',
   'packets.get',
   'packets.replay',
+  'models.list',
+  'models.download',
+  'models.cancel',
+  'models.use',
   'projects.list',
   'projects.create',
   'projects.switch',
@@ -27,7 +31,7 @@ export const API_METHODS = [
 
 export type ApiMethod = (typeof API_METHODS)[number];
 
-export const API_EVENTS = ['ingest.progress', 'embed.progress'] as const;
+export const API_EVENTS = ['ingest.progress', 'embed.progress', 'models.progress'] as const;
 export type ApiEventName = (typeof API_EVENTS)[number];
 
 export function isApiMethod(name: unknown): name is ApiMethod {

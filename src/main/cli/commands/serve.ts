@@ -5,6 +5,7 @@ import { createApi, createProjectHost } from '../../api/index.ts';
 import { openStore } from '../../core/store/index.ts';
 import { currentProjectName, defaultModelDirs, projectDbPath, userDataDir } from '../../paths.ts';
 import { startServer } from '../../serve/server.ts';
+import { modelBaseUrl } from '../../core/embed/download.ts';
 import { CliError, intOption, type Command } from '../command.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -42,6 +43,7 @@ export const serveCommand: Command = {
           store,
           dataDir: dataDirFor(dbFlag, dbPath, env),
           modelDirs: defaultModelDirs(env),
+          modelDownloads: { dir: join(userDataDir(env), 'models'), baseUrl: modelBaseUrl(env) },
           version,
           transport: 'http',
           projects,

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { ModelDownloadProgress } from '../../../shared/api/events.ts';
 import { MODEL_SPECS, ONNX_FILE_BY_DTYPE, type ModelDtype } from './models.ts';
 
 export const DEFAULT_HUB = 'https://huggingface.co';
@@ -28,20 +29,8 @@ export const PINNED: Readonly<Record<string, Record<string, Expected>>> = {
   },
 };
 
-export type DownloadState = 'downloading' | 'verifying' | 'installing' | 'done' | 'failed' | 'cancelled';
-
-export type DownloadProgress = {
-  modelId: string;
-  state: DownloadState;
-  /** The file being fetched (model-relative), and its place in the list. */
-  file?: string;
-  fileIndex: number;
-  fileCount: number;
-  /** Bytes of this file so far (resumed bytes included) and its size when the server says. */
-  bytes: number;
-  totalBytes: number | null;
-  error?: string;
-};
+export type DownloadProgress = ModelDownloadProgress;
+export type DownloadState = DownloadProgress['state'];
 
 export type DownloadedFile = { name: string; bytes: number; sha256: string; verified: 'pinned' | 'server' | 'size' };
 
@@ -74,6 +63,11 @@ export function filesToFetch(dtype: ModelDtype): { name: string; optional: boole
     { name: 'vocab.txt', optional: true },
     { name: `onnx/${ONNX_FILE_BY_DTYPE[dtype]}`, optional: false },
   ];
+}
+
+/** Where downloads come from: our variable, then the hub's own mirror convention, then the hub. */
+export function modelBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
+  return env[MODEL_BASE_URL_ENV]?.trim() || env.HF_ENDPOINT?.trim() || DEFAULT_HUB;
 }
 
 export const stagingDir = (modelsDir: string, modelId: string): string => join(modelsDir, '.downloads', modelId);

@@ -3,7 +3,7 @@
 // this checkout's resources/models, which packaging copies into the app). The app's Models panel downloads with the
 // same code (download.ts) into the user-data models folder.
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_HUB, downloadModel, MODEL_BASE_URL_ENV } from './download.ts';
+import { downloadModel, modelBaseUrl } from './download.ts';
 import { REPO_RESOURCES_MODELS_DIR } from './model-dirs.ts';
 import { DEFAULT_MODEL_ID, MODEL_SPECS, ONNX_FILE_BY_DTYPE } from './models.ts';
 import type { ModelDtype } from './models.ts';
@@ -47,7 +47,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
     else modelId = a;
   }
   // HF_ENDPOINT is the hub's own convention for mirrors; ours (the app's Models panel uses it too) wins.
-  return { modelId, dir, hub: env[MODEL_BASE_URL_ENV] || env.HF_ENDPOINT || DEFAULT_HUB, ...(dtype ? { dtype } : {}) };
+  return { modelId, dir, hub: modelBaseUrl(env), ...(dtype ? { dtype } : {}) };
 }
 
 function need(v: string | undefined, flag: string): string {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { api } from '../api/client.ts';
 import { filesFromList, ingestDrop, upload } from '../api/platform.ts';
 import { Meter } from '../components/Meter.tsx';
+import { ModelsPanel } from '../components/ModelsPanel.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { fmtBytes } from '../format.ts';
 import { useApp } from '../state/app.ts';
@@ -137,6 +138,7 @@ export function LibraryView() {
           )}
         />
       )}
+      <ModelsPanel />
     </section>
   );
 }
