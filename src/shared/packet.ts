@@ -59,6 +59,8 @@ export interface PacketRequest {
   /** Evidence hits fetched from the retriever (default 20). */
   k?: number;
   filters?: SearchFilters;
+  /** Apply the project's "exclude from evidence by default" globs (settings); default true. */
+  useDefaultExcludes?: boolean;
   profile?: TaskProfile;
   signals?: AllocatorSignals;
   tools?: PacketTool[];

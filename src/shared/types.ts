@@ -53,6 +53,12 @@ export type SearchMode = 'bm25' | 'vector' | 'hybrid';
 export interface SearchFilters {
   /** SQLite GLOB over the absolute source path, e.g. `/home/me/proj/docs/*.md`. */
   pathGlob?: string;
+  /** Globs over the path relative to its root (src/shared/globs.ts): a hit must match one of these, when given… */
+  include?: string[];
+  /** …and none of these (`test/**`, `**\/fixtures/**`). */
+  exclude?: string[];
+  /** The project's "exclude from evidence by default" globs a packet applied (recorded apart in its manifest). */
+  excludeDefault?: string[];
   types?: SourceType[];
   /** ISO dates compared with the source file's modification time. */
   modifiedAfter?: string;

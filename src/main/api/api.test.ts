@@ -246,8 +246,8 @@ describe('packets through the API', () => {
     const b = built.manifest.budgets;
     expect(b.total_chars).toBeLessThanOrEqual(b.total_budget);
     expect('bytes' in built).toBe(false);
-    // The audit logs the README promises, beside the database as for `contextpack pack`.
-    const logLines = (name: string) => readFileSync(join(dataDir, 'logs', `${name}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // The audit logs the README promises, in the database's own data folder as for `contextpack pack`.
+    const logLines = (name: string) => readFileSync(join(dataDir, 'api-data', 'logs', `${name}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(logLines('injection-log').map((r) => r.context_snapshot_hash)).toContain(built.hash);
     const redactions = logLines('redaction');
     expect(redactions.length).toBe(built.manifest.redactions.count);

@@ -33,3 +33,18 @@ export function chunkContext(db: Database, chunkId: number, radius = 3): ChunkCo
     .all(focus.documentId, focus.ordinal - radius, focus.ordinal + radius) as ChunkView[];
   return { path: focus.path, title: focus.title, documentId: focus.documentId, focus: chunkId, chunks };
 }
+
+/** Every chunk of one indexed file, in order (an L4 entry opened from the hierarchy); the first is the focus. */
+export function sourceChunks(db: Database, path: string, limit = 2000): ChunkContext {
+  const chunks = db
+    .prepare(
+      `SELECT c.id AS chunkId, c.ordinal, c.heading_path AS headingPath, c.anchor, c.line_start AS lineStart, c.line_end AS lineEnd, c.text,
+              d.id AS documentId, d.title
+       FROM sources s JOIN documents d ON d.source_id = s.id JOIN chunks c ON c.document_id = d.id
+       WHERE s.path = ? ORDER BY d.ordinal, c.ordinal LIMIT ?`,
+    )
+    .all(path, limit) as (ChunkView & { documentId: number; title: string })[];
+  if (chunks.length === 0) throw new ApiFailure('not_found', `${path}: not indexed (or it has no chunks)`);
+  const first = chunks[0]!;
+  return { path, title: first.title, documentId: first.documentId, focus: first.chunkId, chunks: chunks.map(({ documentId: _d, title: _t, ...c }) => c) };
+}

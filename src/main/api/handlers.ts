@@ -4,7 +4,10 @@ import { storeStats } from '../core/stats.ts';
 import { createProject, listProjects, projectExists } from '../core/projects/projects.ts';
 import type { ApiOutput } from '../../shared/api/index.ts';
 import type { ApiHandlers } from './dispatch.ts';
-import { chunkContext, listSources } from './corpus.ts';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getSettings, SettingsError, updateSettings } from '../core/settings/index.ts';
+import { chunkContext, listSources, sourceChunks } from './corpus.ts';
 import { capabilities, type Engines } from './engines.ts';
 import { ApiFailure, unavailable } from './failure.ts';
 import type { Library } from './library.ts';
@@ -55,8 +58,20 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     'stats.get': () => storeStats(store, deps.modelDirs ?? []),
     'sources.list': async () => listSources(store.db),
     'library.ingest': (input) => library.ingest(input.paths),
-    'library.import': (input) => library.importFiles(input.files),
+    'library.import': (input) => library.importFiles(input.files, input.batch, input.skipped),
     'library.rescan': () => library.rescan(),
+    'sources.remove': (input) => library.removeSource(input.id),
+    'sources.reindex': (input) => library.reindexSource(input.id),
+    'sources.chunks': async (input) => sourceChunks(store.db, input.path),
+    'settings.get': async () => getSettings(store.db),
+    'settings.set': async (input) => {
+      try {
+        return updateSettings(store.db, input);
+      } catch (err) {
+        if (err instanceof SettingsError) throw new ApiFailure('invalid_input', err.message, [{ field: err.field, message: err.message }]);
+        throw err;
+      }
+    },
     'search.query': async (input): Promise<ApiOutput<'search.query'>> => {
       const mode = input.mode ?? 'bm25';
       const k = input.k ?? 20;
@@ -71,7 +86,16 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     'decisions.list': async (input) => need(engines.decisions).list(input),
     'decisions.create': async (input) => need(engines.decisions).create(input),
     'decisions.supersede': async (input) => need(engines.decisions).supersede(input),
-    'decisions.exportMarkdown': async (input) => need(engines.decisions).exportMarkdown(input),
+    'decisions.exportMarkdown': async (input) => {
+      const out = need(engines.decisions).exportMarkdown(input);
+      if (!input.write) return out;
+      // The desktop app has a folder to write to; the toast names it. (The browser downloads the text instead.)
+      const path = join(deps.dataDir, 'exports', 'decisions.md');
+      mkdirSync(join(deps.dataDir, 'exports'), { recursive: true });
+      writeFileSync(`${path}.tmp`, out.markdown);
+      renameSync(`${path}.tmp`, path);
+      return { ...out, path };
+    },
     'hierarchy.tree': async () => need(engines.hierarchy).tree(),
     'packets.build': (input) => need(engines.packets).build(input),
     'packets.list': async (input) => need(engines.packets).list(input),

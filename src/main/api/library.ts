@@ -1,9 +1,10 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { ingestPaths, rescan } from '../core/ingest/index.ts';
-import type { IngestProgress, IngestReport } from '../../shared/types.ts';
-import type { ImportReport } from '../../shared/api/index.ts';
+import { ingestPaths, markForReindex, removeSource, rescan } from '../core/ingest/index.ts';
+import type { IngestFileIssue, IngestProgress, IngestReport } from '../../shared/types.ts';
+import type { ImportReport, RemovedSource } from '../../shared/api/index.ts';
+import { UPLOAD_FILE_MAX_BYTES } from '../../shared/limits.ts';
 import { ApiFailure } from './failure.ts';
 
 export interface LibraryDeps {
@@ -20,6 +21,14 @@ export interface UploadedFile {
   path: string;
   base64: string;
 }
+
+/** One request of a folder upload sent in batches: files are staged until the final batch, then swapped in at once. */
+export interface UploadBatch {
+  id: string;
+  final: boolean;
+}
+
+const emptyReport = (roots: string[]): IngestReport => ({ roots, added: [], updated: [], unchanged: 0, removed: [], skipped: [], failed: [], files: 0, bytes: 0, chunks: 0, durationMs: 0 });
 
 /**
  * Ingest jobs run one at a time (a second drop waits for the first), each reporting progress with its job id.
@@ -56,12 +65,47 @@ export function createLibrary(deps: LibraryDeps) {
     /**
      * Writes uploaded files under the imports folder and ingests them there. A dropped folder replaces the previous
      * upload of the same name as a whole (staged, then swapped), so files deleted since the last drop leave the index.
+     * With `batch`, a large folder arrives in several requests: each is staged, the final one swaps and ingests. The
+     * imports folder itself is the ingest root, so L4 markers keep the dropped folder's name (§4.lib/router.js).
+     * Files over the upload limit and the ones the browser left out (`skipped`) are reported by name.
      */
-    importFiles(files: UploadedFile[]): Promise<ImportReport> {
+    importFiles(files: UploadedFile[], batch?: UploadBatch, clientSkipped: IngestFileIssue[] = []): Promise<ImportReport> {
+      const staging = join(`${deps.importsDir}.staging`, batch?.id ?? `single-${process.pid}-${Date.now()}`);
+      const tooBig = stageUploads(staging, files);
+      const skipped = [...clientSkipped, ...tooBig];
+      if (batch && !batch.final) {
+        const staged = files.length - tooBig.length;
+        return Promise.resolve({ ...emptyReport([]), skipped, folder: deps.importsDir, staged });
+      }
       return enqueue(async (onProgress, signal) => {
-        const roots = writeUploads(deps.importsDir, files);
-        const report = await ingestPaths(deps.db, roots, { onProgress, signal });
-        return { ...report, folder: deps.importsDir };
+        try {
+          swapStaged(staging, deps.importsDir);
+        } finally {
+          rmSync(staging, { recursive: true, force: true });
+        }
+        // Sources uploaded before the imports folder became the root keep their old root until they change.
+        const prefix = deps.importsDir + sep;
+        deps.db.prepare('UPDATE sources SET root = ? WHERE substr(path, 1, length(?)) = ? AND root <> ?').run(deps.importsDir, prefix, prefix, deps.importsDir);
+        const report = await ingestPaths(deps.db, [deps.importsDir], { onProgress, signal });
+        return { ...report, skipped: [...skipped, ...report.skipped], folder: deps.importsDir };
+      });
+    },
+    /** Removes one source from the index; an uploaded file also leaves the imports folder, so a rescan does not bring it back. */
+    removeSource(id: number): Promise<RemovedSource> {
+      return enqueue(async () => {
+        const ref = removeSource(deps.db, id);
+        if (!ref) throw new ApiFailure('not_found', `source ${id} not found (already removed?)`);
+        const uploaded = ref.path.startsWith(deps.importsDir + sep);
+        if (uploaded) rmSync(ref.path, { force: true });
+        return { id: ref.id, path: ref.path, chunks: ref.chunks, deletedFile: uploaded };
+      });
+    },
+    /** Reads, chunks and (in the app) embeds one source again, within its own root. */
+    reindexSource(id: number): Promise<IngestReport> {
+      return enqueue(async (onProgress, signal) => {
+        const ref = markForReindex(deps.db, id);
+        if (!ref) throw new ApiFailure('not_found', `source ${id} not found`);
+        return ingestPaths(deps.db, [ref.root], { onProgress, signal });
       });
     },
     /** Stops the running job after its current file, refuses queued and new ones, and resolves once none runs. */
@@ -74,54 +118,62 @@ export function createLibrary(deps: LibraryDeps) {
 
 export type Library = ReturnType<typeof createLibrary>;
 
-/** Returns the ingest roots: one per top-level folder dropped, and each loose file. */
-export function writeUploads(importsDir: string, files: UploadedFile[]): string[] {
-  const groups = new Map<string, { rel: string; bytes: Buffer }[]>();
+/** Writes a batch into the staging folder; files over the upload limit are left out and named. */
+export function stageUploads(staging: string, files: UploadedFile[]): IngestFileIssue[] {
+  const skipped: IngestFileIssue[] = [];
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) throw new ApiFailure('invalid_input', `files: ${f.path} given twice`, [{ field: 'files', message: `${f.path} given twice` }]);
     seen.add(f.path);
-    const [top, ...rest] = f.path.split('/');
-    const key = rest.length === 0 ? '' : top!;
-    const list = groups.get(key) ?? [];
-    list.push({ rel: rest.length === 0 ? f.path : rest.join('/'), bytes: Buffer.from(f.base64, 'base64') });
-    groups.set(key, list);
   }
-  mkdirSync(importsDir, { recursive: true });
-  const roots: string[] = [];
-  const stamp = `${process.pid}-${Date.now()}`;
-  for (const [top, list] of groups) {
-    if (top === '') {
-      for (const f of list) {
-        const target = join(importsDir, f.rel);
-        const tmp = `${target}.${stamp}.part`;
-        writeFileSync(tmp, f.bytes);
-        renameSync(tmp, target);
-        roots.push(target);
-      }
+  for (const f of files) {
+    const bytes = Buffer.from(f.base64, 'base64');
+    if (bytes.length > UPLOAD_FILE_MAX_BYTES) {
+      skipped.push({ path: f.path, reason: `too big to upload: ${bytes.length} bytes > limit ${UPLOAD_FILE_MAX_BYTES}` });
       continue;
     }
-    const target = join(importsDir, top);
-    const staging = join(importsDir, `.staging-${stamp}-${top}`);
-    try {
-      for (const f of list) {
-        const p = join(staging, f.rel);
-        mkdirSync(dirname(p), { recursive: true });
-        writeFileSync(p, f.bytes);
-      }
-      const old = join(importsDir, `.old-${stamp}-${top}`);
-      let hadOld = true;
-      try {
-        renameSync(target, old);
-      } catch {
-        hadOld = false;
-      }
-      renameSync(staging, target);
-      if (hadOld) rmSync(old, { recursive: true, force: true });
-    } finally {
-      rmSync(staging, { recursive: true, force: true });
-    }
-    roots.push(target);
+    const p = join(staging, f.path);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, bytes);
   }
-  return roots;
+  return skipped;
+}
+
+/**
+ * Moves what was staged into the imports folder: each top-level folder replaces the one of the same name as a whole
+ * (renamed aside, then removed), loose files replace theirs one by one.
+ */
+export function swapStaged(staging: string, importsDir: string): void {
+  mkdirSync(importsDir, { recursive: true });
+  if (!existsSync(staging)) return;
+  const stamp = `${process.pid}-${Date.now()}`;
+  for (const name of readdirSync(staging)) {
+    const from = join(staging, name);
+    const target = join(importsDir, name);
+    if (!statSync(from).isDirectory()) {
+      renameSync(from, target);
+      continue;
+    }
+    const old = join(`${importsDir}.staging`, `.old-${stamp}-${name}`);
+    let hadOld = true;
+    try {
+      renameSync(target, old);
+    } catch {
+      hadOld = false;
+    }
+    renameSync(from, target);
+    if (hadOld) rmSync(old, { recursive: true, force: true });
+  }
+}
+
+/** One request with every file (tests, small drops): staged, swapped and returned as the ingest roots would be. */
+export function writeUploads(importsDir: string, files: UploadedFile[]): string[] {
+  const staging = join(`${importsDir}.staging`, `direct-${process.pid}-${Date.now()}`);
+  try {
+    stageUploads(staging, files);
+    swapStaged(staging, importsDir);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return [importsDir];
 }

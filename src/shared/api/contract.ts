@@ -2,6 +2,7 @@
 // output type. The renderer calls nothing else; preload exposes exactly these names.
 import { z } from 'zod';
 import { filterDateMs } from '../filters.ts';
+import { GLOB_MAX } from '../globs.ts';
 import { DECISION_ID_PATTERN, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../limits.ts';
 import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type SearchHit, type SearchMode, type SourceRecord, type StoreStats } from '../types.ts';
 import type { ConsistencyFinding, DecisionRecord, FieldIssue, HierarchyTree } from '../memory.ts';
@@ -16,9 +17,13 @@ const nonEmpty = (field: string, max = 10_000) => z.string().trim().min(1, `${fi
 const filterDate = (field: string) =>
   z.string().refine((v) => filterDateMs(v) !== null, `${field} must be a date, e.g. 2026-01-31 or 2026-01-31T12:00:00Z`);
 
+const globSchema = z.string().trim().min(1, 'a glob is empty').max(GLOB_MAX).refine((g) => !/[\r\n\0]/.test(g), 'a glob is one line');
+
 export const searchFiltersSchema = z
   .object({
     pathGlob: z.string().max(1000).optional(),
+    include: z.array(globSchema).max(100).optional(),
+    exclude: z.array(globSchema).max(100).optional(),
     types: z.array(z.enum(SOURCE_TYPES)).optional(),
     modifiedAfter: filterDate('modifiedAfter').optional(),
     modifiedBefore: filterDate('modifiedBefore').optional(),
@@ -68,12 +73,22 @@ export const apiInputs = {
   'library.ingest': z.object({ paths: z.array(z.string().min(1).max(4096)).min(1, 'give at least one path').max(1000) }).strict(),
   'library.import': z
     .object({
+      // A file over the upload limit is skipped by name (not refused with the request); this cap only bounds a request.
       files: z
-        .array(z.object({ path: relativePathSchema, base64: z.string().max(30 * 1024 * 1024) }).strict())
-        .min(1, 'give at least one file')
+        .array(z.object({ path: relativePathSchema, base64: z.string().max(64 * 1024 * 1024) }).strict())
         .max(5000),
+      /** A folder sent in batches: the same id on every request, `final` on the last (which swaps in and ingests). */
+      batch: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'batch.id must be 8–64 letters, digits, _ or -'), final: z.boolean() }).strict().optional(),
+      /** Files the browser left out (over the limit), reported by name with the import. */
+      skipped: z.array(z.object({ path: z.string().max(1024), reason: z.string().max(500) }).strict()).max(100_000).optional(),
     })
-    .strict(),
+    .strict()
+    .refine((v) => v.files.length > 0 || v.batch !== undefined || (v.skipped?.length ?? 0) > 0, { message: 'give at least one file', path: ['files'] }),
+  'sources.remove': z.object({ id: z.number().int().positive() }).strict(),
+  'sources.reindex': z.object({ id: z.number().int().positive() }).strict(),
+  'sources.chunks': z.object({ path: z.string().min(1).max(4096) }).strict(),
+  'settings.get': empty,
+  'settings.set': z.object({ evidenceExclude: z.array(globSchema).max(100).optional() }).strict(),
   'library.rescan': empty,
   'search.query': z
     .object({
@@ -90,7 +105,7 @@ export const apiInputs = {
     .strict(),
   'decisions.create': decisionInputSchema,
   'decisions.supersede': z.object({ decisionId: z.string().min(1), replacement: decisionInputSchema.omit({ supersedes: true }) }).strict(),
-  'decisions.exportMarkdown': z.object({ decisionIds: z.array(z.string()).optional() }).strict(),
+  'decisions.exportMarkdown': z.object({ decisionIds: z.array(z.string()).optional(), write: z.boolean().optional() }).strict(),
   'hierarchy.tree': empty,
   'packets.build': z
     .object({
@@ -105,6 +120,7 @@ export const apiInputs = {
         .optional(),
       k: z.number().int().min(1).max(100).optional(),
       filters: searchFiltersSchema.optional(),
+      useDefaultExcludes: z.boolean().optional(),
     })
     .strict(),
   'packets.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
@@ -163,6 +179,28 @@ export interface ChunkContext {
 export interface ImportReport extends IngestReport {
   /** The managed folder the uploaded files were written to. */
   folder: string;
+  /** A non-final batch: how many of its files were staged (nothing is indexed until the final batch). */
+  staged?: number;
+}
+
+export interface RemovedSource {
+  id: number;
+  path: string;
+  chunks: number;
+  /** An uploaded file is deleted from the imports folder too (a rescan would bring it back otherwise). */
+  deletedFile: boolean;
+}
+
+export interface ProjectSettingsView {
+  /** Globs left out of packet evidence by default (manifest: retrieval.filters.excludeDefault). */
+  evidenceExclude: string[];
+}
+
+export interface DecisionExport {
+  markdown: string;
+  count: number;
+  /** Where the file was written (desktop, `write: true`); absent when only the text was asked for. */
+  path?: string;
 }
 
 export interface DecisionList {
@@ -206,12 +244,17 @@ export interface ApiOutputs {
   'library.ingest': IngestReport;
   'library.import': ImportReport;
   'library.rescan': IngestReport;
+  'sources.remove': RemovedSource;
+  'sources.reindex': IngestReport;
+  'sources.chunks': ChunkContext;
+  'settings.get': ProjectSettingsView;
+  'settings.set': ProjectSettingsView;
   'search.query': SearchResponse;
   'chunks.context': ChunkContext;
   'decisions.list': DecisionList;
   'decisions.create': DecisionRecord;
   'decisions.supersede': DecisionRecord;
-  'decisions.exportMarkdown': { markdown: string };
+  'decisions.exportMarkdown': DecisionExport;
   'hierarchy.tree': HierarchyView;
   'packets.build': PacketView;
   'packets.list': PacketListItem[];

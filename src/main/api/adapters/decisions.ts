@@ -35,7 +35,7 @@ export function createDecisionsAdapter(db: Database, deps: { now?: () => Date } 
           if (missing.length > 0) throw new ApiFailure('not_found', `some decisions were not found: ${missing.join(', ')}`);
         }
         const ordered = [...found].sort((a, b) => (a.decision_id! < b.decision_id! ? -1 : 1));
-        return { markdown: ordered.map(renderDecisionMarkdown).join('\n---\n\n') };
+        return { markdown: ordered.map(renderDecisionMarkdown).join('\n---\n\n'), count: ordered.length };
       }),
   };
 }

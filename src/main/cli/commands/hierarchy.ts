@@ -9,10 +9,12 @@ import {
   hierarchyTree,
   navigationIndex,
   propagationHints,
+  resolveL4Ref,
   setExecutiveSummary,
   updateSection,
 } from '../../core/hierarchy/index.ts';
-import { CliError, intOption, printJson, readInput, type Command } from '../command.ts';
+import type { Database } from 'better-sqlite3';
+import { CliError, intOption, printJson, readInput, type Command, type CommandContext } from '../command.ts';
 import { agentOf, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
 
 const USAGE = [
@@ -59,6 +61,7 @@ export const hierarchyCommand: Command = {
     return withMemoryStore(ctx, async (db) => {
       switch (sub) {
         case 'show': {
+          if (rest.length > 0 && /^§?4\./.test(rest[0]!)) return showL4(ctx, db, rest[0]!);
           if (rest.length > 0) {
             const s = getSection(db, rest[0]!);
             if (!s) throw new CliError(`section ${rest[0]} not found`);
@@ -131,6 +134,33 @@ export const hierarchyCommand: Command = {
     });
   },
 };
+
+/**
+ * A §4 marker: the file it names (exact relative path, dotted form or `*` folder form, as references resolve), with
+ * its indexed chunks. Every marker `--tree` lists resolves here.
+ */
+function showL4(ctx: CommandContext, db: Database, marker: string): number {
+  const ref = marker.replace(/^§?4\./, '');
+  const nodes = resolveL4Ref(ref, hierarchyTree(db).l4);
+  if (nodes.length === 0) throw new CliError(`section ${marker} not found (no indexed file matches ${JSON.stringify(ref)}; see hierarchy show --tree)`);
+  const chunksOf = db.prepare(
+    `SELECT c.anchor, c.line_start AS lineStart, c.line_end AS lineEnd, c.text FROM sources s JOIN documents d ON d.source_id = s.id
+     JOIN chunks c ON c.document_id = d.id WHERE s.path = ? ORDER BY d.ordinal, c.ordinal`,
+  );
+  if (nodes.length > 1 || ref.endsWith('*')) {
+    if (ctx.json) printJson(ctx, { files: nodes });
+    else ctx.io.stdout(nodes.map((n) => `§${n.marker}  (${n.chunks} chunks, ${n.tokens} tokens)`).join('\n') + '\n');
+    return 0;
+  }
+  const n = nodes[0]!;
+  const chunks = chunksOf.all(n.path) as { anchor: string; lineStart: number; lineEnd: number; text: string }[];
+  if (ctx.json) printJson(ctx, { ...n, chunk_list: chunks });
+  else {
+    const head = `## §${n.marker}\n\n${n.path} · ${n.type} · ${n.size} bytes · ${n.chunks} chunks · ${n.tokens} tokens\n`;
+    ctx.io.stdout(head + chunks.map((c) => `\n### lines ${c.lineStart}–${c.lineEnd}${c.anchor ? ` #${c.anchor}` : ''}\n\n${c.text}\n`).join(''));
+  }
+  return 0;
+}
 
 function renderTree(tree: HierarchyTree): string {
   const lines: string[] = [];

@@ -12,6 +12,7 @@ import { replayCommand } from './replay.ts';
 import { packetsCommand } from './packets.ts';
 import { redactCommand } from './redact.ts';
 import { projectsCommand } from './projects.ts';
+import { settingsCommand } from './settings.ts';
 
 /** Every CLI command; a capability adds its commands here. */
-export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand, packCommand, replayCommand, packetsCommand, redactCommand, projectsCommand];
+export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand, packCommand, replayCommand, packetsCommand, redactCommand, projectsCommand, settingsCommand];

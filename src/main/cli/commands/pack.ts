@@ -4,13 +4,15 @@ import { openStore } from '../../core/store/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { CliError, intOption, oneOf, readInput, type Command } from '../command.ts';
 import { asCliError, writeAtomic } from './packet-shared.ts';
+import { FILTER_OPTIONS, FILTER_USAGE, filtersFromFlags } from './filter-flags.ts';
 
 export const packCommand: Command = {
   name: 'pack',
   summary: 'Assemble a context packet (budgets, redaction, manifest, snapshot hash)',
   usage:
     'contextpack pack --query "…" [--task-file F|-] [--template ao-v1|layered-v1] [--max-tokens N] [--format md|json|contextos]\n' +
-    '                 [--out F] [--k N] [--encoding o200k_base|cl100k_base] [--profile research|docs|tests] [--db FILE]',
+    '                 [--out F] [--k N] [--encoding o200k_base|cl100k_base] [--profile research|docs|tests] [--db FILE]\n' +
+    `                 ${FILTER_USAGE} [--no-default-excludes]   (the project's default excludes: contextpack settings)`,
   options: {
     query: { type: 'string', short: 'q' },
     'task-file': { type: 'string' },
@@ -22,6 +24,8 @@ export const packCommand: Command = {
     encoding: { type: 'string' },
     profile: { type: 'string' },
     session: { type: 'string' },
+    'no-default-excludes': { type: 'boolean', default: false },
+    ...FILTER_OPTIONS,
   },
   async run(ctx) {
     const query = (ctx.values.query as string | undefined) ?? ctx.args.join(' ');
@@ -33,11 +37,13 @@ export const packCommand: Command = {
     const maxTokens = ctx.values['max-tokens'] === undefined ? undefined : intOption(ctx, 'max-tokens', 7000, 250);
     const k = ctx.values.k === undefined ? undefined : intOption(ctx, 'k', 20, 0);
     const taskFile = ctx.values['task-file'] as string | undefined;
+    const filters = filtersFromFlags(ctx);
+    const useDefaultExcludes = ctx.values['no-default-excludes'] !== true;
     const task = taskFile === undefined ? undefined : await readInput(ctx, taskFile, '--task-file');
     const store = openStore(ctx.dbPath);
     try {
       const result = await assemble(
-        { query, task, template, maxTokens, encoding, k, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined },
+        { query, task, template, maxTokens, encoding, k, filters, useDefaultExcludes: useDefaultExcludes ? undefined : false, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined },
         {
           db: store.db,
           sources: createStoreSources(store.db),
@@ -50,7 +56,7 @@ export const packCommand: Command = {
       if (out) {
         writeAtomic(out, result.text);
         const b = result.manifest.budgets;
-        ctx.io.stderr(`wrote ${out}: ${b.total_chars} chars, ${b.total_tokens} tokens (${encoding}), ${result.manifest.redactions.count} lines redacted, hash ${result.hash}\n`);
+        ctx.io.stderr(`wrote ${out}: ${b.total_chars} section chars, ${b.total_tokens} tokens (${encoding}), ${result.manifest.redactions.count} lines redacted, hash ${result.hash}\n`);
       } else ctx.io.stdout(result.text);
       return 0;
     } catch (err) {

@@ -41,11 +41,11 @@ describe('packet CLI: pack, packets, replay, redact', () => {
     const out = join(dir, 'p.md');
     const w = await cli(['pack', '--query', 'signing key database', '--task-file', taskFile, '--db', db, '--out', out]);
     expect(w.stdout).toBe('');
-    expect(w.stderr).toMatch(/^wrote .*p\.md: \d+ chars, \d+ tokens \(o200k_base\), \d+ lines redacted, hash [0-9a-f]{64}\n$/);
+    expect(w.stderr).toMatch(/^wrote .*p\.md: \d+ section chars, \d+ tokens \(o200k_base\), \d+ lines redacted, hash [0-9a-f]{64}\n$/);
     expect(readFileSync(out, 'utf8')).toBe(r.stdout);
-    const log = readFileSync(join(dir, 'logs', 'redaction.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const log = readFileSync(join(dir, 'cli-data', 'logs', 'redaction.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(log[0]).toMatchObject({ pattern: expect.any(String), section: 'INTEL', line: 4 });
-    expect(readFileSync(join(dir, 'logs', 'injection-log.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(readFileSync(join(dir, 'cli-data', 'logs', 'injection-log.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
   it('puts the manifest and its context_snapshot_hash in --format json, and replays the exact bytes', async () => {
@@ -56,10 +56,15 @@ describe('packet CLI: pack, packets, replay, redact', () => {
     expect(doc.context_snapshot_hash).toBe(hash);
     const list = JSON.parse((await cli(['packets', '--json', '--db', db])).stdout).packets;
     expect(list.map((p: { hash: string }) => p.hash)).toContain(hash);
-    const raw = await cli(['replay', hash, '--db', db]);
+    const raw = await cli(['replay', hash, '--raw', '--db', db]);
     expect(createHash('sha256').update(raw.stdout).digest('hex')).toBe(hash);
-    const md = await cli(['replay', hash.slice(0, 10), '--format', 'md', '--db', db]);
+    // Markdown by default, like pack; --json is the json format.
+    const md = await cli(['replay', hash.slice(0, 10), '--db', db]);
+    expect(md.stdout).toMatch(/^<!-- contextpack schema_version=1 /);
     expect(md.stdout).toContain(`context_snapshot_hash=${hash}`);
+    expect((await cli(['replay', hash, '--format', 'md', '--db', db])).stdout).toBe(md.stdout);
+    expect(JSON.parse((await cli(['replay', hash, '--json', '--db', db])).stdout).context_snapshot_hash).toBe(hash);
+    expect((await cli(['replay', hash, '--raw', '--format', 'md', '--db', db])).code).toBe(2);
     const same = await cli(['replay', hash, '--reassemble', '--db', db]);
     expect(same.stdout).toBe(`identical: ${hash}\n0 added, 0 removed, 0 changed\n`);
     const os = JSON.parse((await cli(['pack', '--query', 'retry', '--template', 'layered-v1', '--format', 'contextos', '--db', db])).stdout);
@@ -73,8 +78,9 @@ describe('packet CLI: pack, packets, replay, redact', () => {
     s.db.exec('DROP TRIGGER packet_snapshots_immutable');
     s.db.prepare("UPDATE packet_snapshots SET bytes = CAST(replace(CAST(bytes AS TEXT), 'auth', 'AUTH') AS BLOB) WHERE hash = ?").run(hash);
     s.close();
-    const t = await cli(['replay', hash, '--db', db]);
+    const t = await cli(['replay', hash, '--raw', '--db', db]);
     expect(t.code).toBe(3);
+    expect((await cli(['replay', hash, '--db', db])).code).toBe(3);
     expect(t.stderr).toMatch(/has been tampered with: its bytes now hash to [0-9a-f]{64}; refusing to replay it/);
     expect((await cli(['pack', '--query', 'x', '--template', 'v9', '--db', db])).stderr).toMatch(/--template must be one of ao-v1, layered-v1/);
     expect((await cli(['pack', '--query', 'x', '--max-tokens', '10', '--db', db])).stderr).toMatch(/--max-tokens must be an integer ≥ 250/);

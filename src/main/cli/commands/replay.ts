@@ -16,12 +16,16 @@ function formatDiff(d: ReplayDiff): string {
 export const replayCommand: Command = {
   name: 'replay',
   summary: 'Print a stored packet by its hash (verified), or rebuild it and diff by item id',
-  usage: 'contextpack replay <hash> [--reassemble] [--format md|json|contextos] [--json] [--db FILE]',
-  options: { reassemble: { type: 'boolean', default: false }, format: { type: 'string' } },
+  usage: 'contextpack replay <hash> [--reassemble] [--format md|json|contextos] [--raw] [--json] [--db FILE]\n' +
+    '       (Markdown by default, like pack; --json = --format json; --raw prints the exact stored bytes, which hash to the id)',
+  options: { reassemble: { type: 'boolean', default: false }, format: { type: 'string' }, raw: { type: 'boolean', default: false } },
   async run(ctx) {
     const hash = ctx.args[0];
     if (!hash) throw new CliError(`replay: give a snapshot hash (or a unique prefix)\nusage: ${this.usage}`);
-    const format = oneOf(ctx.values.format, PACKET_FORMATS, 'format', undefined);
+    const raw = ctx.values.raw === true;
+    if (raw && ctx.values.format !== undefined) throw new CliError('replay: --raw prints the stored bytes; it takes no --format');
+    // Like pack: Markdown unless asked otherwise (--json means the json format).
+    const format = raw ? undefined : oneOf(ctx.values.format, PACKET_FORMATS, 'format', ctx.json ? 'json' : 'md');
     return withStore(ctx, async (store) => {
       try {
         const reassemble = ctx.values.reassemble === true;
@@ -31,7 +35,7 @@ export const replayCommand: Command = {
           else ctx.io.stdout(formatDiff(r.diff!));
           return 0;
         }
-        // Without a format: the exact stored bytes (canonical JSON), which hash to the snapshot id.
+        // --raw: the exact stored bytes (canonical JSON), which hash to the snapshot id.
         ctx.io.stdout(r.text ?? Buffer.from(r.bytes).toString('utf8'));
         return 0;
       } catch (err) {

@@ -4,6 +4,7 @@ import { bestPerDocument, createBm25Retriever, openSemanticSearch, type FusionMe
 import type { SearchHit, SearchMode } from '../../../shared/types.ts';
 import { provenance } from '../../../shared/provenance.ts';
 import { defaultModelDirs } from '../../paths.ts';
+import { FILTER_OPTIONS, FILTER_USAGE, filtersFromFlags } from './filter-flags.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, withStore, type Command, type CommandContext } from '../command.ts';
 
 const MODES: readonly SearchMode[] = ['bm25', 'vector', 'hybrid'];
@@ -14,6 +15,7 @@ export const searchCommand: Command = {
   summary: 'Search the index (bm25, vector or hybrid); batch mode prints a TREC run',
   usage:
     'contextpack search "<query>" [--mode bm25|vector|hybrid] [--mmr-lambda X] [--fetch-k N] [--fusion rrf|normalized] [--k N] [--json] [--db FILE]\n' +
+    `                   ${FILTER_USAGE}   (globs over paths relative to their root: --exclude 'test/**')\n` +
     '       contextpack search --queries FILE.jsonl --k 100 --format trec [--mode …] [--db FILE]',
   options: {
     k: { type: 'string' },
@@ -23,6 +25,7 @@ export const searchCommand: Command = {
     'mmr-lambda': { type: 'string' },
     'fetch-k': { type: 'string' },
     fusion: { type: 'string' },
+    ...FILTER_OPTIONS,
   },
   async run(ctx) {
     const k = intOption(ctx, 'k', ctx.values.queries ? 100 : 10);
@@ -30,6 +33,7 @@ export const searchCommand: Command = {
     const fusion = oneOf(ctx.values.fusion, FUSIONS, 'fusion', 'rrf');
     const mmrLambda = ctx.values['mmr-lambda'] === undefined ? undefined : numberOption(ctx, 'mmr-lambda', 0.5, 0, 1);
     const fetchK = intOption(ctx, 'fetch-k', undefined);
+    const filters = filtersFromFlags(ctx);
     if (requested === 'bm25' && (mmrLambda !== undefined || ctx.values.fusion !== undefined || fetchK !== undefined)) {
       throw new CliError('--mmr-lambda, --fetch-k and --fusion need --mode vector or hybrid');
     }
@@ -41,7 +45,7 @@ export const searchCommand: Command = {
         semantic = picked.semantic;
         const bm25 = createBm25Retriever(store.db);
         const search = (text: string, n: number): Promise<SearchHit[]> =>
-          semantic && mode !== 'bm25' ? semantic.search({ text, k: n, mode, mmrLambda, fetchK, fusion }) : bm25.search({ text, k: n });
+          semantic && mode !== 'bm25' ? semantic.search({ text, k: n, mode, mmrLambda, fetchK, fusion, filters }) : bm25.search({ text, k: n, filters });
         if (typeof ctx.values.queries === 'string') {
           const format = ctx.values.format ?? 'trec';
           if (format !== 'trec') throw new CliError(`--format must be trec in batch mode, got ${JSON.stringify(format)}`);
@@ -56,7 +60,7 @@ export const searchCommand: Command = {
         const text = ctx.args.join(' ');
         if (text.trim() === '') throw new CliError(`search: give a query\nusage: ${this.usage}`);
         const hits = await search(text, k);
-        if (ctx.json) printJson(ctx, { query: text, mode, k, ...(picked.notice ? { notice: picked.notice } : {}), hits });
+        if (ctx.json) printJson(ctx, { query: text, mode, k, ...(filters ? { filters } : {}), ...(picked.notice ? { notice: picked.notice } : {}), hits });
         else ctx.io.stdout(hits.length === 0 ? 'no results\n' : hits.map(formatHit).join('\n'));
         return 0;
       } finally {

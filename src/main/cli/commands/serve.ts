@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApi, createProjectHost } from '../../api/index.ts';
 import { openStore } from '../../core/store/index.ts';
+import { dataFolderOf } from '../../core/store/data-folder.ts';
 import { currentProjectName, defaultModelDirs, projectDbPath, userDataDir } from '../../paths.ts';
 import { startServer } from '../../serve/server.ts';
 import { modelBaseUrl } from '../../core/embed/download.ts';
@@ -15,7 +16,7 @@ const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
  * a project's are its own folder (the user-data folder for the default project).
  */
 export function dataDirFor(dbFlag: string | undefined, dbPath: string, env: NodeJS.ProcessEnv): string {
-  if (dbFlag !== undefined) return join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}-data`);
+  if (dbFlag !== undefined) return dataFolderOf(dbPath);
   return env.CONTEXTPACK_DB ? userDataDir(env) : dirname(dbPath);
 }
 

@@ -4,3 +4,4 @@ export { createWordPieceCounter, type WordPieceCounter } from './wordpiece.ts';
 export { classifyPath } from './file-types.ts';
 export { walk, PROJECT_IGNORE_FILE, DEFAULT_IGNORES } from './walk.ts';
 export { htmlToText, readers, decodeUtf8 } from './readers.ts';
+export { removeSource, markForReindex, getSourceRef, type SourceRef } from './remove.ts';

@@ -8,6 +8,8 @@ import type {
   PacketRequest,
   PacketSection,
 } from '../../../shared/packet.ts';
+import type { SearchFilters } from '../../../shared/types.ts';
+import { getSettings } from '../settings/index.ts';
 import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { createTokenCounter, estimateTokens, type TokenCounter } from '../tokens/index.ts';
 import { layoutAo, buildAoItems } from './ao-v1.ts';
@@ -44,6 +46,34 @@ function counterFor(encoding: ResolvedRequest['encoding']): TokenCounter {
   return c;
 }
 
+/** The settings' default excludes; a store without the settings table (older test stores) has none. */
+function evidenceExcludes(db: Database): string[] {
+  try {
+    return getSettings(db).evidenceExclude;
+  } catch {
+    return [];
+  }
+}
+
+/** Globs are free text: each passes the gate before it is recorded in the manifest. */
+function gateFilters(gate: Gate, f: SearchFilters): SearchFilters {
+  const globs = (key: 'include' | 'exclude' | 'excludeDefault') =>
+    f[key] === undefined ? {} : { [key]: f[key]!.map((g, i) => gate.pass(g, `request.filters.${key}[${i}]`, 'FILTERS').text) };
+  return {
+    ...f,
+    ...(f.pathGlob !== undefined ? { pathGlob: gate.pass(f.pathGlob, 'request.filters.pathGlob', 'FILTERS').text } : {}),
+    ...globs('include'),
+    ...globs('exclude'),
+    ...globs('excludeDefault'),
+  };
+}
+
+function withoutDefaults(f: SearchFilters | null): SearchFilters | undefined {
+  if (f === null) return undefined;
+  const { excludeDefault: _d, ...rest } = f;
+  return rest;
+}
+
 /** Builds the canonical packet for a request without storing it. Same request + same store → same packet. */
 export async function buildPacket(request: PacketRequest, deps: AssembleDeps): Promise<CanonicalPacket> {
   const r = resolveRequest(request);
@@ -57,7 +87,10 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
   const query = gate.pass(r.query, 'request.query', 'QUERY').text;
   const task = r.task === null ? null : gate.pass(r.task, 'request.task', 'TASK').text;
   const tools = gateTools(gate, r.tools);
-  const filters = r.filters === null ? null : { ...r.filters, ...(r.filters.pathGlob !== undefined ? { pathGlob: gate.pass(r.filters.pathGlob, 'request.filters.pathGlob', 'FILTERS').text } : {}) };
+  // The project's default evidence excludes (settings) join the request's filters; the manifest records them apart.
+  const defaults = r.useDefaultExcludes && deps.db ? evidenceExcludes(deps.db) : [];
+  const rawFilters = defaults.length === 0 ? r.filters : { ...(r.filters ?? {}), excludeDefault: defaults };
+  const filters = rawFilters === null ? null : gateFilters(gate, rawFilters);
   const inputs: PacketInputs = {
     query,
     task,
@@ -74,7 +107,7 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
     conversation: [],
   };
   // Searches with the caller's own query and filters; the packet records only their gated forms.
-  const g = await gather(deps.sources, inputs, { query: r.query, filters: r.filters }, gate);
+  const g = await gather(deps.sources, inputs, { query: r.query, filters: rawFilters }, gate);
   const degradations = [...g.degradations];
 
   let sections: PacketSection[];
@@ -242,7 +275,8 @@ function recordedRequest(request: PacketRequest, p: CanonicalPacket, sessionId: 
     maxTokens: request.maxTokens,
     encoding: request.encoding,
     k: request.k,
-    filters: request.filters === undefined ? undefined : (i.filters ?? undefined),
+    filters: request.filters === undefined ? undefined : withoutDefaults(i.filters),
+    useDefaultExcludes: request.useDefaultExcludes,
     profile: request.profile,
     signals: request.signals === undefined ? undefined : (i.signals ?? undefined),
     tools: request.tools === undefined ? undefined : i.tools,

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/packet.ts';
 import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../../../shared/limits.ts';
 import { SOURCE_TYPES, type SearchFilters, type SourceType } from '../../../shared/types.ts';
+import { GLOB_MAX } from '../../../shared/globs.ts';
 import { TOKEN_ENCODINGS } from '../tokens/index.ts';
 import { AO_V1, LAYERED_V1 } from './templates.ts';
 
@@ -60,6 +61,7 @@ export interface ResolvedRequest {
   encoding: PacketEncoding;
   k: number;
   filters: SearchFilters | null;
+  useDefaultExcludes: boolean;
   profile: TaskProfile;
   signals: NonNullable<PacketRequest['signals']>;
   tools: NonNullable<PacketRequest['tools']>;
@@ -124,6 +126,7 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
     return { role: t.role, text: t.text, ...(t.ts !== undefined ? { ts: t.ts } : {}) };
   });
   const filters = resolveFilters(r.filters);
+  if (r.useDefaultExcludes !== undefined && typeof r.useDefaultExcludes !== 'boolean') throw new PacketRequestError('useDefaultExcludes', 'must be true or false');
   if (r.sessionId !== undefined && r.sessionId !== null && typeof r.sessionId !== 'string') throw new PacketRequestError('sessionId', 'must be a string');
   return {
     query: r.query,
@@ -133,6 +136,7 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
     encoding,
     k,
     filters,
+    useDefaultExcludes: r.useDefaultExcludes ?? true,
     profile,
     signals,
     tools,
@@ -150,6 +154,18 @@ function resolveFilters(f: PacketRequest['filters'] | null | undefined): SearchF
     if (typeof f.pathGlob !== 'string') throw new PacketRequestError('filters.pathGlob', 'must be a string');
     out.pathGlob = f.pathGlob;
   }
+  for (const key of ['include', 'exclude'] as const) {
+    const v = f[key];
+    if (v === undefined) continue;
+    if (!Array.isArray(v)) throw new PacketRequestError(`filters.${key}`, 'must be an array of globs');
+    const globs = v.map((g: unknown, i) => {
+      if (typeof g !== 'string' || g.length > GLOB_MAX || /[\r\n\0]/.test(g)) throw new PacketRequestError(`filters.${key}[${i}]`, `must be a one-line glob of at most ${GLOB_MAX} characters`);
+      return g;
+    });
+    if (globs.length > 100) throw new PacketRequestError(`filters.${key}`, 'at most 100 globs');
+    if (globs.length > 0) out[key] = globs;
+  }
+  // excludeDefault is never taken from a request: it is what the store's settings say at assembly time.
   if (f.types !== undefined) {
     if (!Array.isArray(f.types)) throw new PacketRequestError('filters.types', 'must be an array');
     out.types = f.types.map((t: unknown, i) => {

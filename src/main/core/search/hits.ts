@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { filterDateMs } from '../../../shared/filters.ts';
+import { PATH_FILTER_FN } from '../store/functions.ts';
 import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
+
 
 /** The columns every retriever returns for a chunk, joined once so provenance is always complete. */
 export const HIT_COLUMNS = `
@@ -20,6 +22,12 @@ export function filterSql(filters: SearchFilters | undefined): FilterSql {
   if (filters?.pathGlob) {
     where.push('s.path GLOB ?');
     params.push(filters.pathGlob);
+  }
+  const include = filters?.include ?? [];
+  const exclude = [...(filters?.exclude ?? []), ...(filters?.excludeDefault ?? [])];
+  if (include.length > 0 || exclude.length > 0) {
+    where.push(`${PATH_FILTER_FN}(?, ?, s.path, s.root) = 1`);
+    params.push(JSON.stringify(include), JSON.stringify(exclude));
   }
   if (filters?.types && filters.types.length > 0) {
     where.push(`s.type IN (${filters.types.map(() => '?').join(', ')})`);

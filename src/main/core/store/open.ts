@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
+import { registerPathFilter } from './functions.ts';
 import { applyMigrations, type Migration } from './migrate.ts';
 import { migrations as allMigrations } from './migrations/index.ts';
 
@@ -33,6 +34,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  registerPathFilter(db);
   let vec: Store['vec'];
   if (options.loadVec === false) vec = { loaded: false, reason: 'sqlite-vec disabled' };
   else {

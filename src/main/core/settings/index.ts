@@ -1,0 +1,57 @@
+// Project settings (migration 80): small, validated values the user sets once per project and the engine honours.
+import type { Database } from 'better-sqlite3';
+import { GLOB_MAX } from '../../../shared/globs.ts';
+
+export interface ProjectSettings {
+  /** Globs (src/shared/globs.ts) left out of packet evidence unless a request turns it off, e.g. `test/**`. */
+  evidenceExclude: string[];
+}
+
+export const DEFAULT_SETTINGS: ProjectSettings = { evidenceExclude: [] };
+
+export class SettingsError extends Error {
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(`${field}: ${message}`);
+    this.field = field;
+    this.name = 'SettingsError';
+  }
+}
+
+/** One glob list, trimmed, de-duplicated, order kept; the error names the entry. */
+export function cleanGlobs(field: string, globs: readonly unknown[]): string[] {
+  const out: string[] = [];
+  globs.forEach((g, i) => {
+    if (typeof g !== 'string') throw new SettingsError(`${field}[${i}]`, 'must be a string');
+    const t = g.trim();
+    if (t === '') return;
+    if (t.length > GLOB_MAX) throw new SettingsError(`${field}[${i}]`, `longer than ${GLOB_MAX} characters`);
+    if (/[\r\n\0]/.test(t)) throw new SettingsError(`${field}[${i}]`, 'must be one line');
+    if (!out.includes(t)) out.push(t);
+  });
+  if (out.length > 100) throw new SettingsError(field, 'at most 100 globs');
+  return out;
+}
+
+export function getSettings(db: Database): ProjectSettings {
+  const rows = db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
+  const out: ProjectSettings = { ...DEFAULT_SETTINGS };
+  for (const r of rows) {
+    if (r.key === 'evidenceExclude') {
+      try {
+        out.evidenceExclude = cleanGlobs('evidenceExclude', JSON.parse(r.value) as unknown[]);
+      } catch {
+        // a hand-edited, unreadable value is ignored rather than blocking every packet
+      }
+    }
+  }
+  return out;
+}
+
+export function updateSettings(db: Database, patch: Partial<ProjectSettings>, now: () => Date = () => new Date()): ProjectSettings {
+  const put = db.prepare('INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at');
+  db.transaction(() => {
+    if (patch.evidenceExclude !== undefined) put.run('evidenceExclude', JSON.stringify(cleanGlobs('evidenceExclude', patch.evidenceExclude)), now().toISOString());
+  })();
+  return getSettings(db);
+}
