@@ -50,6 +50,8 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
     build: {
+      // Minified, one chunk per view (React.lazy in App.tsx): the first view paints from the shell and its own chunk.
+      minify: true,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/renderer/index.html') },
       },

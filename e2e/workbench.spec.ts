@@ -24,7 +24,7 @@ test.afterAll(async () => {
 });
 
 async function go(view: string) {
-  await page.getByRole('tab', { name: new RegExp(`^${view}`) }).click();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: new RegExp(`^${view}`) }).click();
   await expect(page.getByRole('heading', { level: 1, name: view })).toBeVisible();
 }
 
@@ -62,7 +62,10 @@ test('search finds a known passage and opens it in its context (Ctrl+K)', async 
   await page.keyboard.type('kestrel ledger write-ahead');
   await page.keyboard.press('Enter');
   const first = page.getByTestId('hit').first();
-  await expect(first).toContainText('fixtures/architecture.md#');
+  // The file name and anchor lead the hit; its folder (shortened in the middle) is on the next line.
+  await expect(first.locator('.hit-file')).toHaveText('architecture.md');
+  await expect(first).toContainText('#storage');
+  await expect(first.getByTestId('hit-folder')).toContainText('fixtures/');
   await expect(first).toContainText('write-ahead logging');
   await expect(first).toContainText(/\d+\.\d{3}/);
   await first.click();
@@ -134,7 +137,7 @@ test('the hierarchy shows L1–L4 with § markers, navigates, and shows findings
   await expect(section).toContainText('Storage layer');
   await expect(section.getByRole('list', { name: 'Consistency findings' })).toContainText('l2-without-l3');
   await expect(page.locator('article', { hasText: 'Executive summary' }).getByRole('list', { name: 'Consistency findings' })).toContainText('DEC-2020-01-01-001');
-  await expect(page.getByRole('list', { name: 'L4 files' })).toContainText('§4.architecture.md');
+  await expect(page.getByRole('list', { name: 'L4 files' })).toContainText('§4.fixtures/architecture.md');
 });
 
 test('screenshots of every view, light and dark', async () => {

@@ -23,6 +23,7 @@ export interface DecisionsEngine {
 
 export interface HierarchyEngine {
   tree(): ApiOutput<'hierarchy.tree'>;
+  setSummary(input: ApiParsedInput<'hierarchy.summary'>): ApiOutput<'hierarchy.summary'>;
 }
 
 export interface PacketsEngine {

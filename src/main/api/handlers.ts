@@ -97,6 +97,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       return { ...out, path };
     },
     'hierarchy.tree': async () => need(engines.hierarchy).tree(),
+    'hierarchy.summary': async (input) => need(engines.hierarchy).setSummary(input),
     'packets.build': (input) => need(engines.packets).build(input),
     'packets.list': async (input) => need(engines.packets).list(input),
     'packets.get': async (input) => need(engines.packets).get(input.hash),

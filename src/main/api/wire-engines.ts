@@ -22,7 +22,7 @@ export function createEngines(store: Store, deps: EngineDeps = {}): Engines {
   return {
     vector: createVectorAdapter(store, deps.modelDirs ?? [], deps.embedWorker),
     decisions: createDecisionsAdapter(store.db, deps),
-    hierarchy: createHierarchyAdapter(store.db),
+    hierarchy: createHierarchyAdapter(store.db, deps),
     // An in-memory store has no folder to keep the audit logs beside.
     packets: createPacketsAdapter(store.db, { ...deps, dbPath: store.path === ':memory:' ? undefined : store.path }),
   };

@@ -1,20 +1,17 @@
-import { useEffect, type JSX } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { api } from './api/client.ts';
-import { useApp, VIEW_LABELS, VIEWS, type ViewName } from './state/app.ts';
-import { useLibrary } from './state/library.ts';
 import { ProjectSwitcher } from './components/ProjectSwitcher.tsx';
-import { DecisionsView } from './views/DecisionsView.tsx';
-import { HierarchyView } from './views/HierarchyView.tsx';
-import { LibraryView } from './views/LibraryView.tsx';
-import { PacketsView } from './views/PacketsView.tsx';
-import { SEARCH_INPUT_ID, SearchView } from './views/SearchView.tsx';
+import { Toasts } from './components/Toasts.tsx';
+import { SEARCH_INPUT_ID, useApp, VIEW_LABELS, VIEWS, type ViewName } from './state/app.ts';
+import { useLibrary } from './state/library.ts';
 
-const VIEW_COMPONENTS: Record<ViewName, () => JSX.Element> = {
-  library: LibraryView,
-  search: SearchView,
-  decisions: DecisionsView,
-  hierarchy: HierarchyView,
-  packets: PacketsView,
+// One chunk per view (React.lazy), so the first paint loads the shell and the Library only.
+const VIEW_COMPONENTS: Record<ViewName, LazyExoticComponent<ComponentType>> = {
+  library: lazy(() => import('./views/LibraryView.tsx').then((m) => ({ default: m.LibraryView }))),
+  search: lazy(() => import('./views/SearchView.tsx').then((m) => ({ default: m.SearchView }))),
+  decisions: lazy(() => import('./views/DecisionsView.tsx').then((m) => ({ default: m.DecisionsView }))),
+  hierarchy: lazy(() => import('./views/HierarchyView.tsx').then((m) => ({ default: m.HierarchyView }))),
+  packets: lazy(() => import('./views/PacketsView.tsx').then((m) => ({ default: m.PacketsView }))),
 };
 
 export function App() {
@@ -29,13 +26,18 @@ export function App() {
   }, [loadInfo]);
 
   useEffect(() => {
-    // Ctrl/Cmd+K: search from anywhere; Ctrl/Cmd+1…5: switch views.
+    // Ctrl/Cmd+K: search from anywhere; Ctrl/Cmd+1…n: switch views.
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
       if (e.key === 'k' || e.key === 'K') {
         e.preventDefault();
         setView('search');
-        requestAnimationFrame(() => (document.getElementById(SEARCH_INPUT_ID) as HTMLInputElement | null)?.select());
+        const focus = (tries: number) => {
+          const el = document.getElementById(SEARCH_INPUT_ID) as HTMLInputElement | null;
+          if (el) el.select();
+          else if (tries > 0) setTimeout(() => focus(tries - 1), 30);
+        };
+        requestAnimationFrame(() => focus(60));
         return;
       }
       const n = Number(e.key);
@@ -52,23 +54,25 @@ export function App() {
   return (
     <div className="app">
       <a className="skip" href="#main">Skip to content</a>
+      {/* A nav of links with aria-current (not a tab list): each view is a page of the workbench. */}
       <nav className="sidebar" aria-label="Views">
         <div className="brand">ContextPack</div>
-        <ul role="tablist" aria-orientation="vertical">
+        <ul>
           {VIEWS.map((v, i) => (
             <li key={v}>
-              <button
-                type="button"
-                role="tab"
-                aria-selected={view === v}
-                aria-controls="main"
+              <a
+                href={`#${v}`}
+                aria-current={view === v ? 'page' : undefined}
                 className={view === v ? 'active' : ''}
-                onClick={() => setView(v)}
+                onClick={(e) => {
+                  e.preventDefault();
+                  setView(v);
+                }}
                 title={`Ctrl+${i + 1}`}
               >
                 {VIEW_LABELS[v]}
-                <kbd>{i + 1}</kbd>
-              </button>
+                <kbd aria-hidden="true">{i + 1}</kbd>
+              </a>
             </li>
           ))}
         </ul>
@@ -82,11 +86,17 @@ export function App() {
           ) : null}
         </div>
       </nav>
-      <main id="main" tabIndex={-1} role="tabpanel" aria-label={VIEW_LABELS[view]}>
+      <main id="main" tabIndex={-1} aria-label={VIEW_LABELS[view]}>
         {infoError ? <p className="error" role="alert">Cannot reach the engine: {infoError}</p> : null}
-        {info ? <Current /> : !infoError ? <p className="muted">Connecting…</p> : null}
+        {info ? (
+          <Suspense fallback={<p className="muted view">Loading…</p>}>
+            <Current />
+          </Suspense>
+        ) : !infoError ? (
+          <p className="muted">Connecting…</p>
+        ) : null}
       </main>
-      <div className="visually-hidden" aria-live="polite" role="status">{status}</div>
+      <Toasts status={status} />
     </div>
   );
 }

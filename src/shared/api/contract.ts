@@ -5,7 +5,7 @@ import { filterDateMs } from '../filters.ts';
 import { GLOB_MAX } from '../globs.ts';
 import { DECISION_ID_PATTERN, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../limits.ts';
 import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type SearchHit, type SearchMode, type SourceRecord, type StoreStats } from '../types.ts';
-import type { ConsistencyFinding, DecisionRecord, FieldIssue, HierarchyTree } from '../memory.ts';
+import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree } from '../memory.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
 import type { ApiMethod } from './methods.ts';
 import type { ModelDownloadProgress } from './events.ts';
@@ -107,6 +107,16 @@ export const apiInputs = {
   'decisions.supersede': z.object({ decisionId: z.string().min(1), replacement: decisionInputSchema.omit({ supersedes: true }) }).strict(),
   'decisions.exportMarkdown': z.object({ decisionIds: z.array(z.string()).optional(), write: z.boolean().optional() }).strict(),
   'hierarchy.tree': empty,
+  'hierarchy.summary': z
+    .object({
+      goal: nonEmpty('goal', 2000),
+      status_pct: z.number({ error: 'status must be a number from 0 to 100' }).int('status must be a whole number').min(0, 'status must be at least 0').max(100, 'status must be at most 100'),
+      status_text: z.string().max(2000).optional(),
+      priorities: z.array(z.string().trim().min(1).max(500)).max(3, 'at most 3 priorities').optional(),
+      blockers: z.array(z.string().trim().min(1).max(500)).max(20).optional(),
+      key_decisions: z.array(z.string().regex(DECISION_ID_PATTERN, 'key decisions are decision ids like DEC-2026-01-31-001')).max(20).optional(),
+    })
+    .strict(),
   'packets.build': z
     .object({
       query: z.string().trim().min(1, 'query is required').max(2000),
@@ -256,6 +266,7 @@ export interface ApiOutputs {
   'decisions.supersede': DecisionRecord;
   'decisions.exportMarkdown': DecisionExport;
   'hierarchy.tree': HierarchyView;
+  'hierarchy.summary': ExecutiveSummary;
   'packets.build': PacketView;
   'packets.list': PacketListItem[];
   'packets.get': PacketView;

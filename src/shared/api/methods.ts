@@ -19,6 +19,7 @@ export const API_METHODS = [
   'decisions.supersede',
   'decisions.exportMarkdown',
   'hierarchy.tree',
+  'hierarchy.summary',
   'packets.build',
   'packets.list',
   'packets.get',

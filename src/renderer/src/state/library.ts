@@ -2,17 +2,23 @@ import { create } from 'zustand';
 import type { IngestProgress, IngestReport, SourceRecord, StoreStats } from '../../../shared/types.ts';
 import type { EmbedProgress } from '../../../shared/api/index.ts';
 import { api, errorText } from '../api/client.ts';
+import type { UploadOutcome, UploadProgress } from '../api/platform.ts';
+
+export type LibraryReport = IngestReport & Partial<Pick<UploadOutcome, 'ignoredCount' | 'sensitive'>>;
 
 interface LibraryState {
   sources: SourceRecord[];
   stats: StoreStats | null;
   busy: null | 'uploading' | 'indexing';
   progress: IngestProgress | null;
-  report: IngestReport | null;
+  report: LibraryReport | null;
   error: string | null;
+  /** Browser uploads: batches sent so far. */
+  upload: UploadProgress | null;
+  onUpload(p: UploadProgress): void;
   refresh(): Promise<void>;
   /** Runs one ingest (drop, picker, rescan) and keeps its report; progress arrives as events meanwhile. */
-  run(label: 'uploading' | 'indexing', job: () => Promise<IngestReport>): Promise<IngestReport | null>;
+  run(label: 'uploading' | 'indexing', job: () => Promise<LibraryReport>): Promise<LibraryReport | null>;
   onProgress(p: IngestProgress): void;
   /** Background embedding after an ingest (desktop or serve with a local model). */
   embedding: EmbedProgress | null;
@@ -26,6 +32,8 @@ export const useLibrary = create<LibraryState>((set, get) => ({
   progress: null,
   report: null,
   error: null,
+  upload: null,
+  onUpload: (upload) => set({ upload }),
   refresh: async () => {
     try {
       const [sources, stats] = await Promise.all([api().call('sources.list', {}), api().call('stats.get', {})]);
@@ -35,7 +43,7 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     }
   },
   run: async (label, job) => {
-    set({ busy: label, progress: null, error: null, report: null });
+    set({ busy: label, progress: null, error: null, report: null, upload: null });
     try {
       const report = await job();
       set({ report });
@@ -48,7 +56,8 @@ export const useLibrary = create<LibraryState>((set, get) => ({
       await get().refresh();
     }
   },
-  onProgress: (progress) => set((s) => ({ progress, busy: s.busy === 'uploading' ? 'indexing' : s.busy })),
+  // While batches are still going up, the server's progress events belong to the final swap-and-index only.
+  onProgress: (progress) => set((s) => ({ progress, busy: s.busy === 'uploading' && (!s.upload || s.upload.batch === s.upload.batches) ? 'indexing' : s.busy })),
   embedding: null,
   onEmbedProgress: (embedding) => {
     set({ embedding });

@@ -15,7 +15,7 @@ interface PacketsState {
   history: PacketListItem[];
   replay: ReplayDiff | null;
   setDraft(patch: Partial<PacketDraft>): void;
-  build(): Promise<PacketView | null>;
+  build(options?: { filters?: ApiInput<'packets.build'>['filters']; useDefaultExcludes?: boolean }): Promise<PacketView | null>;
   loadHistory(): Promise<void>;
   show(hash: string): Promise<void>;
   replayHash(hash: string): Promise<void>;
@@ -30,11 +30,16 @@ export const usePackets = create<PacketsState>((set, get) => ({
   history: [],
   replay: null,
   setDraft: (patch) => set((s) => ({ draft: { ...s.draft, ...patch } })),
-  build: async () => {
+  build: async (options = {}) => {
     const { draft } = get();
     set({ building: true, issues: [], error: null, replay: null });
     try {
-      const current = await api().call('packets.build', { ...draft, task: draft.task.trim() === '' ? undefined : draft.task });
+      const current = await api().call('packets.build', {
+        ...draft,
+        task: draft.task.trim() === '' ? undefined : draft.task,
+        ...(options.filters ? { filters: options.filters } : {}),
+        ...(options.useDefaultExcludes === false ? { useDefaultExcludes: false } : {}),
+      });
       set({ current });
       await get().loadHistory();
       return current;

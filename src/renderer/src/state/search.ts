@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ChunkContext } from '../../../shared/api/index.ts';
-import type { SearchHit, SearchMode } from '../../../shared/types.ts';
+import type { SearchFilters, SearchHit, SearchMode } from '../../../shared/types.ts';
 import { api, errorText } from '../api/client.ts';
 
 interface SearchState {
@@ -13,9 +13,11 @@ interface SearchState {
   error: string | null;
   loading: boolean;
   context: ChunkContext | null;
+  /** The hit the keyboard is on (and the one opened), or -1. */
+  active: number;
   set(patch: Partial<Pick<SearchState, 'query' | 'mode' | 'mmrLambda'>>): void;
-  search(): Promise<void>;
-  open(chunkId: number): Promise<void>;
+  search(filters?: SearchFilters): Promise<void>;
+  open(index: number): Promise<void>;
   closeContext(): void;
 }
 
@@ -28,23 +30,29 @@ export const useSearch = create<SearchState>((set, get) => ({
   error: null,
   loading: false,
   context: null,
+  active: -1,
   set: (patch) => set(patch),
-  search: async () => {
+  search: async (filters) => {
     const { query, mode, mmrLambda } = get();
     if (query.trim() === '') return;
     set({ loading: true, error: null });
     try {
-      const r = await api().call('search.query', { query, mode, k: 50, ...(mmrLambda !== null && mode !== 'bm25' ? { mmrLambda } : {}) });
-      set({ hits: r.hits, searched: query, context: null });
+      const r = await api().call('search.query', { query, mode, k: 50, ...(mmrLambda !== null && mode !== 'bm25' ? { mmrLambda } : {}), ...(filters ? { filters } : {}) });
+      set({ hits: r.hits, searched: query, context: null, active: -1 });
     } catch (err) {
       set({ error: errorText(err), hits: [] });
     } finally {
       set({ loading: false });
     }
   },
-  open: async (chunkId) => {
+  open: async (index) => {
+    const hit = get().hits[index];
+    if (!hit) return;
+    set({ active: index });
     try {
-      set({ context: await api().call('chunks.context', { chunkId, radius: 3 }) });
+      const context = await api().call('chunks.context', { chunkId: hit.chunkId, radius: 3 });
+      // A later open wins: arrows can outrun the engine.
+      if (get().active === index) set({ context });
     } catch (err) {
       set({ error: errorText(err) });
     }

@@ -4,7 +4,6 @@ import { fieldIssues } from '../../../shared/api/issues.ts';
 import { TITLE_MAX } from '../../../shared/limits.ts';
 import type { DecisionRecord, FieldIssue } from '../../../shared/memory.ts';
 import { ApiCallError, api, errorText } from '../api/client.ts';
-import { copyText } from '../api/platform.ts';
 import { Field } from '../components/Field.tsx';
 import { Unavailable } from '../components/Unavailable.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
@@ -53,7 +52,13 @@ function Decisions() {
   const [error, setError] = useState<string | null>(null);
   const [decisions, setDecisions] = useState<DecisionRecord[]>([]);
   const [filter, setFilter] = useState({ query: '', tag: '', includeSuperseded: false });
-  const [markdown, setMarkdown] = useState<string | null>(null);
+  const toast = useApp((s) => s.toast);
+  // Opened from a link elsewhere (the L1's key decisions): show that decision.
+  const [only, setOnly] = useState<string | null>(null);
+  useEffect(() => {
+    const id = useApp.getState().takeHandoff('decisions');
+    if (id) setOnly(id);
+  }, []);
 
   const load = useCallback(async () => {
     try {
@@ -113,20 +118,34 @@ function Decisions() {
     document.getElementById('decision-form')?.querySelector('input')?.focus();
   };
 
+  // Desktop: written to the data folder, and the toast says where. Browser: downloaded as decisions.md.
+  const exportMarkdown = async () => {
+    try {
+      const desktop = api().transport === 'ipc';
+      const r = await api().call('decisions.exportMarkdown', desktop ? { write: true } : {});
+      if (r.path) toast(`Exported ${r.count} decision${r.count === 1 ? '' : 's'} to ${r.path}`);
+      else {
+        const url = URL.createObjectURL(new Blob([r.markdown], { type: 'text/markdown;charset=utf-8' }));
+        const a = document.createElement('a');
+        a.href = url;
+        a.download = 'decisions.md';
+        document.body.append(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        toast(`Downloaded decisions.md (${r.count} decision${r.count === 1 ? '' : 's'})`);
+      }
+    } catch (err) {
+      toast(`Export failed: ${errorText(err)}`, 'error');
+    }
+  };
+  const shown = only ? decisions.filter((d) => d.decision_id === only || d.memory_id === only) : decisions;
+
   return (
     <section className="view" aria-labelledby="decisions-title">
       <header className="view-header">
         <h1 id="decisions-title">Decisions</h1>
-        <button
-          type="button"
-          onClick={async () => {
-            try {
-              setMarkdown((await api().call('decisions.exportMarkdown', {})).markdown);
-            } catch (err) {
-              setError(errorText(err));
-            }
-          }}
-        >
+        <button type="button" onClick={() => void exportMarkdown()}>
           Export to Markdown
         </button>
       </header>
@@ -178,10 +197,20 @@ function Decisions() {
               <input type="checkbox" checked={filter.includeSuperseded} onChange={(e) => setFilter({ ...filter, includeSuperseded: e.target.checked })} /> superseded too
             </label>
           </div>
-          {decisions.length === 0 ? <p className="muted">No decisions{filter.query || filter.tag ? ' match' : ' yet'}.</p> : null}
+          {only ? (
+            <p className="row" data-testid="decision-focus">
+              Showing <span className="mono">{only}</span>
+              <button type="button" onClick={() => setOnly(null)}>Show all</button>
+            </p>
+          ) : null}
+          {shown.length === 0 ? (
+            <p className="muted" data-testid="empty-decisions">
+              {filter.query || filter.tag || only ? 'No decisions match.' : 'No decisions yet. Record one with the form: what was decided, why, and what else was considered; packets cite the important ones as directives.'}
+            </p>
+          ) : null}
           <VirtualList
             label="Decisions"
-            items={decisions}
+            items={shown}
             estimate={120}
             itemKey={(d) => d.memory_id}
             render={(d) => (
@@ -201,16 +230,6 @@ function Decisions() {
           />
         </div>
       </div>
-      {markdown !== null ? (
-        <div className="card" data-testid="decisions-markdown">
-          <header className="row">
-            <h2 className="grow">Markdown export</h2>
-            <button type="button" onClick={() => void copyText(markdown).then(() => announce('Markdown copied'))}>Copy</button>
-            <button type="button" onClick={() => setMarkdown(null)}>Close</button>
-          </header>
-          <textarea readOnly rows={12} value={markdown} aria-label="Decisions as Markdown" className="mono" />
-        </div>
-      ) : null}
     </section>
   );
 }

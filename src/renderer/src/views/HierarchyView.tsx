@@ -1,11 +1,13 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import type { HierarchyView as Tree } from '../../../shared/api/index.ts';
-import type { ConsistencyFinding, HierarchySection } from '../../../shared/memory.ts';
-import { api, errorText } from '../api/client.ts';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { ChunkContext, HierarchyView as Tree } from '../../../shared/api/index.ts';
+import type { ConsistencyFinding, ExecutiveSummary, FieldIssue, HierarchySection, L4Node } from '../../../shared/memory.ts';
+import { ApiCallError, api, errorText } from '../api/client.ts';
+import { ChunkPane } from '../components/ChunkPane.tsx';
+import { Field } from '../components/Field.tsx';
 import { Unavailable } from '../components/Unavailable.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { fmtBytes } from '../format.ts';
-import { useMissing } from '../state/app.ts';
+import { useApp, useMissing } from '../state/app.ts';
 
 export function HierarchyView() {
   const missing = useMissing('hierarchy');
@@ -19,9 +21,25 @@ const sectionMarker = (m: string) => (m.startsWith('§') ? m : `§${m}`);
 function Hierarchy() {
   const [view, setView] = useState<Tree | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [file, setFile] = useState<ChunkContext | null>(null);
+  const load = useCallback(() => api().call('hierarchy.tree', {}).then(setView, (err) => setError(errorText(err))), []);
   useEffect(() => {
-    api().call('hierarchy.tree', {}).then(setView, (err) => setError(errorText(err)));
+    void load();
+  }, [load]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setFile(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
   }, []);
+  const openFile = async (n: L4Node) => {
+    try {
+      setFile(await api().call('sources.chunks', { path: n.path }));
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
   if (error) return <p className="error" role="alert">{error}</p>;
   if (!view) return <p className="muted">Loading…</p>;
   const { tree, findings } = view;
@@ -40,7 +58,7 @@ function Hierarchy() {
         <h1 id="hierarchy-title">Hierarchy</h1>
         <span className="muted">{findings.length} consistency finding{findings.length === 1 ? '' : 's'}</span>
       </header>
-      <div className="columns columns-nav">
+      <div className={`columns columns-nav ${file ? 'columns-pane' : ''}`}>
         <nav aria-label="Sections" className="tree-nav">
           <ul>
             <li><button type="button" onClick={() => go('1.0')}>§1.0 Executive summary</button></li>
@@ -69,9 +87,10 @@ function Hierarchy() {
                 <p className="muted">status {tree.l1.status_pct}% {tree.l1.status_text}</p>
                 {tree.l1.priorities.length ? <p>Priorities: {tree.l1.priorities.join(' · ')}</p> : null}
                 {tree.l1.blockers.length ? <p>Blockers: {tree.l1.blockers.join(' · ')}</p> : null}
+                <KeyDecisions l1={tree.l1} />
               </>
             ) : (
-              <p className="muted">No executive summary yet (set one with the hierarchy CLI).</p>
+              <SummaryForm onSaved={() => void load()} />
             )}
             <Findings findings={findingsFor('1.0')} />
           </article>
@@ -90,14 +109,73 @@ function Hierarchy() {
             itemKey={(n) => n.marker}
             render={(n) => (
               <div className="source">
-                <span className="marker">§{n.marker}</span>
+                <button type="button" className="link marker" data-testid="l4-entry" aria-label={`Open §${n.marker} (${n.chunks} chunks)`} onClick={() => void openFile(n)}>§{n.marker}</button>
                 <span className="muted">{n.type} · {fmtBytes(n.size)} · {n.chunks} chunks · {n.tokens} tokens</span>
               </div>
             )}
           />
+          {tree.l4.length === 0 ? <p className="muted">No files indexed yet: add a folder in the Library and its files appear here as §4 entries.</p> : null}
         </div>
+        {file ? <ChunkPane context={file} label="File chunks" onClose={() => setFile(null)} /> : null}
       </div>
     </section>
+  );
+}
+
+/** The L1's key decisions, each a link to the decision in the Decisions view. */
+function KeyDecisions({ l1 }: { l1: ExecutiveSummary }) {
+  const goTo = useApp((s) => s.goTo);
+  if (l1.key_decisions.length === 0) return null;
+  return (
+    <div>
+      <h3>Key decisions</h3>
+      <ul className="key-decisions" aria-label="Key decisions">
+        {l1.key_decisions.map((d) => (
+          <li key={d.decision_id}>
+            {d.exists ? (
+              <a href={`#decisions`} onClick={(e) => { e.preventDefault(); goTo('decisions', d.decision_id); }}>
+                <span className="mono">{d.decision_id}</span> {d.title}
+              </a>
+            ) : (
+              <span><span className="mono">{d.decision_id}</span> <span className="notice">(no such decision)</span></span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** First run: the executive summary written in place (goal, status, up to three priorities). */
+function SummaryForm({ onSaved }: { onSaved: () => void }) {
+  const toast = useApp((s) => s.toast);
+  const [goal, setGoal] = useState('');
+  const [status, setStatus] = useState('0');
+  const [priorities, setPriorities] = useState('');
+  const [issues, setIssues] = useState<FieldIssue[]>([]);
+  const issue = (f: string) => issues.find((i) => i.field === f || i.field.startsWith(`${f}.`))?.message;
+  const save = async () => {
+    try {
+      await api().call('hierarchy.summary', {
+        goal,
+        status_pct: status.trim() === '' ? Number.NaN : Number(status),
+        priorities: priorities.split('\n').map((p) => p.trim()).filter(Boolean).slice(0, 3),
+      });
+      setIssues([]);
+      toast('Executive summary saved (§1.0)');
+      onSaved();
+    } catch (err) {
+      setIssues(err instanceof ApiCallError && err.issues.length > 0 ? err.issues : [{ field: 'goal', message: errorText(err) }]);
+    }
+  };
+  return (
+    <form className="form empty-state" data-testid="summary-form" noValidate onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <p>No executive summary yet. Write the project’s goal and status here: every packet starts from it (GOALS), and the checks compare it with the sections below.</p>
+      <Field label="Goal" error={issue('goal')}>{(a) => <input {...a} name="l1-goal" value={goal} onChange={(e) => setGoal(e.target.value)} />}</Field>
+      <Field label="Status (%)" error={issue('status_pct')}>{(a) => <input {...a} name="l1-status" type="number" min={0} max={100} value={status} onChange={(e) => setStatus(e.target.value)} />}</Field>
+      <Field label="Top priorities (one per line, up to 3)" error={issue('priorities')}>{(a) => <textarea {...a} rows={3} value={priorities} onChange={(e) => setPriorities(e.target.value)} />}</Field>
+      <button type="submit" className="primary">Save summary</button>
+    </form>
   );
 }
 

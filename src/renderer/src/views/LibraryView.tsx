@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { api } from '../api/client.ts';
+import { useEffect, useRef, useState, type DragEvent, type RefObject } from 'react';
+import type { SourceRecord } from '../../../shared/types.ts';
+import { api, errorText } from '../api/client.ts';
 import { filesFromList, ingestDrop, upload } from '../api/platform.ts';
 import { Meter } from '../components/Meter.tsx';
 import { ModelsPanel } from '../components/ModelsPanel.tsx';
@@ -9,7 +10,7 @@ import { useApp } from '../state/app.ts';
 import { useLibrary } from '../state/library.ts';
 
 export function LibraryView() {
-  const { sources, stats, busy, progress, report, error, refresh, run } = useLibrary();
+  const { sources, stats, busy, progress, report, error, refresh, run, onUpload } = useLibrary();
   const announce = useApp((s) => s.announce);
   const desktop = api().transport === 'ipc';
   const [over, setOver] = useState(false);
@@ -27,12 +28,12 @@ export function LibraryView() {
     e.preventDefault();
     setOver(false);
     const dt = e.dataTransfer;
-    finish(await run(desktop ? 'indexing' : 'uploading', () => ingestDrop(dt)));
+    finish(await run(desktop ? 'indexing' : 'uploading', () => ingestDrop(dt, onUpload)));
   };
   const onPicked = async (list: FileList | null) => {
     if (!list || list.length === 0) return;
     const files = filesFromList(list);
-    finish(await run('uploading', () => upload(files)));
+    finish(await run('uploading', () => upload(files, onUpload)));
     if (fileInput.current) fileInput.current.value = '';
     if (folderInput.current) folderInput.current.value = '';
   };
@@ -74,19 +75,7 @@ export function LibraryView() {
                 Choose files…
                 <input ref={fileInput} type="file" multiple className="visually-hidden" data-testid="pick-files" onChange={(e) => void onPicked(e.target.files)} />
               </label>
-              <label className="button">
-                Choose folder…
-                <input
-                  ref={(el) => {
-                    folderInput.current = el;
-                    el?.setAttribute('webkitdirectory', '');
-                  }}
-                  type="file"
-                  className="visually-hidden"
-                  data-testid="pick-folder"
-                  onChange={(e) => void onPicked(e.target.files)}
-                />
-              </label>
+              <FolderPicker inputRef={folderInput} testId="pick-folder" label="Choose folder…" onPicked={(l) => void onPicked(l)} />
             </>
           )}
         </div>
@@ -101,6 +90,7 @@ export function LibraryView() {
             {report.skipped.length} skipped, {report.failed.length} failed — {report.files} files, {report.chunks} chunks in{' '}
             {(report.durationMs / 1000).toFixed(2)} s
           </p>
+          {report.ignoredCount ? <p className="muted" data-testid="ignored-count">{report.ignoredCount} files left out before upload (.git/, node_modules/, .gitignore and .contextpackignore rules)</p> : null}
           {report.failed.length + report.skipped.length > 0 ? (
             <ul className="issues">
               {report.failed.map((f) => (
@@ -119,27 +109,88 @@ export function LibraryView() {
       </h2>
       {stats?.notices.map((n) => <p key={n} className="notice">{n}</p>)}
       <EmbeddingStatus />
-      {sources.length === 0 ? (
-        <p className="muted">Nothing indexed yet.</p>
-      ) : (
+      {sources.length === 0 && stats !== null && !busy ? (
+        <div className="empty-state card" data-testid="empty-library">
+          <h2>Nothing indexed yet</h2>
+          <p>Add a project folder: its Markdown, code, HTML, PDF and JSON files are chunked and indexed here, so you can search them and build context packets from them. {desktop ? 'Files stay where they are.' : '.git/, node_modules/, ignored and secret-looking files are left out.'}</p>
+          {desktop ? (
+            <button type="button" className="primary" onClick={() => void pickDesktop('folders')}>Add a folder…</button>
+          ) : (
+            <FolderPicker testId="empty-add-folder" label="Add a folder…" primary onPicked={(l) => void onPicked(l)} />
+          )}
+        </div>
+      ) : sources.length === 0 ? null : (
         <VirtualList
           label="Sources"
           className="sources"
           items={sources}
           estimate={44}
           itemKey={(s) => s.id}
-          render={(s) => (
-            <div className="source" data-testid="source-row">
-              <span className={`badge badge-${s.status}`}>{s.status}</span>
-              <span className="source-path" title={s.path}>{s.path}</span>
-              <span className="muted">{s.type}{s.language ? ` · ${s.language}` : ''} · {fmtBytes(s.size)} · {s.chunks} chunks</span>
-              {s.error ? <span className="source-error">{s.error}</span> : null}
-            </div>
-          )}
+          render={(s) => <SourceRow source={s} busy={busy !== null} />}
         />
       )}
       <ModelsPanel />
     </section>
+  );
+}
+
+/** A folder picker for the browser (an input with webkitdirectory inside a label styled as a button). */
+function FolderPicker({ label, testId, onPicked, primary, inputRef }: { label: string; testId: string; onPicked: (l: FileList | null) => void; primary?: boolean; inputRef?: RefObject<HTMLInputElement | null> }) {
+  return (
+    <label className={`button ${primary ? 'primary' : ''}`}>
+      {label}
+      <input
+        ref={(el) => {
+          if (inputRef) inputRef.current = el;
+          el?.setAttribute('webkitdirectory', '');
+        }}
+        type="file"
+        className="visually-hidden"
+        data-testid={testId}
+        onChange={(e) => {
+          onPicked(e.target.files);
+          e.target.value = '';
+        }}
+      />
+    </label>
+  );
+}
+
+/** One source: status, path, size; re-index, and remove behind an inline confirmation. */
+function SourceRow({ source: s, busy }: { source: SourceRecord; busy: boolean }) {
+  const { run, refresh } = useLibrary();
+  const toast = useApp((a) => a.toast);
+  const [confirming, setConfirming] = useState(false);
+  const name = s.path.split(/[\\/]/).pop() ?? s.path;
+  const remove = async () => {
+    setConfirming(false);
+    try {
+      const r = await api().call('sources.remove', { id: s.id });
+      toast(`Removed ${name} (${r.chunks} chunks)${r.deletedFile ? ' and its uploaded copy' : ''}`);
+    } catch (err) {
+      toast(`Could not remove ${name}: ${errorText(err)}`, 'error');
+    }
+    await refresh();
+  };
+  return (
+    <div className="source" data-testid="source-row" data-source-id={s.id}>
+      <span className={`badge badge-${s.status}`}>{s.status}</span>
+      <span className="source-path" title={s.path}>{s.path}</span>
+      <span className="muted">{s.type}{s.language ? ` · ${s.language}` : ''} · {fmtBytes(s.size)} · {s.chunks} chunks</span>
+      {confirming ? (
+        <span className="row" role="group" aria-label={`Remove ${name}?`}>
+          <span>Remove from the index?</span>
+          <button type="button" className="danger" onClick={() => void remove()}>Remove</button>
+          <button type="button" onClick={() => setConfirming(false)}>Keep</button>
+        </span>
+      ) : (
+        <span className="row source-actions">
+          <button type="button" disabled={busy} aria-label={`Re-index ${name}`} onClick={() => void run('indexing', () => api().call('sources.reindex', { id: s.id }))}>Re-index</button>
+          <button type="button" aria-label={`Remove ${name}`} onClick={() => setConfirming(true)}>Remove…</button>
+        </span>
+      )}
+      {s.error ? <span className="source-error">{s.error}</span> : null}
+    </div>
   );
 }
 
@@ -159,7 +210,18 @@ function EmbeddingStatus() {
 }
 
 function IngestProgressBar() {
-  const { busy, progress } = useLibrary();
+  const { busy, progress, upload } = useLibrary();
+  if (busy === 'uploading' && upload && (!progress || upload.batch < upload.batches)) {
+    return (
+      <Meter
+        label="Uploading"
+        value={upload.bytesSent}
+        max={Math.max(1, upload.bytesTotal)}
+        text={`${upload.filesSent} / ${upload.filesTotal} files · ${fmtBytes(upload.bytesSent)} of ${fmtBytes(upload.bytesTotal)} · batch ${upload.batch} of ${upload.batches}`}
+        testId="upload-progress"
+      />
+    );
+  }
   if (busy === 'uploading' && !progress) return <Meter label="Uploading" value={0} max={1} text="sending files…" testId="ingest-progress" />;
   const p = progress;
   if (!p) return <Meter label="Indexing" value={0} max={1} text="starting…" testId="ingest-progress" />;

@@ -1,5 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { PacketView } from '../../../shared/api/index.ts';
+import type { SearchFilters } from '../../../shared/types.ts';
+import { api } from '../api/client.ts';
+import { FilterBar } from '../components/FilterBar.tsx';
+import { toApiFilters, useRememberedFilters } from '../state/filters.ts';
 import { MIN_MAX_TOKENS } from '../../../shared/limits.ts';
 import type { SectionBudget } from '../../../shared/packet.ts';
 import { errorText } from '../api/client.ts';
@@ -20,10 +24,13 @@ export function PacketsView() {
 
 function Packets() {
   const p = usePackets();
+  const [filters, setFilters] = useRememberedFilters('packets');
+  const [useDefaults, setUseDefaults] = useState(true);
   useEffect(() => {
     void p.loadHistory();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const issue = (field: string) => p.issues.find((i) => i.field === field)?.message;
+  const build = () => void p.build({ filters: toApiFilters(filters), useDefaultExcludes: useDefaults });
 
   return (
     <section className="view" aria-labelledby="packets-title">
@@ -36,10 +43,11 @@ function Packets() {
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            void p.build();
+            build();
           }}
         >
           <h2>Compose</h2>
+          {p.history.length === 0 && !p.current ? <FirstPacket onTry={(q) => p.setDraft({ query: q })} /> : null}
           <Field label="Query" error={issue('query')}>{(a) => <input {...a} name="packet-query" value={p.draft.query} onChange={(e) => p.setDraft({ query: e.target.value })} />}</Field>
           <Field label="Task and acceptance criteria" error={issue('task')}>{(a) => <textarea {...a} name="packet-task" rows={5} value={p.draft.task} onChange={(e) => p.setDraft({ task: e.target.value })} />}</Field>
           <div className="row">
@@ -55,6 +63,8 @@ function Packets() {
               {(a) => <input {...a} name="packet-budget" type="number" min={MIN_MAX_TOKENS} step={100} value={p.draft.maxTokens} onChange={(e) => p.setDraft({ maxTokens: Number(e.target.value) })} />}
             </Field>
           </div>
+          <FilterBar label="Evidence filters" value={filters} onChange={setFilters} />
+          <DefaultExcludes apply={useDefaults} onApply={setUseDefaults} />
           {p.error && p.issues.length === 0 ? <p className="error" role="alert">{p.error}</p> : null}
           <button type="submit" className="primary" disabled={p.building}>{p.building ? 'Building…' : 'Build packet'}</button>
         </form>
@@ -83,7 +93,7 @@ function History() {
           )}
         </div>
       ) : null}
-      {history.length === 0 ? <p className="muted">No packets yet.</p> : null}
+      {history.length === 0 ? <p className="muted">No packets yet. Built packets are listed here by hash; open or replay any of them.</p> : null}
       <VirtualList
         label="Packet history"
         items={history}
@@ -123,7 +133,8 @@ function Preview({ packet }: { packet: PacketView }) {
   const copy = async () => {
     try {
       await copyText(packet.text);
-      setCopied(`Copied ${packet.text.length.toLocaleString()} characters (${b.total_tokens.toLocaleString()} tokens) to the clipboard`);
+      // The same count as the Total bar: section chars (the budgeted text), not the rendered bytes with headers.
+      setCopied(`Copied to the clipboard: ${b.total_chars.toLocaleString()} section chars · ${b.total_tokens.toLocaleString()} tokens`);
       announce('Packet copied to the clipboard');
     } catch (err) {
       setCopied(`Copy failed: ${errorText(err)}`);
@@ -140,7 +151,7 @@ function Preview({ packet }: { packet: PacketView }) {
         label="Total"
         value={total}
         max={b.total_budget}
-        text={`${total.toLocaleString()} / ${b.total_budget.toLocaleString()} ${unit} · ${b.total_tokens.toLocaleString()} tokens`}
+        text={`${total.toLocaleString()} / ${b.total_budget.toLocaleString()} ${unit === 'chars' ? 'section chars' : unit} · ${b.total_tokens.toLocaleString()} tokens`}
         over={total > b.total_budget}
         testId="budget-total"
       />
@@ -162,6 +173,7 @@ function Preview({ packet }: { packet: PacketView }) {
           );
         })}
       </div>
+      <AppliedFilters filters={packet.packet.inputs.filters} />
       {manifest.redactions.count > 0 ? (
         <p className="notice" data-testid="redaction-summary">
           {manifest.redactions.count} line{manifest.redactions.count === 1 ? '' : 's'} redacted:{' '}
@@ -181,6 +193,85 @@ function Preview({ packet }: { packet: PacketView }) {
         <p className="muted">Nothing evicted.</p>
       )}
       <PacketText text={packet.text} />
+    </div>
+  );
+}
+
+/** What narrowed the evidence, as the manifest records it (retrieval.filters). */
+function AppliedFilters({ filters }: { filters: SearchFilters | null }) {
+  if (!filters) return null;
+  const parts = [
+    ...(filters.include ?? []).map((g) => `only ${g}`),
+    ...(filters.exclude ?? []).map((g) => `not ${g}`),
+    ...(filters.excludeDefault ?? []).map((g) => `not ${g} (project default)`),
+    ...(filters.types ? [`types: ${filters.types.join(', ')}`] : []),
+  ];
+  if (parts.length === 0) return null;
+  return <p className="muted" data-testid="applied-filters">Evidence filters: {parts.join(' · ')}</p>;
+}
+
+/** The project's "exclude from evidence by default" globs (stored in the database), and whether this build applies them. */
+function DefaultExcludes({ apply, onApply }: { apply: boolean; onApply: (v: boolean) => void }) {
+  const toast = useApp((s) => s.toast);
+  const [globs, setGlobs] = useState<string[] | null>(null);
+  const [draft, setDraft] = useState('');
+  useEffect(() => {
+    api().call('settings.get', {}).then((s) => {
+      setGlobs(s.evidenceExclude);
+      setDraft(s.evidenceExclude.join(' '));
+    }, () => setGlobs([]));
+  }, []);
+  const save = async () => {
+    try {
+      const s = await api().call('settings.set', { evidenceExclude: draft.split(/[\s,]+/).filter(Boolean) });
+      setGlobs(s.evidenceExclude);
+      toast(s.evidenceExclude.length ? `Project default excludes: ${s.evidenceExclude.join(' ')}` : 'No default excludes for this project');
+    } catch (err) {
+      toast(`Could not save: ${errorText(err)}`, 'error');
+    }
+  };
+  return (
+    <details className="default-excludes" data-testid="default-excludes">
+      <summary>Project default excludes: {globs === null ? '…' : globs.length ? globs.join(' ') : 'none'}</summary>
+      <Field label="Exclude from evidence by default (globs, space-separated)" hint="e.g. test/** **/fixtures/** — recorded in each packet's manifest">
+        {(a) => <input {...a} name="default-excludes" value={draft} onChange={(e) => setDraft(e.target.value)} />}
+      </Field>
+      <div className="row">
+        <button type="button" onClick={() => void save()}>Save for this project</button>
+        <label><input type="checkbox" checked={apply} onChange={(e) => onApply(e.target.checked)} /> apply to this packet</label>
+      </div>
+    </details>
+  );
+}
+
+/** First run: what a packet is, and a query taken from the indexed files to try. */
+function FirstPacket({ onTry }: { onTry: (query: string) => void }) {
+  const [sample, setSample] = useState<string | null>(null);
+  useEffect(() => {
+    api().call('sources.list', {}).then((sources) => {
+      // The name of a large indexed text file, split into words, makes a query that surely finds something.
+      const pick = sources.filter((s) => s.status === 'indexed' && s.chunks > 0).sort((a, b) => b.chunks - a.chunks || a.path.localeCompare(b.path))[0];
+      if (!pick) return;
+      const stem = (pick.path.split(/[\\/]/).pop() ?? '').replace(/\.[^.]+$/, '');
+      const words = stem.split(/[-_.\s]+|(?=[A-Z][a-z])/).filter((w) => w.length > 1).join(' ').toLowerCase();
+      setSample(words || stem);
+    }, () => undefined);
+  }, []);
+  return (
+    <div className="empty-state" data-testid="empty-packets">
+      <p>
+        A <strong>context packet</strong> is what you hand an AI coding agent for one task: the project’s goal and key decisions,
+        the best evidence from your indexed files for a query, and the task, within a token budget, with secrets redacted and
+        every item traceable to its file. Each packet is stored under its hash so it can be replayed later.
+      </p>
+      {sample ? (
+        <p className="row">
+          Try a query from your files: <code>{sample}</code>
+          <button type="button" onClick={() => onTry(sample)}>Use this query</button>
+        </p>
+      ) : (
+        <p className="muted">Index a folder in the Library first; packets draw their evidence from it.</p>
+      )}
     </div>
   );
 }

@@ -1,35 +1,80 @@
-import { useEffect, useRef } from 'react';
-import type { SearchMode } from '../../../shared/types.ts';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import type { SearchHit, SearchMode } from '../../../shared/types.ts';
+import { ChunkPane } from '../components/ChunkPane.tsx';
+import { FilterBar } from '../components/FilterBar.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
-import { where } from '../format.ts';
-import { useMissing } from '../state/app.ts';
+import { hitPath, middleEllipsis, splitPath } from '../format.ts';
+import { SEARCH_INPUT_ID, useMissing } from '../state/app.ts';
+import { toApiFilters, useRememberedFilters } from '../state/filters.ts';
 import { useSearch } from '../state/search.ts';
-
-export const SEARCH_INPUT_ID = 'search-query';
 
 export function SearchView() {
   const s = useSearch();
   const vectorMissing = useMissing('vector');
   const input = useRef<HTMLInputElement>(null);
+  const [filters, setFilters] = useRememberedFilters('search');
   useEffect(() => input.current?.focus(), []);
   const mmrUsable = s.mode !== 'bm25';
+
+  const focusHit = (i: number) => requestAnimationFrame(() => (document.querySelector(`[data-testid="hit"][data-hit-index="${i}"]`) as HTMLElement | null)?.focus());
+  // Up/down move through the hits (and open each); Home/End jump; Escape closes the pane and returns to the hit.
+  const onListKey = (e: KeyboardEvent) => {
+    if (s.hits.length === 0) return;
+    const moves: Record<string, number> = { ArrowDown: s.active + 1, ArrowUp: s.active - 1, Home: 0, End: s.hits.length - 1 };
+    if (e.key in moves) {
+      e.preventDefault();
+      const next = Math.max(0, Math.min(s.hits.length - 1, moves[e.key]!));
+      void s.open(next);
+      focusHit(next);
+    } else if (e.key === 'Escape' && s.context) {
+      e.preventDefault();
+      s.closeContext();
+      focusHit(s.active);
+    }
+  };
+  useEffect(() => {
+    // Escape closes the pane from anywhere in the view (focus may be inside the pane).
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape' && useSearch.getState().context) {
+        useSearch.getState().closeContext();
+        focusHit(useSearch.getState().active);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const run = () => void s.search(toApiFilters(filters));
 
   return (
     <section className="view" aria-labelledby="search-title">
       <header className="view-header">
         <h1 id="search-title">Search</h1>
-        <span className="muted">Ctrl+K</span>
+        <span className="muted">Ctrl+K · ↑↓ move through hits · Esc closes</span>
       </header>
       <form
         className="search-form"
         role="search"
         onSubmit={(e) => {
           e.preventDefault();
-          void s.search();
+          run();
         }}
       >
         <label htmlFor={SEARCH_INPUT_ID} className="visually-hidden">Query</label>
-        <input ref={input} id={SEARCH_INPUT_ID} type="search" placeholder="Search the library…" value={s.query} onChange={(e) => s.set({ query: e.target.value })} />
+        <input
+          ref={input}
+          id={SEARCH_INPUT_ID}
+          type="search"
+          placeholder="Search the library…"
+          value={s.query}
+          onChange={(e) => s.set({ query: e.target.value })}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown' && s.hits.length > 0) {
+              e.preventDefault();
+              void s.open(0);
+              focusHit(0);
+            }
+          }}
+        />
         <fieldset className="modes">
           <legend className="visually-hidden">Mode</legend>
           {(['bm25', 'vector', 'hybrid'] as SearchMode[]).map((m) => (
@@ -56,46 +101,56 @@ export function SearchView() {
         </label>
         <button type="submit" disabled={s.loading || s.query.trim() === ''}>Search</button>
       </form>
+      <FilterBar
+        label="Search filters"
+        value={filters}
+        onChange={(f) => {
+          setFilters(f);
+          if (s.searched !== null) void s.search(toApiFilters(f));
+        }}
+      />
       {vectorMissing ? <p className="notice">Vector and hybrid modes are off: {vectorMissing}</p> : null}
       {s.error ? <p className="error" role="alert">{s.error}</p> : null}
 
       <div className={`split ${s.context ? 'split-open' : ''}`}>
-        <div className="split-main">
+        <div className="split-main" onKeyDown={onListKey}>
           {s.searched !== null ? <p className="muted" data-testid="result-count">{s.hits.length} results for “{s.searched}”</p> : null}
           <VirtualList
             label="Results"
             items={s.hits}
             estimate={96}
             itemKey={(h) => h.chunkId}
-            render={(h) => (
-              <button type="button" className={`hit ${s.context?.focus === h.chunkId ? 'hit-active' : ''}`} data-testid="hit" onClick={() => void s.open(h.chunkId)}>
-                <span className="hit-head">
-                  <span className="score">{h.score.toFixed(3)}</span>
-                  <span className="hit-where">{where(h)}</span>
-                </span>
-                <span className="hit-text">{h.text.replace(/\s+/g, ' ').slice(0, 240)}</span>
-              </button>
-            )}
+            scrollToIndex={s.active}
+            render={(h, i) => <Hit hit={h} index={i} active={s.active === i} onOpen={() => void s.open(i)} />}
           />
         </div>
-        {s.context ? (
-          <aside className="context" aria-label="Chunk in context" data-testid="chunk-context">
-            <header className="row">
-              <h2 className="grow">{s.context.title || s.context.path.split('/').pop()}</h2>
-              <button type="button" onClick={s.closeContext} aria-label="Close context">✕</button>
-            </header>
-            <p className="muted mono">{s.context.path}</p>
-            {s.context.chunks.map((c) => (
-              <article key={c.chunkId} className={`chunk ${c.chunkId === s.context!.focus ? 'chunk-focus' : ''}`}>
-                <p className="muted mono">
-                  {c.anchor ? `#${c.anchor}` : ''} lines {c.lineStart}–{c.lineEnd} {c.headingPath ? `· ${c.headingPath}` : ''}
-                </p>
-                <pre>{c.text}</pre>
-              </article>
-            ))}
-          </aside>
-        ) : null}
+        {s.context ? <ChunkPane context={s.context} onClose={() => { s.closeContext(); focusHit(s.active); }} label="Chunk in context" /> : null}
       </div>
     </section>
+  );
+}
+
+/** File name and anchor always visible, the folder shortened in its middle, the score on one line. */
+function Hit({ hit, index, active, onOpen }: { hit: SearchHit; index: number; active: boolean; onOpen: () => void }) {
+  const { folder, file } = splitPath(hitPath(hit));
+  const anchor = hit.anchor ? `#${hit.anchor}` : '';
+  return (
+    <button
+      type="button"
+      className={`hit ${active ? 'hit-active' : ''}`}
+      data-testid="hit"
+      data-hit-index={index}
+      aria-current={active ? 'true' : undefined}
+      title={`${hit.path}${anchor}:${hit.lineStart}-${hit.lineEnd}`}
+      onClick={onOpen}
+    >
+      <span className="hit-head">
+        <span className="hit-file">{file}</span>
+        <span className="hit-anchor">{anchor}:{hit.lineStart}-{hit.lineEnd}</span>
+        <span className="score" aria-label={`score ${hit.score.toFixed(3)}`}>{hit.score.toFixed(3)}</span>
+      </span>
+      {folder ? <span className="hit-folder" data-testid="hit-folder">{middleEllipsis(folder)}</span> : null}
+      <span className="hit-text">{hit.text.replace(/\s+/g, ' ').slice(0, 240)}</span>
+    </button>
   );
 }

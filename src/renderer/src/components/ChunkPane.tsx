@@ -1,0 +1,34 @@
+import { useEffect, useRef } from 'react';
+import type { ChunkContext } from '../../../shared/api/index.ts';
+import { splitPath } from '../format.ts';
+
+/**
+ * A document's chunks beside a list (a search hit in its context, an L4 file's chunks). The focused chunk is
+ * scrolled into view and highlighted each time the focus changes; Escape (handled by the owner) or ✕ closes it.
+ */
+export function ChunkPane({ context, onClose, label }: { context: ChunkContext; onClose: () => void; label: string }) {
+  const focusRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    focusRef.current?.scrollIntoView({ block: 'center' });
+  }, [context]);
+  return (
+    <aside className="context" aria-label={label} data-testid="chunk-context">
+      <header className="row context-head">
+        <h2 className="grow">{context.title || splitPath(context.path).file}</h2>
+        <button type="button" onClick={onClose} aria-label="Close (Escape)">✕</button>
+      </header>
+      <p className="muted mono ellipsis" title={context.path}>{context.path}</p>
+      {context.chunks.map((c) => {
+        const focus = c.chunkId === context.focus;
+        return (
+          <article key={c.chunkId} ref={focus ? focusRef : undefined} className={`chunk ${focus ? 'chunk-focus' : ''}`} data-testid={focus ? 'chunk-focus' : 'chunk'} aria-current={focus ? 'true' : undefined}>
+            <p className="muted mono">
+              {c.anchor ? `#${c.anchor}` : ''} lines {c.lineStart}–{c.lineEnd} {c.headingPath ? `· ${c.headingPath}` : ''}
+            </p>
+            <pre>{c.text}</pre>
+          </article>
+        );
+      })}
+    </aside>
+  );
+}
