@@ -47,8 +47,9 @@ export function createLibrary(deps: LibraryDeps) {
     const run = tail.then(async () => {
       if (abort.signal.aborted) throw closing();
       const result = await work((p) => deps.onProgress({ ...p, jobId }), abort.signal);
-      const r = result as IngestReport;
-      if (!abort.signal.aborted && r.added.length + r.updated.length > 0) deps.afterIngest?.(r);
+      // Only ingest jobs return a report (a removal does not): those that changed something get embedded after.
+      const r = result as Partial<IngestReport>;
+      if (!abort.signal.aborted && Array.isArray(r.added) && Array.isArray(r.updated) && r.added.length + r.updated.length > 0) deps.afterIngest?.(r as IngestReport);
       return result;
     });
     tail = run.catch(() => undefined);
