@@ -58,13 +58,16 @@ async function axe(what: string) {
   expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
+/** getComputedStyle inside the page, typed here without the DOM library (the callbacks run in the browser). */
+type WithStyle = { getComputedStyle(e: unknown): { lineHeight: string; outlineStyle: string } };
+
 /** The API as the page itself calls it (the token lives in sessionStorage). */
 async function call<T>(method: string, input: unknown): Promise<T> {
   return page.evaluate(
     async ([m, i]) => {
       const res = await fetch(`/api/${m}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-contextpack-token': sessionStorage.getItem('contextpack.token')! }, body: JSON.stringify(i) });
-      const body = await res.json();
-      if (!body.ok) throw new Error(body.error.message);
+      const body = (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+      if (!body.ok) throw new Error(body.error!.message);
       return body.value;
     },
     [method, input] as const,
@@ -194,7 +197,7 @@ test('hits: file name and anchor visible, keyboard moves through them, the opene
   await expect(hits.first().locator('.hit-anchor')).toContainText('#part-25');
   const score = hits.first().locator('.score');
   const box = await score.boundingBox();
-  const lineHeight = await score.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || 20);
+  const lineHeight = await score.evaluate((el) => parseFloat((globalThis as unknown as WithStyle).getComputedStyle(el).lineHeight) || 20);
   expect(box!.height).toBeLessThan(lineHeight * 1.6);
 
   await input.focus();
@@ -298,7 +301,7 @@ test('every action is reachable by keyboard with a visible focus ring; no 404 on
   await page.keyboard.press('Tab');
   const firstNav = page.getByRole('navigation', { name: 'Views' }).getByRole('link').first();
   await expect(firstNav).toBeFocused();
-  const outline = await firstNav.evaluate((el) => getComputedStyle(el).outlineStyle);
+  const outline = await firstNav.evaluate((el) => (globalThis as unknown as WithStyle).getComputedStyle(el).outlineStyle);
   expect(outline).not.toBe('none');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');

@@ -9,7 +9,6 @@ import type {
   PacketSection,
 } from '../../../shared/packet.ts';
 import type { SearchFilters } from '../../../shared/types.ts';
-import { getSettings } from '../settings/index.ts';
 import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { createTokenCounter, estimateTokens, type TokenCounter } from '../tokens/index.ts';
 import { layoutAo, buildAoItems } from './ao-v1.ts';
@@ -46,15 +45,6 @@ function counterFor(encoding: ResolvedRequest['encoding']): TokenCounter {
   return c;
 }
 
-/** The settings' default excludes; a store without the settings table (older test stores) has none. */
-function evidenceExcludes(db: Database): string[] {
-  try {
-    return getSettings(db).evidenceExclude;
-  } catch {
-    return [];
-  }
-}
-
 /** Globs are free text: each passes the gate before it is recorded in the manifest. */
 function gateFilters(gate: Gate, f: SearchFilters): SearchFilters {
   const globs = (key: 'include' | 'exclude' | 'excludeDefault') =>
@@ -88,7 +78,7 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
   const task = r.task === null ? null : gate.pass(r.task, 'request.task', 'TASK').text;
   const tools = gateTools(gate, r.tools);
   // The project's default evidence excludes (settings) join the request's filters; the manifest records them apart.
-  const defaults = r.useDefaultExcludes && deps.db ? evidenceExcludes(deps.db) : [];
+  const defaults = r.useDefaultExcludes ? (deps.sources.defaultExcludes?.() ?? []) : [];
   const rawFilters = defaults.length === 0 ? r.filters : { ...(r.filters ?? {}), excludeDefault: defaults };
   const filters = rawFilters === null ? null : gateFilters(gate, rawFilters);
   const inputs: PacketInputs = {

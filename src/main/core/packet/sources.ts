@@ -85,6 +85,8 @@ export interface PacketSources {
   lineContext?: ((documentId: number, lineStart: number, lineEnd: number) => LineContext) | null;
   /** Model id of the embedder behind the retriever, when it has one. */
   embedderId?: string | null;
+  /** The project's "exclude from evidence by default" globs (settings, migration 80); absent → none. */
+  defaultExcludes?: (() => string[]) | null;
   /** Why a provider is absent, shown as a degradation in the manifest (e.g. "memory: module not installed"). */
   unavailable?: string[];
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { getSettings } from '../settings/index.ts';
 import type { MemoryRecord, MemorySearchHit } from '../../../shared/memory.ts';
 import { getExecutiveSummary } from '../hierarchy/index.ts';
 import { openIssues, searchMemories } from '../memory/index.ts';
@@ -126,6 +127,7 @@ export function createStoreSources(db: Database, opts: { retriever?: Retriever; 
     lineContext: chunkLineContext(db),
     staticText: opts.staticDir ? (name) => readStaticText(name, opts.staticDir) : undefined,
     embedderId: opts.embedderId ?? null,
+    defaultExcludes: hasTable(db, 'settings') ? () => getSettings(db).evidenceExclude : null,
     unavailable,
   };
 }
