@@ -306,6 +306,13 @@ test('every action is reachable by keyboard with a visible focus ring; no 404 on
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Search' })).toBeVisible();
+  // Dark scheme too: contrast is judged per scheme.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  for (const view of ['Library', 'Search', 'Decisions', 'Hierarchy', 'Packets']) {
+    await go(view);
+    await axe(`${view} (dark)`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   expect(notFound).toEqual([]);
   const icon = await page.evaluate(async () => (await fetch('/favicon.svg')).status);
   expect(icon).toBe(200);

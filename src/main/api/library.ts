@@ -71,7 +71,9 @@ export function createLibrary(deps: LibraryDeps) {
      * Files over the upload limit and the ones the browser left out (`skipped`) are reported by name.
      */
     importFiles(files: UploadedFile[], batch?: UploadBatch, clientSkipped: IngestFileIssue[] = []): Promise<ImportReport> {
-      const staging = join(`${deps.importsDir}.staging`, batch?.id ?? `single-${process.pid}-${Date.now()}`);
+      const stagingRoot = `${deps.importsDir}.staging`;
+      const staging = join(stagingRoot, batch?.id ?? `single-${process.pid}-${Date.now()}`);
+      if (!existsSync(staging)) dropAbandoned(stagingRoot);
       const tooBig = stageUploads(staging, files);
       const skipped = [...clientSkipped, ...tooBig];
       if (batch && !batch.final) {
@@ -167,14 +169,20 @@ export function swapStaged(staging: string, importsDir: string): void {
   }
 }
 
-/** One request with every file (tests, small drops): staged, swapped and returned as the ingest roots would be. */
-export function writeUploads(importsDir: string, files: UploadedFile[]): string[] {
-  const staging = join(`${importsDir}.staging`, `direct-${process.pid}-${Date.now()}`);
+/** Batches of an upload that never sent its final request (a closed tab) are dropped after an hour. */
+function dropAbandoned(stagingRoot: string, maxAgeMs = 60 * 60 * 1000): void {
+  let names: string[];
   try {
-    stageUploads(staging, files);
-    swapStaged(staging, importsDir);
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
+    names = readdirSync(stagingRoot);
+  } catch {
+    return;
   }
-  return [importsDir];
+  for (const name of names) {
+    const p = join(stagingRoot, name);
+    try {
+      if (Date.now() - statSync(p).mtimeMs > maxAgeMs) rmSync(p, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
