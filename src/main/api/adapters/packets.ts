@@ -19,7 +19,7 @@ export interface PacketsAdapterDeps {
   /** Defaults to the engine's own (RE2 rules). In the desktop app `require('re2')` already resolves to the Electron build (electron/native-re2.ts), so the default serves there too. */
   redactor?: AssembleDeps['redactor'];
   now?: () => Date;
-  /** The store's database file: every build appends to logs/redaction.jsonl and logs/injection-log.jsonl beside it, as the CLI does. None → no log files. */
+  /** The store's database file: every build appends to FILE-data/logs/redaction.jsonl and injection-log.jsonl (logPath), as the CLI does. None → no log files. */
   dbPath?: string;
 }
 

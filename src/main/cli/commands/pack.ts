@@ -47,7 +47,7 @@ export const packCommand: Command = {
         {
           db: store.db,
           sources: createStoreSources(store.db),
-          // logs/redaction.jsonl and logs/injection-log.jsonl beside the database, as the app writes them.
+          // FILE-data/logs/redaction.jsonl and injection-log.jsonl (the database's own data folder), as the app writes them.
           ...packetLogs(ctx.dbPath),
         },
         format,
