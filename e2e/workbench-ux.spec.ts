@@ -129,6 +129,15 @@ test('first run: every empty view says what to do next, with the button to do it
 
 test('a repository folder uploads in batches without .git/, node_modules/, ignored or secret files; the oversize file is named and skipped', async () => {
   await go('Library');
+  // Record every text the upload progress bar shows (it may be on screen for a moment only).
+  await page.evaluate(() => {
+    const g = globalThis as unknown as { __uploadTexts: string[]; document: { querySelector(s: string): { textContent: string | null } | null; body: unknown }; MutationObserver: new (cb: () => void) => { observe(n: unknown, o: object): void } };
+    g.__uploadTexts = [];
+    new g.MutationObserver(() => {
+      const t = g.document.querySelector('[data-testid="upload-progress"]')?.textContent;
+      if (t && g.__uploadTexts.at(-1) !== t) g.__uploadTexts.push(t);
+    }).observe(g.document.body, { subtree: true, childList: true, characterData: true });
+  });
   await page.getByTestId('empty-add-folder').setInputFiles(join(dir, 'acme'));
   const report = page.getByTestId('ingest-report');
   await expect(report).toBeVisible({ timeout: 120_000 });
@@ -139,6 +148,9 @@ test('a repository folder uploads in batches without .git/, node_modules/, ignor
   await expect(page.getByTestId('ignored-count')).toContainText('6 files left out');
   // No single request held the folder: at least two batches, each well under the folder's ~8.6 MB as base64.
   expect(importRequests.length).toBeGreaterThanOrEqual(2);
+  const shown = await page.evaluate(() => (globalThis as unknown as { __uploadTexts: string[] }).__uploadTexts);
+  expect(shown.some((t) => /^Uploading0 \/ 405 files .* batch 1 of [2-9]$/.test(t)), shown.join(' | ')).toBe(true);
+  expect(shown.some((t) => /batch [2-9] of [2-9]/.test(t)), shown.join(' | ')).toBe(true);
   for (const n of importRequests) expect(n).toBeLessThan(12 * 1024 * 1024);
 
   const sources = await call<{ path: string; status: string }[]>('sources.list', {});
