@@ -1,6 +1,6 @@
 // What `npm run dist` would pack, checked without building an installer: electron-builder's `files`, `asarUnpack` and
 // `extraResources` (package.json "build") against the built tree, and every file the built main bundle reaches for.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, matchesGlob, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -129,7 +129,9 @@ describe('the packaged app (electron-builder config against the built tree)', ()
   });
 
   it('unpacks the native parts the OS must open (SQLite extension, addons) and ships re2 built for Electron', () => {
-    const vec0 = posix(relative(REPO_ROOT, (createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string }).getLoadablePath()));
+    // Relative to node_modules' real location, so a checkout whose node_modules is a link reads the same.
+    const modules = realpathSync(join(REPO_ROOT, 'node_modules'));
+    const vec0 = `node_modules/${posix(relative(modules, (createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string }).getLoadablePath()))}`;
     expect(inNodeModules(vec0), vec0).toBe(true);
     expect(unpacked(vec0), `${vec0} must be in asarUnpack: SQLite loads it with the OS`).toBe(true);
     for (const pkgName of ['better-sqlite3', 'onnxruntime-node']) {
