@@ -69,7 +69,7 @@ export function ModelsPanel() {
               <tr key={m.id} data-testid="model-row" data-model={m.id}>
                 <th scope="row">
                   {m.id}
-                  {view.configured === m.id ? <span className="badge">in use</span> : null}
+                  {view.configured === m.id && m.installed ? <span className="badge">in use</span> : null}
                 </th>
                 <td>{m.dims}</td>
                 <td>
