@@ -33,6 +33,8 @@ export interface IngestReport {
   removed: string[];
   skipped: IngestFileIssue[];
   failed: IngestFileIssue[];
+  /** Indexed, but part of the file was left out (e.g. the bad lines of a JSONL collection). */
+  warnings: IngestFileIssue[];
   files: number;
   bytes: number;
   chunks: number;

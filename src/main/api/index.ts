@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { Store } from '../core/store/index.ts';
-import { createDispatcher, type Dispatch } from './dispatch.ts';
+import { explainStoreError, StoreReadOnlyError, type Store } from '../core/store/index.ts';
+import { createDispatcher, type ApiHandlers, type Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { createApiHandlers, type ApiDeps } from './handlers.ts';
 import { closeEngines, type Engines } from './engines.ts';
@@ -9,6 +9,7 @@ import { createBackgroundJobs } from './background.ts';
 import { createLibrary } from './library.ts';
 import { createModels } from './adapters/models.ts';
 import { DEFAULT_HUB } from '../core/embed/download.ts';
+import { ApiFailure } from './failure.ts';
 
 export { createDispatcher, fieldIssues, type ApiHandlers, type Dispatch } from './dispatch.ts';
 export { createApiHandlers, type ApiDeps } from './handlers.ts';
@@ -31,6 +32,8 @@ export interface ApiOptions {
   modelDownloads?: { dir: string; baseUrl: string; fetch?: typeof fetch };
   /** The ContextPack home and open project, for the projects.* methods (see project-host.ts). */
   projects?: ApiDeps['projects'];
+  /** Serve mode: the folders library.ingest may read (`serve --root`); empty refuses every path; undefined allows any. */
+  ingestRoots?: readonly string[];
   /** Background work (embedding after ingest, daily memory maintenance); on unless false. */
   background?: boolean;
   onError?: (method: string, err: unknown) => void;
@@ -47,7 +50,8 @@ export interface Api {
 export function createApi(options: ApiOptions): Api {
   const events = createEventHub();
   const modelDirs = options.modelDirs ?? [];
-  const background = options.background === false
+  // A damaged store is open read-only: background writers (embedding, maintenance) would only fail.
+  const background = options.background === false || options.store.readOnlyReason
     ? null
     : createBackgroundJobs({
         db: options.store.db,
@@ -63,6 +67,7 @@ export function createApi(options: ApiOptions): Api {
     importsDir: join(options.dataDir, 'imports'),
     onProgress: (payload) => events.emit({ name: 'ingest.progress', payload }),
     afterIngest: background ? () => void background.embedPending() : undefined,
+    ingestRoots: options.ingestRoots,
   });
   const models = createModels({
     db: options.store.db,
@@ -73,7 +78,7 @@ export function createApi(options: ApiOptions): Api {
     emit: events.emit,
     embed: background ? () => void background.embedPending() : undefined,
   });
-  const handlers = createApiHandlers({
+  const handlers = explainReadOnly(options.store, createApiHandlers({
     store: options.store,
     dataDir: options.dataDir,
     version: options.version,
@@ -84,7 +89,7 @@ export function createApi(options: ApiOptions): Api {
     desktop: options.desktop,
     projects: options.projects,
     models,
-  });
+  }));
   return {
     dispatch: createDispatcher(handlers, options.onError),
     events,
@@ -96,4 +101,21 @@ export function createApi(options: ApiOptions): Api {
       await closeEngines(engines);
     },
   };
+}
+
+/** On a store opened read-only because it is damaged, a write answers with that reason instead of SQLite's. */
+function explainReadOnly(store: Store, handlers: ApiHandlers): ApiHandlers {
+  if (!store.readOnlyReason) return handlers;
+  const wrapped: Record<string, (input: unknown) => Promise<unknown>> = {};
+  for (const [method, handler] of Object.entries(handlers) as [string, (input: unknown) => Promise<unknown>][]) {
+    wrapped[method] = async (input) => {
+      try {
+        return await handler(input);
+      } catch (err) {
+        const explained = explainStoreError(store, err);
+        throw explained instanceof StoreReadOnlyError ? new ApiFailure('unavailable', explained.message) : err;
+      }
+    };
+  }
+  return wrapped as unknown as ApiHandlers;
 }

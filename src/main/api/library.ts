@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { ingestPaths, markForReindex, removeSource, rescan } from '../core/ingest/index.ts';
+import { ingestPaths, isInside, markForReindex, removeSource, rescan } from '../core/ingest/index.ts';
 import type { IngestFileIssue, IngestProgress, IngestReport } from '../../shared/types.ts';
 import type { ImportReport, RemovedSource } from '../../shared/api/index.ts';
 import { UPLOAD_FILE_MAX_BYTES } from '../../shared/limits.ts';
@@ -14,6 +14,11 @@ export interface LibraryDeps {
   onProgress: (p: IngestProgress & { jobId: number }) => void;
   /** Called after every ingest job that changed something (the app embeds new chunks then). */
   afterIngest?: (report: IngestReport) => void;
+  /**
+   * Serve mode: the folders `library.ingest` may read (`contextpack serve --root DIR`), as real paths; empty refuses
+   * every path. Undefined (desktop, where the user picks the paths) allows any. The imports folder is always allowed.
+   */
+  ingestRoots?: readonly string[];
 }
 
 export interface UploadedFile {
@@ -28,7 +33,7 @@ export interface UploadBatch {
   final: boolean;
 }
 
-const emptyReport = (roots: string[]): IngestReport => ({ roots, added: [], updated: [], unchanged: 0, removed: [], skipped: [], failed: [], files: 0, bytes: 0, chunks: 0, durationMs: 0 });
+const emptyReport = (roots: string[]): IngestReport => ({ roots, added: [], updated: [], unchanged: 0, removed: [], skipped: [], failed: [], warnings: [], files: 0, bytes: 0, chunks: 0, durationMs: 0 });
 
 /**
  * Ingest jobs run one at a time (a second drop waits for the first), each reporting progress with its job id.
@@ -58,10 +63,14 @@ export function createLibrary(deps: LibraryDeps) {
 
   return {
     ingest(paths: string[]): Promise<IngestReport> {
+      if (deps.ingestRoots) checkUnderRoots(paths, deps.ingestRoots, deps.importsDir);
       return enqueue((onProgress, signal) => ingestPaths(deps.db, paths, { onProgress, signal }));
     },
     rescan(): Promise<IngestReport> {
-      return enqueue((onProgress, signal) => rescan(deps.db, { onProgress, signal }));
+      // Restricted, a rescan re-reads only what lies under the allowed roots (sources indexed by the CLI elsewhere stay as they are).
+      const allowed = deps.ingestRoots ? [...deps.ingestRoots, deps.importsDir].map(realOrResolved) : null;
+      const rootFilter = allowed ? (root: string) => allowed.some((a) => isInside(realOrResolved(root), a)) : undefined;
+      return enqueue((onProgress, signal) => rescan(deps.db, { onProgress, signal, rootFilter }));
     },
     /**
      * Writes uploaded files under the imports folder and ingests them there. A dropped folder replaces the previous
@@ -74,7 +83,15 @@ export function createLibrary(deps: LibraryDeps) {
       const stagingRoot = `${deps.importsDir}.staging`;
       const staging = join(stagingRoot, batch?.id ?? `single-${process.pid}-${Date.now()}`);
       if (!existsSync(staging)) dropAbandoned(stagingRoot);
-      const tooBig = stageUploads(staging, files);
+      let tooBig: IngestFileIssue[];
+      try {
+        checkUploadClashes(deps.importsDir, staging, files);
+        tooBig = stageUploads(staging, files);
+      } catch (err) {
+        // A refused upload leaves nothing staged: its earlier batches go too, so no half folder can be swapped in later.
+        rmSync(staging, { recursive: true, force: true });
+        throw err;
+      }
       const skipped = [...clientSkipped, ...tooBig];
       if (batch && !batch.final) {
         const staged = files.length - tooBig.length;
@@ -136,8 +153,9 @@ export function stageUploads(staging: string, files: UploadedFile[]): IngestFile
       continue;
     }
     const p = join(staging, f.path);
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, bytes);
+    // Owner-only, like the database: uploads are the user's documents.
+    mkdirSync(dirname(p), { recursive: true, mode: 0o700 });
+    writeFileSync(p, bytes, { mode: 0o600 });
   }
   return skipped;
 }
@@ -147,10 +165,17 @@ export function stageUploads(staging: string, files: UploadedFile[]): IngestFile
  * (renamed aside, then removed), loose files replace theirs one by one.
  */
 export function swapStaged(staging: string, importsDir: string): void {
-  mkdirSync(importsDir, { recursive: true });
+  mkdirSync(importsDir, { recursive: true, mode: 0o700 });
   if (!existsSync(staging)) return;
   const stamp = `${process.pid}-${Date.now()}`;
-  for (const name of readdirSync(staging)) {
+  const names = readdirSync(staging);
+  // Checked for all names before any moves, so a clash (made since the batch was staged) swaps in nothing.
+  for (const name of names) {
+    const have = kindAt(join(importsDir, name));
+    const incoming = statSync(join(staging, name)).isDirectory() ? 'folder' : 'file';
+    if (have && have !== incoming) throw clash(name, `is already an uploaded ${have}`);
+  }
+  for (const name of names) {
     const from = join(staging, name);
     const target = join(importsDir, name);
     if (!statSync(from).isDirectory()) {
@@ -166,6 +191,60 @@ export function swapStaged(staging: string, importsDir: string): void {
     }
     renameSync(from, target);
     if (hadOld) rmSync(old, { recursive: true, force: true });
+  }
+}
+
+/** A path's real location when it exists (so a link cannot lead out of a root), else its absolute form. */
+function realOrResolved(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+function checkUnderRoots(paths: string[], named: readonly string[], importsDir: string): void {
+  const roots = [...named, importsDir].map(realOrResolved);
+  const outside = paths.filter((p) => !roots.some((r) => isInside(realOrResolved(p), r)));
+  if (outside.length === 0) return;
+  if (named.length === 0) {
+    throw new ApiFailure('forbidden', 'library.ingest: serve mode reads paths only under the folders named when it started, and none was named. ' +
+      'Restart with `contextpack serve --root DIR` (repeatable) to allow a folder, or upload the files (drop them on the Library view)');
+  }
+  throw new ApiFailure('forbidden', `library.ingest: ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the allowed roots ` +
+    `(${named.join(', ')}); restart with another \`contextpack serve --root DIR\` to allow it, or upload the files`,
+  outside.map(() => ({ field: 'paths', message: 'outside the allowed roots' })));
+}
+
+const clash = (name: string, why: string) =>
+  new ApiFailure('conflict', `files: ${name} ${why}; rename it or remove the other first`, [{ field: 'files', message: `${name} ${why}` }]);
+
+/**
+ * An upload replaces earlier uploads of the same name, but a file never replaces a folder or a folder a file: not in
+ * the imports folder, not among the batches staged so far, not within this request.
+ */
+function checkUploadClashes(importsDir: string, staging: string, files: UploadedFile[]): void {
+  const incoming = new Set(files.map((f) => f.path));
+  const folders = new Set(files.flatMap((f) => f.path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  for (const f of files) {
+    if (folders.has(f.path)) throw clash(f.path, 'is given both as a file and as a folder');
+    const staged = kindAt(join(staging, f.path));
+    if (staged === 'folder') throw clash(f.path, 'is given both as a file and as a folder');
+    const [top, ...rest] = f.path.split('/');
+    const have = kindAt(join(importsDir, top!));
+    if (rest.length === 0 && have === 'folder') throw clash(top!, 'is already an uploaded folder');
+    if (rest.length > 0 && have === 'file') throw clash(top!, 'is already an uploaded file');
+  }
+  for (const folder of folders) {
+    if (incoming.has(folder) || kindAt(join(staging, folder)) === 'file') throw clash(folder, 'is given both as a file and as a folder');
+  }
+}
+
+function kindAt(p: string): 'file' | 'folder' | null {
+  try {
+    return lstatSync(p).isDirectory() ? 'folder' : 'file';
+  } catch {
+    return null;
   }
 }
 

@@ -42,7 +42,13 @@ export function createProjectHost(options: ProjectHostOptions): ProjectHost {
       previous.unsubscribe();
       await previous.api.close();
       previous.store.close();
-      start(name);
+      try {
+        start(name);
+      } catch (err) {
+        // A project this build refuses (a newer schema, not a database): stay on the one that was open.
+        start(previous.project);
+        throw err;
+      }
     })();
     try {
       await switching;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { openStore, type Store } from '../core/store/index.ts';
+import { explainStoreError, openStore, type Store } from '../core/store/index.ts';
 import { resolveDbPath } from '../paths.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -110,11 +110,20 @@ export async function readInput(ctx: CommandContext, file: string, what?: string
   }
 }
 
+/** Opens the command's database; a damaged one opens read-only, and the user is told why before anything else. */
+export function openCliStore(ctx: CommandContext): Store {
+  const store = openStore(ctx.dbPath);
+  if (store.readOnlyReason) ctx.io.stderr(`contextpack: warning: ${store.readOnlyReason}\n`);
+  return store;
+}
+
 /** Opens the database for one command and closes it however the command ends. */
 export async function withStore<T>(ctx: CommandContext, fn: (store: Store) => T | Promise<T>): Promise<T> {
-  const store = openStore(ctx.dbPath);
+  const store = openCliStore(ctx);
   try {
     return await fn(store);
+  } catch (err) {
+    throw explainStoreError(store, err);
   } finally {
     store.close();
   }

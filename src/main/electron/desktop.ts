@@ -17,39 +17,49 @@ export async function startDesktop(): Promise<void> {
   let win: BrowserWindow | null = null;
 
   // The project last open in the app (CONTEXTPACK_PROJECT wins), each with its own database and data folder.
-  const host = createProjectHost({
-    home,
-    project: process.env.CONTEXTPACK_PROJECT ? currentProjectName(undefined) : (readLastProject(home) ?? DEFAULT_PROJECT),
-    open: (project, projects) => {
-      const name = project ?? DEFAULT_PROJECT;
-      writeLastProject(home, name);
-      const store = openStore(projectDbFile(home, name));
-      const api = createApi({
-        store,
-        dataDir: projectDir(home, name),
-        version: app.getVersion(),
-        transport: 'ipc',
-        projects,
-        // The same folders as the CLI and serve mode: index.ts points userData at userDataDir(), whose models/ is searched.
-        // Packaged, bundled models are an extra resource (package.json "build.extraResources"), not in the source tree.
-        modelDirs: app.isPackaged ? defaultModelDirs(process.env, join(process.resourcesPath, 'models')) : defaultModelDirs(),
-        // The Models panel downloads into the user-data models folder, which modelDirs searches.
-        modelDownloads: { dir: join(home, 'models'), baseUrl: modelBaseUrl(process.env) },
-        // Built beside index.cjs as its own entry (electron.vite.config.ts), so embedding never runs on the main thread.
-        embedWorkerUrl: pathToFileURL(join(__dirname, 'embed-worker.cjs')),
-        desktop: {
-          async pickPaths(kind) {
-            const opts: Electron.OpenDialogOptions = { properties: kind === 'folders' ? ['openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'] };
-            const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
-            return r.canceled ? [] : r.filePaths;
+  let host: ReturnType<typeof createProjectHost>;
+  try {
+    host = createProjectHost({
+      home,
+      project: process.env.CONTEXTPACK_PROJECT ? currentProjectName(undefined) : (readLastProject(home) ?? DEFAULT_PROJECT),
+      open: (project, projects) => {
+        const name = project ?? DEFAULT_PROJECT;
+        const store = openStore(projectDbFile(home, name));
+        // Remembered only once it opened: a project this build refuses must not be the one every start tries.
+        writeLastProject(home, name);
+        if (store.readOnlyReason) void dialog.showMessageBox({ type: 'warning', title: 'ContextPack', message: 'The database is damaged', detail: store.readOnlyReason });
+        const api = createApi({
+          store,
+          dataDir: projectDir(home, name),
+          version: app.getVersion(),
+          transport: 'ipc',
+          projects,
+          // The same folders as the CLI and serve mode: index.ts points userData at userDataDir(), whose models/ is searched.
+          // Packaged, bundled models are an extra resource (package.json "build.extraResources"), not in the source tree.
+          modelDirs: app.isPackaged ? defaultModelDirs(process.env, join(process.resourcesPath, 'models')) : defaultModelDirs(),
+          // The Models panel downloads into the user-data models folder, which modelDirs searches.
+          modelDownloads: { dir: join(home, 'models'), baseUrl: modelBaseUrl(process.env) },
+          // Built beside index.cjs as its own entry (electron.vite.config.ts), so embedding never runs on the main thread.
+          embedWorkerUrl: pathToFileURL(join(__dirname, 'embed-worker.cjs')),
+          desktop: {
+            async pickPaths(kind) {
+              const opts: Electron.OpenDialogOptions = { properties: kind === 'folders' ? ['openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'] };
+              const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
+              return r.canceled ? [] : r.filePaths;
+            },
+            copyText: (text) => clipboard.writeText(text),
           },
-          copyText: (text) => clipboard.writeText(text),
-        },
-        onError: (method, err) => console.error(`api ${method}:`, err),
-      });
-      return { store, api };
-    },
-  });
+          onError: (method, err) => console.error(`api ${method}:`, err),
+        });
+        return { store, api };
+      },
+    });
+  } catch (err) {
+    // A newer build's or an unreadable database: say so and leave the file as it is, rather than crash or write to it.
+    dialog.showErrorBox('ContextPack cannot open its database', (err as Error).message);
+    app.exit(1);
+    return;
+  }
 
   const rendererFile = join(__dirname, '../renderer/index.html');
   const devServerUrl = devServerUrlFor(app.isPackaged, process.env);

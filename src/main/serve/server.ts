@@ -49,6 +49,8 @@ const STATUS: Record<ApiErrorCode, number> = {
   unavailable: 503,
   busy: 409,
   failed: 500,
+  forbidden: 403,
+  conflict: 409,
 };
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
@@ -77,8 +79,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
     if (!allowedHosts(port).has(req.headers.host ?? '')) return sendText(res, 421, 'unexpected Host header');
-    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-    if (url.pathname.startsWith('/api/')) return handleApi(req, res, url.pathname.slice('/api/'.length));
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    } catch {
+      return sendText(res, 400, 'bad request URL');
+    }
+    if (url.pathname.startsWith('/api/')) {
+      let name: string;
+      try {
+        name = decodeURIComponent(url.pathname.slice('/api/'.length));
+      } catch {
+        return sendError(res, 400, 'invalid_input', 'malformed percent-escape in the API method name');
+      }
+      return handleApi(req, res, name);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed');
     return serveStatic(res, url.pathname, req.method === 'HEAD');
   }
@@ -101,9 +116,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const body = await readBody(req, maxBody);
       input = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
     } catch (err) {
-      return sendError(res, (err as { status?: number }).status ?? 400, 'invalid_input', `request body: ${(err as Error).message}`);
+      const status = (err as { status?: number }).status ?? 400;
+      if (status === 413) refuseRestOfBody(req, res);
+      return sendError(res, status, 'invalid_input', `request body: ${(err as Error).message}`);
     }
-    const result = await options.dispatch(decodeURIComponent(name), input);
+    const result = await options.dispatch(name, input);
     sendJson(res, result.ok ? 200 : STATUS[result.error.code], result);
   }
 
@@ -167,22 +184,46 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
+/**
+ * The body, up to `limit` bytes. Over the limit (by Content-Length, or once that many bytes arrived) it rejects with
+ * status 413 at once and stops keeping the bytes; the caller answers and drains the rest (see refuseRestOfBody), so
+ * the client, still sending, gets to read the 413 instead of a reset connection.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const tooBig = () => Object.assign(new Error(`larger than ${limit} bytes`), { status: 413 });
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return reject(tooBig());
     const parts: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
       if (size > limit) {
-        reject(Object.assign(new Error(`larger than ${limit} bytes`), { status: 413 }));
-        req.destroy();
+        req.off('data', onData);
+        parts.length = 0;
+        reject(tooBig());
         return;
       }
       parts.push(c);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(parts)));
     req.on('error', reject);
   });
+}
+
+/**
+ * After a 413: read and discard what the client still sends, then close the connection. Closing at once would reset
+ * it while the client writes, and most clients then report the reset, never the 413. A client that keeps sending past
+ * a grace period is cut off.
+ */
+function refuseRestOfBody(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('Connection', 'close');
+  const cutOff = setTimeout(() => req.destroy(), 10_000);
+  cutOff.unref();
+  req.on('end', () => clearTimeout(cutOff));
+  req.on('close', () => clearTimeout(cutOff));
+  req.resume();
 }
 
 function sendJson(res: ServerResponse, status: number, value: ApiResult<unknown>): void {

@@ -286,7 +286,7 @@ export type ApiInput<M extends ApiMethod> = z.input<(typeof apiInputs)[M]>;
 export type ApiParsedInput<M extends ApiMethod> = z.output<(typeof apiInputs)[M]>;
 export type ApiOutput<M extends ApiMethod> = ApiOutputs[M];
 
-export type ApiErrorCode = 'invalid_input' | 'unknown_method' | 'unavailable' | 'not_found' | 'busy' | 'failed';
+export type ApiErrorCode = 'invalid_input' | 'unknown_method' | 'unavailable' | 'not_found' | 'busy' | 'failed' | 'forbidden' | 'conflict';
 
 export interface ApiError {
   code: ApiErrorCode;

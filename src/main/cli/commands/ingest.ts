@@ -4,13 +4,15 @@ import type { IngestReport } from '../../../shared/types.ts';
 import { configuredModelId, type BackfillReport } from '../../core/vectors/index.ts';
 import { defaultModelDirs } from '../../paths.ts';
 import { embedMissing, formatBackfill } from './embed.ts';
+import { printable } from '../printable.ts';
 import { CliError, intOption, printJson, withStore, type Command, type CommandContext } from '../command.ts';
 
 export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Index files and folders (honours .gitignore and .contextpackignore)',
-  usage: 'contextpack ingest <path...> [--db FILE] [--max-file-mb N] [--no-embed] [--progress] [--json] | contextpack ingest --rescan',
+  usage: 'contextpack ingest <path...> [--db FILE] [--max-file-mb N] [--follow-symlinks] [--no-embed] [--progress] [--json] | contextpack ingest --rescan',
   options: {
+    'follow-symlinks': { type: 'boolean', default: false },
     'max-file-mb': { type: 'string' },
     rescan: { type: 'boolean', default: false },
     progress: { type: 'boolean', default: false },
@@ -21,6 +23,7 @@ export const ingestCommand: Command = {
     return withStore(ctx, async (store) => {
       const options = {
         maxFileBytes: intOption(ctx, 'max-file-mb', 20) * 1024 * 1024,
+        followSymlinks: ctx.values['follow-symlinks'] === true,
         onProgress: ctx.values.progress === true
           ? (p: { phase: string; filesDone: number; filesTotal: number }) => ctx.io.stderr(`\r${p.phase} ${p.filesDone}/${p.filesTotal}`)
           : undefined,
@@ -54,8 +57,9 @@ export function formatReport(r: IngestReport): string {
     `added ${r.added.length}, updated ${r.updated.length}, unchanged ${r.unchanged}, removed ${r.removed.length}, ` +
       `skipped ${r.skipped.length}, failed ${r.failed.length} — ${r.files} files, ${r.chunks} chunks in ${(r.durationMs / 1000).toFixed(2)} s`,
   ];
-  for (const f of r.failed) lines.push(`  failed  ${f.path}: ${f.reason}`);
-  for (const s of r.skipped) lines.push(`  skipped ${s.path}: ${s.reason}`);
+  for (const f of r.failed) lines.push(`  failed  ${printable(f.path)}: ${printable(f.reason)}`);
+  for (const s of r.skipped) lines.push(`  skipped ${printable(s.path)}: ${printable(s.reason)}`);
+  for (const w of r.warnings ?? []) lines.push(`  warning ${printable(w.path)}: ${printable(w.reason)}`);
   return lines.join('\n') + '\n';
 }
 

@@ -1,8 +1,8 @@
 import { PACKET_FORMATS, PACKET_TEMPLATES, TASK_PROFILES, type PacketFormat, type PacketTemplateId, type TaskProfile } from '../../../shared/packet.ts';
 import { assemble, createStoreSources, packetLogs } from '../../core/packet/index.ts';
-import { openStore } from '../../core/store/index.ts';
+import { explainStoreError } from '../../core/store/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
-import { CliError, intOption, oneOf, readInput, type Command } from '../command.ts';
+import { CliError, intOption, oneOf, openCliStore, readInput, type Command } from '../command.ts';
 import { asCliError, writeAtomic } from './packet-shared.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, filtersFromFlags } from './filter-flags.ts';
 
@@ -40,7 +40,7 @@ export const packCommand: Command = {
     const filters = filtersFromFlags(ctx);
     const useDefaultExcludes = ctx.values['no-default-excludes'] !== true;
     const task = taskFile === undefined ? undefined : await readInput(ctx, taskFile, '--task-file');
-    const store = openStore(ctx.dbPath);
+    const store = openCliStore(ctx);
     try {
       const result = await assemble(
         { query, task, template, maxTokens, encoding, k, filters, useDefaultExcludes: useDefaultExcludes ? undefined : false, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined },
@@ -60,7 +60,7 @@ export const packCommand: Command = {
       } else ctx.io.stdout(result.text);
       return 0;
     } catch (err) {
-      throw asCliError(err);
+      throw asCliError(explainStoreError(store, err));
     } finally {
       store.close();
     }

@@ -5,6 +5,7 @@ import type { SearchHit, SearchMode } from '../../../shared/types.ts';
 import { provenance } from '../../../shared/provenance.ts';
 import { defaultModelDirs } from '../../paths.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, filtersFromFlags } from './filter-flags.ts';
+import { printable } from '../printable.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, withStore, type Command, type CommandContext } from '../command.ts';
 
 const MODES: readonly SearchMode[] = ['bm25', 'vector', 'hybrid'];
@@ -52,7 +53,7 @@ export const searchCommand: Command = {
           for (const q of readQueries(ctx.values.queries)) {
             // Over-fetch chunks so that k distinct documents survive collapsing multi-chunk documents.
             const hits = bestPerDocument(await search(q.text, k * 3), k);
-            const lines = hits.map((h, i) => `${q.id} Q0 ${h.externalId ?? `${h.path}#${h.anchor}`} ${i + 1} ${h.score.toFixed(6)} contextpack`);
+            const lines = hits.map((h, i) => `${q.id} Q0 ${printable(h.externalId ?? `${h.path}#${h.anchor}`)} ${i + 1} ${h.score.toFixed(6)} contextpack`);
             if (lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
           }
           return 0;
@@ -91,9 +92,10 @@ async function pickMode(ctx: CommandContext, store: Store, requested: SearchMode
 }
 
 export function formatHit(h: SearchHit, i: number): string {
-  const where = provenance(h);
-  const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
-  return `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${where}${h.externalId ? `  [${h.externalId}]` : ''}\n    ${snippet}\n`;
+  // One hit is two lines whatever the file is called: a newline in a path or id is shown escaped.
+  const where = printable(provenance(h));
+  const snippet = printable(h.text.replace(/\s+/g, ' ').slice(0, 160));
+  return `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${where}${h.externalId ? `  [${printable(h.externalId)}]` : ''}\n    ${snippet}\n`;
 }
 
 export function readQueries(file: string): { id: string; text: string }[] {

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApi, createProjectHost } from '../../api/index.ts';
 import { openStore } from '../../core/store/index.ts';
@@ -23,12 +23,13 @@ export function dataDirFor(dbFlag: string | undefined, dbPath: string, env: Node
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the workbench to a browser on 127.0.0.1, with a per-run token',
-  usage: 'contextpack serve [--port N] [--db FILE | --project NAME] [--host 127.0.0.1] [--renderer DIR]',
-  options: { port: { type: 'string' }, host: { type: 'string' }, renderer: { type: 'string' } },
+  usage: 'contextpack serve [--port N] [--db FILE | --project NAME] [--host 127.0.0.1] [--renderer DIR] [--root DIR ...]',
+  options: { port: { type: 'string' }, host: { type: 'string' }, renderer: { type: 'string' }, root: { type: 'string', multiple: true } },
   async run(ctx) {
     const port = intOption(ctx, 'port', 0, 0);
     if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}`);
     const rendererDir = typeof ctx.values.renderer === 'string' ? ctx.values.renderer : join(repoRoot, 'out', 'renderer');
+    const ingestRoots = allowedRoots(ctx.values.root as string[] | undefined);
     const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
     const env = ctx.io.env;
     const dbFlag = ctx.values.db as string | undefined;
@@ -40,6 +41,7 @@ export const serveCommand: Command = {
       open: (project, projects) => {
         const dbPath = project === null ? ctx.dbPath : projectDbPath(project, env);
         const store = openStore(dbPath);
+        if (store.readOnlyReason) ctx.io.stderr(`contextpack: warning: ${store.readOnlyReason}\n`);
         const api = createApi({
           store,
           dataDir: dataDirFor(dbFlag, dbPath, env),
@@ -47,6 +49,8 @@ export const serveCommand: Command = {
           modelDownloads: { dir: join(userDataDir(env), 'models'), baseUrl: modelBaseUrl(env) },
           version,
           transport: 'http',
+          // A browser page may name any path; only these folders (and uploads) are read. None named: uploads only.
+          ingestRoots,
           projects,
           onError: (method, err) => ctx.io.stderr(`contextpack serve: ${method}: ${(err as Error).stack ?? String(err)}\n`),
         });
@@ -60,6 +64,9 @@ export const serveCommand: Command = {
       await host.close();
       throw new CliError(`serve: ${(err as Error).message}`, 1);
     }
+    ctx.io.stdout(ingestRoots.length > 0
+      ? `library.ingest reads paths under: ${ingestRoots.join(', ')}\n`
+      : 'library.ingest by path is off (no --root DIR); uploads work\n');
     const opened = host.current();
     ctx.io.stdout(`ContextPack is serving ${opened.project === null ? '' : `project ${opened.project}: `}${opened.store.path}\nopen ${server.openUrl}\n(the token in the link is required on every API call; Ctrl+C stops)\n`);
     await new Promise<void>((resolve) => {
@@ -72,3 +79,17 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** --root folders as real paths (a link cannot widen them later); each must be an existing folder. */
+export function allowedRoots(given: string[] | undefined): string[] {
+  return (given ?? []).map((dir) => {
+    let real: string;
+    try {
+      real = realpathSync(resolve(dir));
+    } catch (err) {
+      throw new CliError(`--root ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    if (!statSync(real).isDirectory()) throw new CliError(`--root ${dir}: not a folder`);
+    return real;
+  });
+}

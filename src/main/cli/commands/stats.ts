@@ -1,7 +1,6 @@
 import { storeStats } from '../../core/stats.ts';
-import { openStore } from '../../core/store/index.ts';
 import { defaultModelDirs } from '../../paths.ts';
-import { printJson, type Command } from '../command.ts';
+import { openCliStore, printJson, type Command } from '../command.ts';
 
 export const statsCommand: Command = {
   name: 'stats',
@@ -9,7 +8,7 @@ export const statsCommand: Command = {
   usage: 'contextpack stats [--db FILE] [--json]',
   options: {},
   async run(ctx) {
-    const store = openStore(ctx.dbPath);
+    const store = openCliStore(ctx);
     try {
       const s = await storeStats(store, defaultModelDirs(ctx.io.env));
       if (ctx.json) printJson(ctx, s);

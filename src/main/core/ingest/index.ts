@@ -5,3 +5,4 @@ export { classifyPath } from './file-types.ts';
 export { walk, PROJECT_IGNORE_FILE, DEFAULT_IGNORES } from './walk.ts';
 export { htmlToText, readers, decodeUtf8 } from './readers.ts';
 export { removeSource, markForReindex, getSourceRef, type SourceRef } from './remove.ts';
+export { containmentReason, sensitiveReason, symlinkReason, reincluded, isInside, SYMLINK_OUTSIDE_ROOT, type ContainmentOptions } from './containment.ts';

@@ -17,6 +17,8 @@ export interface IngestOptions {
   now?: () => Date;
   /** Abort between files; what was committed stays committed. */
   signal?: AbortSignal;
+  /** Follow symlinks whose target lies outside the ingested root (skipped with `symlink outside root` otherwise). */
+  followSymlinks?: boolean;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -43,15 +45,22 @@ export async function ingestPaths(db: Database, roots: string[], options: Ingest
   const chunkOptions: ChunkOptions = { counter };
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const report: IngestReport = {
-    roots, added: [], updated: [], unchanged: 0, removed: [], skipped: [], failed: [], files: 0, bytes: 0, chunks: 0, durationMs: 0,
+    roots, added: [], updated: [], unchanged: 0, removed: [], skipped: [], failed: [], warnings: [], files: 0, bytes: 0, chunks: 0, durationMs: 0,
   };
   const logId = Number(
     db.prepare('INSERT INTO ingest_log (started_at, roots) VALUES (?, ?)').run(now().toISOString(), JSON.stringify(roots)).lastInsertRowid,
   );
 
   options.onProgress?.({ phase: 'scan', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 });
-  const walked = walk(roots);
+  const walked = walk(roots, { followSymlinks: options.followSymlinks });
   const stmts = prepare(db);
+
+  // Skipped on purpose (a link out of the root, a credential file): recorded like a binary, and anything indexed
+  // from that path before (by an older build) leaves the index in the same step.
+  for (const issue of walked.skipped) {
+    report.skipped.push({ path: issue.path, reason: issue.reason });
+    db.transaction(() => upsertIssue(stmts, issue.path, issue.root, 'skipped', issue.reason, now))();
+  }
 
   // Roots that vanished take their sources with them; roots never seen before are plain errors.
   for (const issue of walked.failed) {
@@ -72,7 +81,7 @@ export async function ingestPaths(db: Database, roots: string[], options: Ingest
   let done = 0;
   let bytesDone = 0;
   let lastYield = performance.now();
-  const seen = new Set<string>(walked.failed.map((f) => f.path));
+  const seen = new Set<string>([...walked.failed, ...walked.skipped].map((f) => f.path));
   for (const file of walked.files) {
     if (options.signal?.aborted) break;
     seen.add(file.path);
@@ -112,9 +121,9 @@ export async function ingestPaths(db: Database, roots: string[], options: Ingest
 }
 
 /** Re-ingests every root the store knows, picking up edits, new files and deletions. */
-export async function rescan(db: Database, options: IngestOptions = {}): Promise<IngestReport> {
+export async function rescan(db: Database, options: IngestOptions & { rootFilter?: (root: string) => boolean } = {}): Promise<IngestReport> {
   const roots = (db.prepare('SELECT DISTINCT root FROM sources ORDER BY root').all() as { root: string }[]).map((r) => r.root);
-  return ingestPaths(db, roots, options);
+  return ingestPaths(db, options.rootFilter ? roots.filter(options.rootFilter) : roots, options);
 }
 
 /**
@@ -204,8 +213,9 @@ async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, ctx:
   }
 
   let docs: ParsedDocument[];
+  const warnings: string[] = [];
   try {
-    docs = await readers[kind.type as SourceType](bytes, path, ctx.chunkOptions);
+    docs = await readers[kind.type as SourceType](bytes, path, { ...ctx.chunkOptions, warn: (m) => warnings.push(m) });
   } catch (err) {
     const reason = err instanceof FileError ? err.message : `cannot read ${kind.type}: ${(err as Error).message}`;
     return fail({ path, reason }, kind);
@@ -227,6 +237,7 @@ async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, ctx:
     });
   })();
   ctx.report.chunks += chunkCount;
+  for (const reason of warnings) ctx.report.warnings.push({ path, reason });
   if (existing?.status === 'indexed') ctx.report.updated.push(path);
   else ctx.report.added.push(path);
 }

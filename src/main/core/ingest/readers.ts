@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { Parser } from 'htmlparser2';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { SourceType } from '../../../shared/types.ts';
 import { chunkLines, chunkMarkdown, markdownSections, type ChunkDraft, type ChunkOptions } from './chunker.ts';
 
@@ -9,8 +10,13 @@ export interface ParsedDocument {
   chunks: ChunkDraft[];
 }
 
+export interface ReadOptions extends ChunkOptions {
+  /** A problem that left part of the file out while the rest was read (reported with the file, not as a failure). */
+  warn?: (message: string) => void;
+}
+
 /** One reader per file type; each turns a file's bytes into documents with provenance-carrying chunks. */
-export type Reader = (bytes: Uint8Array, path: string, options: ChunkOptions) => Promise<ParsedDocument[]>;
+export type Reader = (bytes: Uint8Array, path: string, options: ReadOptions) => Promise<ParsedDocument[]>;
 
 export class FileError extends Error {}
 
@@ -127,12 +133,15 @@ const pdf: Reader = async (bytes, path, options) => {
 
 /**
  * A JSONL file whose lines are `{"_id"|"id", "title", "text"}` is a collection (one document per line, BEIR's
- * corpus shape); any other JSONL is read as plain lines.
+ * corpus shape); any other JSONL is read as plain lines. In a collection, a bad line (invalid JSON, another shape)
+ * is left out and reported by number; the good lines are indexed.
  */
 const jsonl: Reader = async (bytes, path, options) => {
   const text = decodeUtf8(bytes);
   const rows = text.split(/\r?\n/);
   const docs: ParsedDocument[] = [];
+  const bad = new Map<string, number[]>();
+  const reject = (why: string, line: number) => bad.set(why, [...(bad.get(why) ?? []), line]);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!.trim();
     if (row === '') continue;
@@ -140,30 +149,46 @@ const jsonl: Reader = async (bytes, path, options) => {
     try {
       obj = JSON.parse(row);
     } catch {
-      if (docs.length === 0) return lines(bytes, path, options);
-      throw new FileError(`line ${i + 1}: invalid JSON`);
+      reject('invalid JSON', i + 1);
+      continue;
     }
     const rec = obj as Record<string, unknown>;
-    const id = rec._id ?? rec.id;
-    if (typeof obj !== 'object' || obj === null || (typeof id !== 'string' && typeof id !== 'number') || typeof rec.text !== 'string') {
-      if (docs.length === 0) return lines(bytes, path, options);
-      throw new FileError(`line ${i + 1}: expected {"_id" or "id", "title", "text"}`);
+    const id = typeof obj === 'object' && obj !== null ? rec._id ?? rec.id : undefined;
+    if ((typeof id !== 'string' && typeof id !== 'number') || typeof rec.text !== 'string') {
+      reject('expected {"_id" or "id", "title", "text"}', i + 1);
+      continue;
     }
     const title = typeof rec.title === 'string' ? rec.title : '';
     // Provenance of a collection document is its line in the file, however its text wraps.
     const chunks = chunkLines(rec.text, options, i + 1).map((c) => ({ ...c, lineStart: i + 1, lineEnd: i + 1 }));
     docs.push({ title, externalId: String(id), chunks });
   }
+  if (docs.length === 0) return lines(bytes, path, options);
+  if (bad.size > 0) options.warn?.(`bad lines not indexed: ${[...bad].map(([why, nums]) => `${listLines(nums)} (${why})`).join('; ')}`);
   return docs;
 };
 
+/** "line 3", "lines 3, 7, 9", capped so a broken 1-million-line file does not make a 1-million-number report. */
+function listLines(nums: number[]): string {
+  const shown = nums.slice(0, 50).join(', ');
+  return `${nums.length === 1 ? 'line' : 'lines'} ${shown}${nums.length > 50 ? ` and ${nums.length - 50} more` : ''}`;
+}
+
+/**
+ * JSON, and JSON with comments and trailing commas (tsconfig.json, .vscode settings, .jsonc): indexed as written,
+ * after checking it parses. Strict JSON first; JSONC only when that fails, so plain JSON errors stay exact.
+ */
 const json: Reader = async (bytes, path, options) => {
   const text = decodeUtf8(bytes);
-  if (!path.toLowerCase().endsWith('.jsonc')) {
-    try {
-      JSON.parse(text);
-    } catch (err) {
-      throw new FileError(`invalid JSON: ${(err as Error).message}`);
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    const errors: ParseError[] = [];
+    parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    if (errors.length > 0) {
+      const first = errors[0]!;
+      const line = text.slice(0, first.offset).split('\n').length;
+      throw new FileError(`invalid JSON: ${(err as Error).message} (as JSON with comments: ${printParseErrorCode(first.error)} at line ${line})`);
     }
   }
   return [{ title: basename(path), externalId: null, chunks: chunkLines(text, options) }];

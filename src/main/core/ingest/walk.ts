@@ -1,8 +1,9 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isInside, PROJECT_IGNORE_FILE, reincluded, sensitiveReason, SYMLINK_OUTSIDE_ROOT, type ContainmentOptions } from './containment.ts';
 
-export const PROJECT_IGNORE_FILE = '.contextpackignore';
+export { PROJECT_IGNORE_FILE };
 /** Never project content, and expensive to walk; a project ignore file can still re-include them with `!`. */
 export const DEFAULT_IGNORES = ['.git/', '.hg/', '.svn/', 'node_modules/', '.DS_Store'];
 
@@ -21,6 +22,8 @@ export interface WalkIssue {
 export interface WalkResult {
   files: WalkedFile[];
   failed: WalkIssue[];
+  /** Left out on purpose, with the reason (a link leaving the root, a credential file); reported like other skips. */
+  skipped: WalkIssue[];
   /** Folder roots that were walked; sources under them that were not seen again have left the disk. */
   walkedFolders: string[];
 }
@@ -28,21 +31,40 @@ export interface WalkResult {
 interface Matcher {
   base: string;
   ig: Ignore;
+  /** The project ignore file's rules alone: only its `!` rules may re-include a sensitive file. */
+  project: Ignore | null;
 }
 
 function loadMatcher(dir: string, extra: string[] = []): Matcher | null {
   const ig = ignore();
   let any = extra.length > 0;
+  let project: Ignore | null = null;
   ig.add(extra);
   for (const name of ['.gitignore', PROJECT_IGNORE_FILE]) {
     try {
-      ig.add(readFileSync(join(dir, name), 'utf8'));
+      const rules = readFileSync(join(dir, name), 'utf8');
+      ig.add(rules);
+      if (name === PROJECT_IGNORE_FILE) project = ignore().add(rules);
       any = true;
     } catch {
       // absent or unreadable ignore files mean "no rules here"
     }
   }
-  return any ? { base: dir, ig } : null;
+  return any ? { base: dir, ig, project } : null;
+}
+
+/** Re-included by a `!` rule of a .contextpackignore above it (deepest match wins). */
+function isReincluded(path: string, matchers: Matcher[]): boolean {
+  let state = false;
+  for (const m of matchers) {
+    if (!m.project) continue;
+    const rel = relative(m.base, path).split(sep).join('/');
+    if (rel === '' || rel.startsWith('..')) continue;
+    const r = m.project.test(rel);
+    if (r.unignored) state = true;
+    else if (r.ignored) state = false;
+  }
+  return state;
 }
 
 /** Nested ignore files apply below their folder; deeper rules (including `!` negations) override shallower ones. */
@@ -59,10 +81,17 @@ function isIgnored(path: string, isDir: boolean, matchers: Matcher[]): boolean {
   return ignored;
 }
 
-export function walk(roots: string[]): WalkResult {
+/**
+ * Walks files and folders. Below a folder root, a symlink is followed only when its real target stays inside the
+ * root (unless `followSymlinks`), and files named like credentials are skipped unless `.contextpackignore`
+ * re-includes them; see containment.ts.
+ */
+export function walk(roots: string[], options: ContainmentOptions = {}): WalkResult {
   const files: WalkedFile[] = [];
   const failed: WalkIssue[] = [];
+  const skipped: WalkIssue[] = [];
   const walkedFolders: string[] = [];
+  const realRoots = new Map<string, string>();
 
   function visitDir(dir: string, root: string, matchers: Matcher[], ancestors: Set<string>): void {
     let entries: string[];
@@ -85,6 +114,7 @@ export function walk(roots: string[]): WalkResult {
       failed.push({ path, root, reason: `unreadable: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
       return;
     }
+    let target: string | null = null;
     if (st.isSymbolicLink()) {
       let real: string;
       try {
@@ -99,6 +129,12 @@ export function walk(roots: string[]): WalkResult {
         if (!isIgnored(path, true, matchers)) failed.push({ path, root, reason: 'symlink loop' });
         return;
       }
+      // A link out of the folder the user gave (to ~/.pgpass, /etc, a home folder) is not part of the project.
+      if (!options.followSymlinks && !isInside(real, realRoots.get(root)!)) {
+        if (!isIgnored(path, st.isDirectory(), matchers)) skipped.push({ path, root, reason: SYMLINK_OUTSIDE_ROOT });
+        return;
+      }
+      target = real;
     }
     if (st.isDirectory()) {
       if (isIgnored(path, true, matchers)) return;
@@ -115,6 +151,12 @@ export function walk(roots: string[]): WalkResult {
     }
     if (!st.isFile()) return; // sockets, fifos, devices are not documents
     if (isIgnored(path, false, matchers)) return;
+    // The link's own name and its target's: `notes.txt -> .env` is still the .env.
+    const sensitive = sensitiveReason(path) ?? (target ? sensitiveReason(target) : null);
+    if (sensitive && !isReincluded(path, matchers)) {
+      skipped.push({ path, root, reason: sensitive });
+      return;
+    }
     files.push({ path, root, stats: st });
   }
 
@@ -128,8 +170,21 @@ export function walk(roots: string[]): WalkResult {
     }
     if (st.isDirectory()) {
       walkedFolders.push(root);
-      visitDir(root, root, [], new Set([realpathSync(root)]));
-    } else files.push({ path: root, root, stats: st });
+      const real = realpathSync(root);
+      realRoots.set(root, real);
+      visitDir(root, root, [], new Set([real]));
+      continue;
+    }
+    // A file named directly is its own root: the user chose it, so a link is followed; credential files still are not read.
+    let real = root;
+    try {
+      real = realpathSync(root);
+    } catch {
+      // statSync succeeded, so this is a race with a deletion; the read reports it
+    }
+    const sensitive = sensitiveReason(root) ?? (real !== root ? sensitiveReason(real) : null);
+    if (sensitive && !reincluded(root, dirname(root))) skipped.push({ path: root, root, reason: sensitive });
+    else files.push({ path: root, root, stats: st });
   }
-  return { files, failed, walkedFolders };
+  return { files, failed, skipped, walkedFolders };
 }

@@ -12,8 +12,9 @@ export interface JsonlLogDeps {
  * so a record is on disk before whatever it describes is handed out.
  */
 export function createJsonlAppender(filePath: string, deps: JsonlLogDeps = {}): (record: object) => void {
-  const append = deps.appendFileSync ?? ((f: string, d: string) => fs.appendFileSync(f, d, 'utf8'));
-  const mkdir = deps.mkdirSync ?? ((d: string, o: { recursive: true }) => fs.mkdirSync(d, o));
+  // Owner-only: the logs name the user's files and what was redacted from them.
+  const append = deps.appendFileSync ?? ((f: string, d: string) => fs.appendFileSync(f, d, { encoding: 'utf8', mode: 0o600 }));
+  const mkdir = deps.mkdirSync ?? ((d: string, o: { recursive: true }) => fs.mkdirSync(d, { ...o, mode: 0o700 }));
   let dirReady = false;
   return (record) => {
     if (!dirReady) {

@@ -1,3 +1,3 @@
-export { openStore, getMeta, setMeta, type Store, type OpenStoreOptions } from './open.ts';
-export { applyMigrations, listAppliedMigrations, type Migration, type AppliedMigration } from './migrate.ts';
+export { openStore, getMeta, setMeta, explainStoreError, StoreOpenError, StoreReadOnlyError, type Store, type OpenStoreOptions } from './open.ts';
+export { applyMigrations, listAppliedMigrations, unknownMigrationVersions, type Migration, type AppliedMigration } from './migrate.ts';
 export { migrations } from './migrations/index.ts';

@@ -46,3 +46,17 @@ export function applyMigrations(db: Database, migrations: readonly Migration[], 
 export function listAppliedMigrations(db: Database): AppliedMigration[] {
   return db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as AppliedMigration[];
 }
+
+/**
+ * Versions recorded in schema_migrations that are not in `known`: a newer build wrote them, so this build cannot
+ * tell what the tables mean. Compares against the set of migrations, not the highest number, because capabilities
+ * number their migrations in separate ranges. A database without the table (new or foreign) has none.
+ */
+export function unknownMigrationVersions(db: Database, known: Iterable<number>): number[] {
+  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  if (!has) return [];
+  const knownSet = new Set(known);
+  return (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[])
+    .map((r) => r.version)
+    .filter((v) => !knownSet.has(v));
+}

@@ -1,10 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
 import { registerPathFilter } from './functions.ts';
-import { applyMigrations, type Migration } from './migrate.ts';
+import { applyMigrations, unknownMigrationVersions, type Migration } from './migrate.ts';
 import { migrations as allMigrations } from './migrations/index.ts';
 
 export interface Store {
@@ -12,6 +12,11 @@ export interface Store {
   readonly path: string;
   /** sqlite-vec is optional at run time: without it the store still serves BM25. */
   readonly vec: { loaded: true; version: string } | { loaded: false; reason: string };
+  /**
+   * Set when the file failed its integrity check on open: the store is then open read-only, reads that still work go
+   * on, and every write fails (see explainStoreError). Null for a healthy store.
+   */
+  readonly readOnlyReason: string | null;
   close(): void;
 }
 
@@ -21,15 +26,48 @@ export interface OpenStoreOptions {
   loadVec?: boolean;
 }
 
+/** The store refused to open a file: nothing was read past the check and nothing was written. */
+export class StoreOpenError extends Error {
+  readonly code: 'newer_schema' | 'not_a_database' | 'unreadable';
+  readonly path: string;
+  constructor(code: StoreOpenError['code'], path: string, message: string) {
+    super(message);
+    this.name = 'StoreOpenError';
+    this.code = code;
+    this.path = path;
+  }
+}
+
+/** A write reached a store that was opened read-only because the file is damaged. */
+export class StoreReadOnlyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreReadOnlyError';
+  }
+}
+
+/** Owner-only: the database holds the user's documents, memory and packet history. */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
 export function openStore(path: string, options: OpenStoreOptions = {}): Store {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:' && path !== '';
+  const migrations = options.migrations ?? allMigrations;
+  let readOnlyReason: string | null = null;
+  if (onDisk) {
+    const existing = existsSync(path) && statSync(path).size > 0;
+    if (existing) readOnlyReason = inspectExisting(path, [...allMigrations, ...migrations].map((m) => m.version));
+    else if (!existsSync(path)) createOwnerOnly(path);
+  }
+  const readonly = (options.readonly ?? false) || readOnlyReason !== null;
   let db: Database;
   try {
-    db = new BetterSqlite3(path, { readonly: options.readonly ?? false });
+    db = new BetterSqlite3(path, { readonly });
   } catch (err) {
     throw new Error(`cannot open database ${path}: ${(err as Error).message}`);
   }
-  db.pragma('journal_mode = WAL');
+  // Switching to WAL writes the header; a read-only connection keeps whatever mode the file has.
+  if (!readonly) db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
   db.pragma('synchronous = NORMAL');
@@ -46,15 +84,86 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       vec = { loaded: false, reason: `sqlite-vec not loaded: ${(err as Error).message}` };
     }
   }
-  if (!options.readonly) applyMigrations(db, options.migrations ?? allMigrations);
+  if (!readonly) applyMigrations(db, migrations);
   return {
     db,
     path,
     vec,
+    readOnlyReason,
     close: () => {
       if (db.open) db.close();
     },
   };
+}
+
+/**
+ * A new database file is made empty and owner-only before SQLite opens it: SQLite then treats it as a new database,
+ * and gives its -wal and -shm files the same mode. Its folder, when we make it, is owner-only too.
+ */
+function createOwnerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: DIR_MODE });
+  try {
+    closeSync(openSync(path, 'wx', FILE_MODE));
+  } catch (err) {
+    // Another process made it first: theirs is as good as ours.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create database ${path}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Looks at an existing file through a read-only connection before anything may write to it: a schema this build does
+ * not know refuses the file (throws); a failed `PRAGMA quick_check` returns the reason to open it read-only.
+ */
+function inspectExisting(path: string, known: number[]): string | null {
+  let probe: Database;
+  try {
+    probe = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    throw new StoreOpenError('unreadable', path, `cannot open database ${path}: ${(err as Error).message}`);
+  }
+  try {
+    let unknown: number[];
+    try {
+      unknown = unknownMigrationVersions(probe, known);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      const what = code === 'SQLITE_NOTADB' ? 'not a SQLite database' : 'damaged beyond reading';
+      throw new StoreOpenError(code === 'SQLITE_NOTADB' ? 'not_a_database' : 'unreadable', path,
+        `cannot open database ${path}: ${what} (${(err as Error).message}); the file was left untouched`);
+    }
+    if (unknown.length > 0) {
+      throw new StoreOpenError('newer_schema', path,
+        `database ${path} was written by a newer ContextPack (schema ${Math.max(...unknown)}, this build knows up to ${Math.max(...known)}); ` +
+        'update ContextPack to open it (the file was left untouched)');
+    }
+    const problems = quickCheck(probe);
+    if (problems.length === 0) return null;
+    const shown = problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; … ${problems.length - 3} more` : '');
+    return `database ${path} is damaged (PRAGMA quick_check: ${shown}); it is open read-only: reads that still work go on, ` +
+      'changes are refused. Restore a backup, or move the file away and re-ingest';
+  } finally {
+    probe.close();
+  }
+}
+
+function quickCheck(db: Database): string[] {
+  try {
+    const rows = db.pragma('quick_check') as { quick_check: string }[];
+    const lines = rows.flatMap((r) => r.quick_check.split('\n')).filter((l) => l !== 'ok' && !l.startsWith('*** in database'));
+    return lines;
+  } catch (err) {
+    return [(err as Error).message];
+  }
+}
+
+/**
+ * Turns the raw "attempt to write a readonly database" of a damaged store into the reason it is read-only; any other
+ * error passes through unchanged.
+ */
+export function explainStoreError(store: Pick<Store, 'readOnlyReason'>, err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (store.readOnlyReason && typeof code === 'string' && code.startsWith('SQLITE_READONLY')) return new StoreReadOnlyError(store.readOnlyReason);
+  return err;
 }
 
 export function getMeta(db: Database, key: string): string | undefined {

@@ -1,0 +1,113 @@
+// What ingest may read under a root: links that stay inside it, and no file that is a credential by its name.
+// One module, so the folder walk, a directly named file and the watcher decide the same way.
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import ignore from 'ignore';
+
+export const PROJECT_IGNORE_FILE = '.contextpackignore';
+export const SYMLINK_OUTSIDE_ROOT = 'symlink outside root';
+
+export interface ContainmentOptions {
+  /** Follow symlinks whose target lies outside the ingested root (`contextpack ingest --follow-symlinks`). */
+  followSymlinks?: boolean;
+}
+
+/** Folders whose `credentials*` files are cloud or registry logins. */
+const CREDENTIAL_FOLDERS = new Set(['.aws', '.docker', '.gcloud', 'gcloud', '.azure', '.kube', '.oci']);
+const KEY_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore'];
+const LOGIN_FILES = new Set(['.npmrc', '.pypirc', '.netrc', '_netrc', '.pgpass', '.git-credentials', '.my.cnf']);
+const ENV_TEMPLATES = new Set(['.env.example', '.env.sample', '.env.template', '.env.dist']);
+
+/**
+ * Why a file is sensitive by its name (and, for credential files, its folder), or null. Checks the name only: the
+ * content is the redaction gate's job; these are files whose whole purpose is to hold a secret.
+ */
+export function sensitiveReason(path: string): string | null {
+  const name = basename(path);
+  const lower = name.toLowerCase();
+  const why = (kind: string) => `sensitive file (${kind}); re-include with "!${name}" in ${PROJECT_IGNORE_FILE}`;
+  if ((lower === '.env' || lower.startsWith('.env.')) && !ENV_TEMPLATES.has(lower)) return why('environment file');
+  if (/^id_(rsa|dsa|ecdsa|ed25519)(_sk)?(\.|$)/.test(lower) && !lower.endsWith('.pub')) return why('private key');
+  if (KEY_EXTENSIONS.some((ext) => lower.endsWith(ext))) return why('private key or certificate store');
+  if (LOGIN_FILES.has(lower)) return why('login file');
+  if (lower.endsWith('.kdbx') || lower.endsWith('.kdb')) return why('password database');
+  if (lower.includes('credentials')) {
+    const folders = dirname(resolve(path)).split(sep).map((f) => f.toLowerCase());
+    if (folders.some((f) => CREDENTIAL_FOLDERS.has(f))) return why('cloud credentials');
+  }
+  return null;
+}
+
+/** True when `path` is `root` or lies below it (both already real, absolute paths). */
+export function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));
+}
+
+/**
+ * For a path that is a symlink: `symlink outside root` when its real target leaves `realRoot` (the root's realpath)
+ * and following such links was not asked for; null when it may be followed. Broken links and loops are reported by
+ * the caller, which has to stat the target anyway.
+ */
+export function symlinkReason(realTarget: string, realRoot: string, options: ContainmentOptions = {}): string | null {
+  if (options.followSymlinks) return null;
+  return isInside(realTarget, realRoot) ? null : SYMLINK_OUTSIDE_ROOT;
+}
+
+/**
+ * Whether the `.contextpackignore` files from `root` down to the file's folder re-include it with a `!` rule (the
+ * deepest rule that matches wins, as in git).
+ */
+export function reincluded(path: string, root: string): boolean {
+  let state = false;
+  const rel = relative(root, path);
+  if (rel.startsWith('..')) return false;
+  const parts = rel.split(sep);
+  let dir = root;
+  for (let i = 0; i < parts.length; i++) {
+    let rules: string;
+    try {
+      rules = readFileSync(join(dir, PROJECT_IGNORE_FILE), 'utf8');
+    } catch {
+      rules = '';
+    }
+    if (rules) {
+      const r = ignore().add(rules).test(parts.slice(i).join('/'));
+      if (r.unignored) state = true;
+      else if (r.ignored) state = false;
+    }
+    dir = join(dir, parts[i]!);
+  }
+  return state;
+}
+
+/**
+ * The one decision for a single path under `root` (for the watcher and for files named directly): why ingest must
+ * skip it, or null to read it. Checks the link (its target must stay inside the root unless followSymlinks), then the
+ * name of the path and of its real target against the sensitive-file rules, unless `.contextpackignore` re-includes
+ * it. Ignore rules (.gitignore) are not applied here: an ignored file is silently left out, not "skipped".
+ */
+export function containmentReason(path: string, root: string, options: ContainmentOptions = {}): string | null {
+  let realRoot: string;
+  let real: string;
+  try {
+    realRoot = realpathSync(root);
+    real = realpathSync(path);
+  } catch {
+    return null; // gone or a broken link: the walk reports those with their own reasons
+  }
+  let isLink = false;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    return null;
+  }
+  // A file named directly is its own root: the user chose it, link or not. Links met below a root must stay inside.
+  if (path !== root && (isLink || !isInside(real, realRoot))) {
+    const outside = symlinkReason(real, realRoot, options);
+    if (outside) return outside;
+  }
+  const sensitive = sensitiveReason(path) ?? (real !== path ? sensitiveReason(real) : null);
+  if (sensitive && !reincluded(path, path === root ? dirname(root) : root)) return sensitive;
+  return null;
+}
