@@ -27,14 +27,16 @@ export function sensitiveReason(path: string): string | null {
   const lower = name.toLowerCase();
   const why = (kind: string) => `sensitive file (${kind}); re-include with "!${name}" in ${PROJECT_IGNORE_FILE}`;
   if ((lower === '.env' || lower.startsWith('.env.')) && !ENV_TEMPLATES.has(lower)) return why('environment file');
-  if (/^id_(rsa|dsa|ecdsa|ed25519)(_sk)?(\.|$)/.test(lower) && !lower.endsWith('.pub')) return why('private key');
+  if (/^id_(rsa|dsa|ecdsa|ed25519)/.test(lower) && !lower.endsWith('.pub')) return why('private key');
   if (KEY_EXTENSIONS.some((ext) => lower.endsWith(ext))) return why('private key or certificate store');
   if (LOGIN_FILES.has(lower)) return why('login file');
   if (lower.endsWith('.kdbx') || lower.endsWith('.kdb')) return why('password database');
-  if (lower.includes('credentials')) {
-    const folders = dirname(resolve(path)).split(sep).map((f) => f.toLowerCase());
-    if (folders.some((f) => CREDENTIAL_FOLDERS.has(f))) return why('cloud credentials');
-  }
+  const folders = dirname(resolve(path)).split(sep).map((f) => f.toLowerCase());
+  // docker login keeps its auth in .docker/config.json; other config.json files are ordinary project files.
+  if (lower === 'config.json' && folders.at(-1) === '.docker') return why('cloud credentials');
+  const at = folders.findIndex((f) => CREDENTIAL_FOLDERS.has(f));
+  // `credentials*` anywhere below such a folder, and whatever sits in a folder named so (gcloud's legacy_credentials/).
+  if (at >= 0 && [...folders.slice(at + 1), lower].some((part) => part.includes('credentials'))) return why('cloud credentials');
   return null;
 }
 

@@ -48,13 +48,49 @@ describe('readers', () => {
     const logs = await readers.jsonl(enc('{"level":"info","msg":"x"}\n'), '/p/log.jsonl', options);
     expect(logs).toHaveLength(1);
     expect(logs[0]!.externalId).toBeNull();
-    await expect(readers.jsonl(enc(rows + '\n{broken'), '/p/c.jsonl', options)).rejects.toThrow(/line 3: invalid JSON/);
+  });
+
+  it('jsonl: a bad line is left out and reported by number; the good lines are indexed', async () => {
+    const rows = [
+      '{"_id": "d1", "title": "T1", "text": "alpha"}',
+      '{broken',
+      '{"_id": "d3", "title": "T3", "text": "gamma"}',
+      '["not", "a", "record"]',
+      '',
+      '{"_id": "d6", "text": "zeta"',
+      '{"_id": "d7", "title": "T7", "text": "eta"}',
+    ].join('\n');
+    const warnings: string[] = [];
+    const docs = await readers.jsonl(enc(rows), '/p/c.jsonl', { ...options, warn: (m) => warnings.push(m) });
+    expect(docs.map((d) => [d.externalId, d.chunks[0]!.lineStart])).toEqual([['d1', 1], ['d3', 3], ['d7', 7]]);
+    expect(warnings).toEqual(['bad lines not indexed: lines 2, 6 (invalid JSON); line 4 (expected {"_id" or "id", "title", "text"})']);
+    // A bad first line does not turn a collection into plain text.
+    const first = await readers.jsonl(enc('{oops\n{"_id": "a", "text": "x"}\n'), '/p/c.jsonl', { ...options, warn: (m) => warnings.push(m) });
+    expect(first.map((d) => d.externalId)).toEqual(['a']);
+    expect(warnings.at(-1)).toBe('bad lines not indexed: line 1 (invalid JSON)');
   });
 
   it('json: invalid JSON is an error naming the problem', async () => {
-    await expect(readers.json(enc('{"a": 1,}'), '/p/a.json', options)).rejects.toThrow(/invalid JSON/);
+    await expect(readers.json(enc('{"a": 1,,}'), '/p/a.json', options)).rejects.toThrow(/invalid JSON.*line 1/);
+    await expect(readers.json(enc('{\n  "a": 1\n  "b": 2\n}'), '/p/a.json', options)).rejects.toThrow(/CommaExpected at line 3/);
+    await expect(readers.json(enc(''), '/p/empty.json', options)).rejects.toThrow(/invalid JSON/);
     const [doc] = await readers.json(enc('{\n  "a": 1\n}'), '/p/a.json', options);
     expect(doc!.chunks[0]!.lineEnd).toBe(3);
+  });
+
+  it('json: tsconfig-style JSONC (comments, trailing commas) is read as written', async () => {
+    const tsconfig = [
+      '{',
+      '  // Compiler options for the app',
+      '  "compilerOptions": {',
+      '    "strict": true, /* always */',
+      '    "paths": { "@/*": ["src/*"], },',
+      '  },',
+      '}',
+    ].join('\n');
+    const [doc] = await readers.json(enc(tsconfig), '/p/tsconfig.json', options);
+    expect(doc!.chunks.map((c) => c.text).join('\n')).toContain('// Compiler options for the app');
+    expect(doc!.chunks.at(-1)!.lineEnd).toBe(7);
   });
 
   it('pdf: text per page with page anchors; a malformed PDF is a clear error', async () => {

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
 import { registerPathFilter } from './functions.ts';
@@ -115,6 +115,9 @@ function createOwnerOnly(path: string): void {
  * not know refuses the file (throws); a failed `PRAGMA quick_check` returns the reason to open it read-only.
  */
 function inspectExisting(path: string, known: number[]): string | null {
+  // A read-only connection to a WAL database still makes the -wal and -shm files; a refused file gets them removed.
+  const sidecars = [`${path}-wal`, `${path}-shm`];
+  const hadSidecars = sidecars.some((f) => existsSync(f));
   let probe: Database;
   try {
     probe = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
@@ -141,8 +144,20 @@ function inspectExisting(path: string, known: number[]): string | null {
     const shown = problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; … ${problems.length - 3} more` : '');
     return `database ${path} is damaged (PRAGMA quick_check: ${shown}); it is open read-only: reads that still work go on, ` +
       'changes are refused. Restore a backup, or move the file away and re-ingest';
-  } finally {
+  } catch (err) {
     probe.close();
+    if (!hadSidecars && sizeOr(sidecars[0]!) === 0) for (const f of sidecars) rmSync(f, { force: true });
+    throw err;
+  } finally {
+    if (probe.open) probe.close();
+  }
+}
+
+function sizeOr(file: string): number | null {
+  try {
+    return statSync(file).size;
+  } catch {
+    return null;
   }
 }
 
