@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../api/index.ts';
 import { allowedRoots } from '../cli/commands/serve.ts';
+import { ingestPaths } from '../core/ingest/index.ts';
 import { openStore, type Store } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
 import { TOKEN_HEADER } from './security.ts';
@@ -95,6 +96,22 @@ describe('serve mode: library.ingest only under --root', () => {
     // The whole folder: the link out of it is skipped, not followed.
     const all = JSON.parse((await call(server, 'library.ingest', { paths: [allowed] })).body).value;
     expect(all.skipped).toEqual([{ path: join(allowed, 'link.md'), reason: 'symlink outside root' }]);
+  });
+
+  it('a rescan re-reads only the roots under --root (and uploads), not folders the CLI indexed elsewhere', async () => {
+    const allowed = tmp.make();
+    const elsewhere = tmp.make();
+    writeTree(allowed, { 'a.md': '# A\n\nalpha\n' });
+    writeTree(elsewhere, { 'b.md': '# B\n\nbravo\n' });
+    const dataDir = tmp.make();
+    const store = openStore(join(dataDir, 'r.db'), { loadVec: false });
+    await ingestPaths(store.db, [allowed, elsewhere]);
+    writeTree(allowed, { 'a2.md': '# A2\n' });
+    writeTree(elsewhere, { 'b2.md': '# B2\n' });
+    const { server } = await serve({ store, ingestRoots: allowedRoots([allowed]) });
+    const report = JSON.parse((await call(server, 'library.rescan', {})).body).value;
+    expect(report.roots).toEqual([allowed]);
+    expect(report.added).toEqual([join(allowed, 'a2.md')]);
   });
 
   it('serve --root must name existing folders', () => {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../testing/tmp.ts';
@@ -92,6 +92,27 @@ describe('a damaged database', () => {
     expect(error).toBeInstanceOf(StoreReadOnlyError);
     expect((error as Error).message).toBe(s.readOnlyReason);
     s.close();
+  });
+
+  it('scans a file changed behind its back, not one it left itself', () => {
+    const path = filledStore();
+    const a = openStore(path, { loadVec: false });
+    expect(a.integrity).toBe('unchanged'); // closed by this build a moment ago
+    setMeta(a.db, 'more', 'data');
+    a.close();
+    expect(openStore(path, { loadVec: false }).integrity).toBe('unchanged');
+    // Same bytes written back with the old mtime: ctime still tells.
+    const before = statSync(path);
+    writeFileSync(path, readFileSync(path));
+    utimesSync(path, before.atime, before.mtime);
+    const b = openStore(path, { loadVec: false });
+    expect(b.integrity).toBe('ran');
+    b.close();
+    // The stamp is the file's alone: damage after a clean close is found.
+    damage(path);
+    expect(openStore(path, { loadVec: false }).readOnlyReason).toMatch(/is damaged/);
+    expect(openStore(':memory:').integrity).toBe('memory');
+    expect(openStore(join(tmp.make(), 'n.db'), { loadVec: false }).integrity).toBe('new');
   });
 
   it('a healthy file is not read-only, and other errors pass through explainStoreError unchanged', () => {
