@@ -53,6 +53,7 @@ describe('the CLI on a store it cannot trust', () => {
     expect(stats.code).toBe(0);
     expect(stats.stderr).toMatch(/^contextpack: warning: database .*damaged\.db is damaged \(PRAGMA quick_check: .*\); it is open read-only/);
     expect(stats.stdout).toMatch(/sources +0 indexed/);
+    expect(stats.stdout).toMatch(/^integrity +damaged: open read-only$/m);
 
     const root = tmp.make();
     writeTree(root, { 'a.md': '# A\n\ntext\n' });

@@ -11,7 +11,8 @@ export const statsCommand: Command = {
     const store = openCliStore(ctx);
     try {
       const s = await storeStats(store, defaultModelDirs(ctx.io.env));
-      if (ctx.json) printJson(ctx, s);
+      const integrity = store.readOnlyReason ? 'damaged: open read-only' : INTEGRITY[store.integrity];
+      if (ctx.json) printJson(ctx, { ...s, integrity });
       else {
         ctx.io.stdout(
           [
@@ -19,6 +20,7 @@ export const statsCommand: Command = {
             `sources    ${s.sources.indexed} indexed, ${s.sources.skipped} skipped, ${s.sources.failed} failed`,
             `documents  ${s.documents}`,
             `chunks     ${s.chunks}`,
+            `integrity  ${integrity}`,
             `last ingest ${s.lastIngest ? `${s.lastIngest.startedAt} (${s.lastIngest.durationMs ?? '?'} ms)` : 'never'}`,
             ...s.notices,
           ].join('\n') + '\n',
@@ -30,3 +32,10 @@ export const statsCommand: Command = {
     }
   },
 };
+
+const INTEGRITY = {
+  new: 'new database',
+  ran: 'PRAGMA quick_check passed',
+  unchanged: 'unchanged since it last passed PRAGMA quick_check or was closed by ContextPack',
+  memory: 'in memory',
+} as const;
