@@ -202,7 +202,10 @@ describe('containment at ingest: sensitive files', () => {
   it('sensitiveReason checks names and credential folders only', () => {
     expect(sensitiveReason('/x/.env.staging')).toMatch(/environment file/);
     expect(sensitiveReason('/x/.ENV')).toMatch(/environment file/);
-    expect(sensitiveReason('/x/.envrc')).toBeNull();
+    expect(sensitiveReason('/x/.envrc')).toMatch(/environment file/);
+    expect(sensitiveReason('/x/.env.local.example')).toBeNull();
+    expect(sensitiveReason('/x/.env.production.sample')).toBeNull();
+    expect(sensitiveReason('/x/env.ts')).toBeNull();
     expect(sensitiveReason('/x/id_rsa_work')).toMatch(/private key/);
     expect(sensitiveReason('/x/id_rsa.pub')).toBeNull();
     expect(sensitiveReason('/home/u/.docker/config.json')).toMatch(/cloud credentials/);

@@ -16,7 +16,8 @@ export interface ContainmentOptions {
 const CREDENTIAL_FOLDERS = new Set(['.aws', '.docker', '.gcloud', 'gcloud', '.azure', '.kube', '.oci']);
 const KEY_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore'];
 const LOGIN_FILES = new Set(['.npmrc', '.pypirc', '.netrc', '_netrc', '.pgpass', '.git-credentials', '.my.cnf']);
-const ENV_TEMPLATES = new Set(['.env.example', '.env.sample', '.env.template', '.env.dist']);
+/** `.env.example`, `.env.local.sample`: templates that document the variables, committed on purpose. */
+const ENV_TEMPLATE = /\.(example|sample|template|dist)$/;
 
 /**
  * Why a file is sensitive by its name (and, for credential files, its folder), or null. Checks the name only: the
@@ -26,7 +27,8 @@ export function sensitiveReason(path: string): string | null {
   const name = basename(path);
   const lower = name.toLowerCase();
   const why = (kind: string) => `sensitive file (${kind}); re-include with "!${name}" in ${PROJECT_IGNORE_FILE}`;
-  if ((lower === '.env' || lower.startsWith('.env.')) && !ENV_TEMPLATES.has(lower)) return why('environment file');
+  // `.env*` as the issue names it: .env, .env.local, .env.production, and direnv's .envrc (which exports them).
+  if (lower.startsWith('.env') && !ENV_TEMPLATE.test(lower)) return why('environment file');
   if (/^id_(rsa|dsa|ecdsa|ed25519)/.test(lower) && !lower.endsWith('.pub')) return why('private key');
   if (KEY_EXTENSIONS.some((ext) => lower.endsWith(ext))) return why('private key or certificate store');
   if (LOGIN_FILES.has(lower)) return why('login file');
