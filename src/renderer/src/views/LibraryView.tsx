@@ -91,13 +91,16 @@ export function LibraryView() {
             {(report.durationMs / 1000).toFixed(2)} s
           </p>
           {report.ignoredCount ? <p className="muted" data-testid="ignored-count">{report.ignoredCount} files left out before upload (.git/, node_modules/, .gitignore and .contextpackignore rules)</p> : null}
-          {report.failed.length + report.skipped.length > 0 ? (
+          {report.failed.length + report.skipped.length + (report.warnings?.length ?? 0) > 0 ? (
             <ul className="issues">
               {report.failed.map((f) => (
                 <li key={`f${f.path}`} className="issue-failed"><strong>failed</strong> {f.path}: {f.reason}</li>
               ))}
               {report.skipped.map((f) => (
                 <li key={`s${f.path}`}><strong>skipped</strong> {f.path}: {f.reason}</li>
+              ))}
+              {(report.warnings ?? []).map((f) => (
+                <li key={`w${f.path}`}><strong>warning</strong> {f.path}: {f.reason}</li>
               ))}
             </ul>
           ) : null}
