@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { logPath } from '../core/packet/index.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, migrations } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
@@ -123,9 +124,11 @@ describe('ingest and search output', () => {
     const db = join(dir, 'p.db');
     expect((await cli(['ingest', root, '--db', db, '--no-embed'])).code).toBe(0);
     expect((await cli(['pack', '--query', 'retry backoff', '--db', db])).code).toBe(0);
-    expect(mode(join(dir, 'logs'))).toBe(0o700);
-    for (const f of readdirSync(join(dir, 'logs'))) expect([f, mode(join(dir, 'logs', f))]).toEqual([f, 0o600]);
-    expect(readdirSync(join(dir, 'logs')).sort()).toEqual(['injection-log.jsonl', 'redaction.jsonl']);
+    const logs = dirname(logPath(db, 'redaction'));
+    expect(mode(logs)).toBe(0o700);
+    expect(mode(dirname(logs))).toBe(0o700); // the database's data folder (FILE-data/), made for the logs
+    for (const f of readdirSync(logs)) expect([f, mode(join(logs, f))]).toEqual([f, 0o600]);
+    expect(readdirSync(logs).sort()).toEqual(['injection-log.jsonl', 'redaction.jsonl']);
     for (const f of ['p.db', 'p.db-wal', 'p.db-shm']) expect(readdirSync(dir).includes(f) ? mode(join(dir, f)) : 0o600).toBe(0o600);
     expect(mode(db)).toBe(0o600);
   });

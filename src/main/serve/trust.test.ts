@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,9 +157,22 @@ describe('serve mode: request faults', () => {
     }
     const imports = join(dataDir, 'imports');
     const everything = readdirSync(imports, { recursive: true }).map(String);
-    expect(everything.filter((f) => f.endsWith('.part') || f.includes('.staging-'))).toEqual([]);
+    expect(everything.filter((f) => f.endsWith('.part') || f.includes('.staging'))).toEqual([]);
+    // Nothing of the refused uploads is left staged either.
+    expect(existsSync(`${imports}.staging`) ? readdirSync(`${imports}.staging`) : []).toEqual([]);
     expect(everything.sort()).toEqual(['loose.md', 'x', join('x', 'a.md')]);
     expect(readFileSync(join(imports, 'loose.md'), 'utf8')).toBe('# L\n');
+  });
+
+  it('a batched upload that clashes drops its staged batches', async () => {
+    const { server, dataDir } = await serve({ ingestRoots: [] });
+    const batch = (final: boolean) => ({ id: 'batch-0001', final });
+    expect((await call(server, 'library.import', { ...upload({ 'docs/a.md': '# A\n' }), batch: batch(false) })).status).toBe(200);
+    const r = await call(server, 'library.import', { ...upload({ 'docs/a.md/b.md': '# B\n' }), batch: batch(true) });
+    expect(r.status).toBe(409);
+    expect(JSON.parse(r.body).error.message).toMatch(/^files: docs\/a\.md is given both as a file and as a folder/);
+    const staging = join(dataDir, 'imports.staging');
+    expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
   });
 
   it('an over-limit body gets its 413, readable by the client, with or without Content-Length', async () => {
