@@ -63,7 +63,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   if (onDisk) {
     const existing = existsSync(path) && statSync(path).size > 0;
     if (existing) ({ readOnlyReason, integrity } = inspectExisting(path, [...allMigrations, ...migrations].map((m) => m.version)));
-    else if (!existsSync(path)) createOwnerOnly(path);
+    else if (!existsSync(path) && !options.readonly) createOwnerOnly(path);
   }
   const readonly = (options.readonly ?? false) || readOnlyReason !== null;
   let db: Database;
