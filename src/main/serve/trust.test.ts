@@ -184,6 +184,10 @@ describe('serve mode: request faults', () => {
     const pieces = Array.from({ length: 64 }, () => Buffer.alloc(32_000, 0x20));
     const chunked = await send(server, '/api/stats.get', pieces, { 'transfer-encoding': 'chunked' });
     expect(chunked.status).toBe(413);
+    // fetch (what the page uses) reads it too.
+    const res = await fetch(`${server.url}api/stats.get`, { method: 'POST', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: server.token }, body: big });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe('invalid_input');
     // The server is still fine for the next caller.
     expect((await call(server, 'stats.get', {})).status).toBe(200);
   });
