@@ -187,7 +187,7 @@ describe('serve mode: request faults', () => {
     // fetch (what the page uses) reads it too.
     const res = await fetch(`${server.url}api/stats.get`, { method: 'POST', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: server.token }, body: big });
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('invalid_input');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_input');
     // The server is still fine for the next caller.
     expect((await call(server, 'stats.get', {})).status).toBe(200);
   });
