@@ -119,8 +119,11 @@ describe('contextpack serve --project', () => {
       expect(JSON.stringify(await call('search.query', { query: 'cormorant' }))).toContain('cormorant');
       expect(await call('projects.switch', { name: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     } finally {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
+      // A server that failed to start has exited already; waiting for 'exit' again would hang.
+      if (server.exitCode === null && server.signalCode === null) {
+        server.kill('SIGTERM');
+        await new Promise((r) => server.once('exit', r));
+      }
     }
   });
 });
