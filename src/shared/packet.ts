@@ -67,10 +67,16 @@ export interface PacketRequest {
   conversation?: ConversationTurn[];
   /** Who asked (recorded in the injection log). */
   sessionId?: string;
+  /**
+   * Only on the request stored beside a snapshot (replay --reassemble): the redactions its gated free text
+   * already carries, so the rebuild counts them as the first build did.
+   */
+  recordedRedactions?: { section: string; source: string; line: number; pattern: string; type: string }[];
 }
 
 export type PacketItemKind =
   | 'goal'
+  | 'gate'
   | 'blocker'
   | 'priority'
   | 'directive'

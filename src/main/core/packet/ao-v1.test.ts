@@ -26,13 +26,13 @@ describe('ao-v1: sections, budgets and degradation', () => {
     const f = await fixture(undefined, { 'empty.md': '# Nothing\n\nirrelevant words only\n' });
     const p = await buildPacket({ query: 'quantum chromodynamics' }, { sources: { ...f.sources, sessions: null } });
     expect(p.sections.map((s) => s.name)).toEqual(['GOALS', 'HISTORY', 'INTEL', 'TASK', 'PROTOCOL']);
-    expect(section(p, 'GOALS').text).toMatch(/^## GOALS\nNo project goals defined for this repository\./);
+    expect(section(p, 'GOALS').text).toMatch(/^## GOALS\nNo fitness goals defined for this repository\./);
     expect(section(p, 'HISTORY').text).toMatch(/No prior session data — this is the first cycle\.\nFuture sessions will see/);
     expect(section(p, 'INTEL').text).toMatch(/No prior knowledge found — this is the first cycle\./);
     expect(section(p, 'TASK').text).toMatch(/No specific task assigned\. This is a free-form session\./);
     expect(section(p, 'PROTOCOL').text).toMatch(/### Saving Work/);
     for (const n of ['GOALS', 'HISTORY', 'INTEL', 'TASK']) expect(section(p, n).budget.note).not.toBeNull();
-    expect(p.degradations.join('\n')).toMatch(/GOALS: No project goals/);
+    expect(p.degradations.join('\n')).toMatch(/GOALS: No fitness goals/);
     expect(p.degradations.join('\n')).toMatch(/TASK: no task given/);
   });
 
@@ -145,7 +145,7 @@ describe('ao-v1: eviction', () => {
       'history: sessions to 3',
       'history: decision timeline to 3',
       'intel: lowest score first',
-      'goals: blockers and directives only',
+      'goals: failing gates, blockers and directives only',
     ].filter((s) => over.some((e) => e.step === s)));
     expect(over.map((e) => e.section)).toEqual(expect.arrayContaining(['HISTORY', 'INTEL', 'GOALS']));
     // INTEL lost its lowest-scored items one at a time until the packet fit: the best ones are still there.
@@ -163,7 +163,7 @@ describe('ao-v1: eviction', () => {
     const f = await fixture({ goals: true, decisions: 2 });
     const p = await buildPacket({ query: 'zzz', task: bigTask(27_000) }, { sources: { ...f.sources, retriever: createBm25Retriever(f.store.db) } });
     const goals = section(p, 'GOALS').text;
-    expect(p.truncation_events.map((e) => e.step)).toContain('goals: blockers and directives only');
+    expect(p.truncation_events.map((e) => e.step)).toContain('goals: failing gates, blockers and directives only');
     expect(goals).toMatch(/### Priorities\n3 priorities \(omitted for brevity\)\./);
     expect(goals).toMatch(/Key store lacks versioning/);
     expect(goals).toMatch(/### Directives/);

@@ -14,6 +14,8 @@ interface SectionState {
   notes: Map<string, string>;
   /** Pathological case: the whole section as one line. */
   collapsed: string | null;
+  /** Items per group before any eviction: counted groups show `(n/total)` of these. */
+  initial: Map<string, number>;
   evicted: number;
   truncated: boolean;
 }
@@ -33,26 +35,44 @@ export function buildAoItems(g: Gathered, gate: Gate, task: string | null, proto
     items.push({ ...partial, section, group, text: r.text, redactedLines: r.redacted });
 
   const goals = g.goals;
-  if (goals && goals.goal.trim() !== '') {
+  if (goals?.fitness) {
+    // 000's fitness spec: one item per gate in its status group, the first failing one marked as the target.
     const S = 'GOALS';
-    push(S, 'goal', { id: 'goal:L1', kind: 'goal', source: goals.source, score: null, ts: null },
-      renderItem(gate, { head: `${goals.goal}${goals.status ? ` (status: ${goals.status})` : ''}`, source: goals.source, section: S }));
+    let firstFail = true;
+    for (const gs of goals.fitness.gates) {
+      const group = gs.status === 'pass' ? 'passing' : gs.status === 'fail' ? 'failing' : 'unmeasured';
+      const measured = [gs.value, gs.threshold !== null ? `threshold ${gs.threshold}` : null].filter(Boolean).join(', ');
+      const status = gs.status === null ? 'NOT MEASURED' : gs.status.toUpperCase();
+      const target = gs.status === 'fail' && firstFail ? ' ← priority target' : '';
+      if (gs.status === 'fail') firstFail = false;
+      // The id (checked against the spec's pattern) and the status are the packet's own; value, threshold and
+      // description are the user's text and pass the gate.
+      push(S, group, { id: `gate:${gs.id}`, kind: 'gate', source: goals.fitness.file, score: null, ts: null },
+        renderItem(gate, { lead: `${gs.id}: ${status} `, head: `${measured ? `(${measured}) — ` : '— '}${gs.description}`, tail: target, source: goals.fitness.file, section: S }));
+    }
+  }
+  if (goals && (goals.goal.trim() !== '' || goals.fitness)) {
+    const S = 'GOALS';
+    if (goals.goal.trim() !== '')
+      push(S, 'goal', { id: 'goal:L1', kind: 'goal', source: goals.source, score: null, ts: null },
+        renderItem(gate, { head: `${goals.goal}${goals.status ? ` (status: ${goals.status})` : ''}`, source: goals.source, section: S }));
     goals.blockers.forEach((b, i) =>
       push(S, 'blockers', { id: `blocker:${i + 1}`, kind: 'blocker', source: goals.source, score: null, ts: null }, renderItem(gate, { head: `${b} ← blocking`, source: goals.source, section: S })));
     goals.priorities.forEach((p, i) =>
       push(S, 'priorities', { id: `priority:${i + 1}`, kind: 'priority', source: goals.source, score: null, ts: null }, renderItem(gate, { head: p, source: goals.source, section: S })));
     for (const d of goals.directives)
-      push(S, 'directives', { id: `directive:${d.id}`, kind: 'directive', source: d.id, score: null, ts: null }, renderItem(gate, { head: `"${d.text}" (${d.id})`, source: d.id, section: S }));
+      push(S, 'directives', { id: `directive:${d.id}`, kind: 'directive', source: /^DEC-/.test(d.id) ? d.id : goals.source, score: null, ts: null }, renderItem(gate, { head: `"${d.text}"`, tail: /^DEC-/.test(d.id) ? ` (${d.id})` : '', source: d.id, section: S }));
   }
 
   const H = 'HISTORY';
   for (const s of g.states)
     push(H, 'states', { id: `state:${s.id}`, kind: 'state', source: s.source, score: s.score, ts: s.ts },
-      renderItem(gate, { head: `[${day(s.ts)}] ${s.title}${s.text.trim() ? ` — ${s.text.trim().split('\n')[0]}` : ''} (${s.source})`, source: s.source, section: H }));
+      // Provenance (memory ids) goes in the tail, outside the gate: an id beside a word like "auth" is not a secret.
+      renderItem(gate, { lead: `[${day(s.ts)}] `, head: `${s.title}${s.text.trim() ? ` — ${s.text.trim().split('\n')[0]}` : ''}`, tail: ` (${s.source})`, source: s.source, section: H }));
   for (const s of g.sessions)
     push(H, 'sessions', { id: `session:${s.id}`, kind: 'session', source: s.source, score: null, ts: s.ts }, renderItem(gate, { head: `[${day(s.ts)}] ${s.text}`, source: s.source, section: H }));
   for (const d of g.timeline)
-    push(H, 'decisions', { id: `timeline:${d.id}`, kind: 'decision_timeline', source: d.source, score: d.score, ts: d.ts }, renderItem(gate, { head: `[${day(d.ts)}] ${d.id}: ${d.title}`, source: d.source, section: H }));
+    push(H, 'decisions', { id: `timeline:${d.id}`, kind: 'decision_timeline', source: d.source, score: d.score, ts: d.ts }, renderItem(gate, { lead: `[${day(d.ts)}] ${d.id}: `, head: d.title, source: d.source, section: H }));
 
   const I = 'INTEL';
   g.evidence.forEach((h, i) => {
@@ -78,13 +98,20 @@ function renderSection(s: SectionState): string {
   const out = [`## ${s.spec.name}`];
   if (s.collapsed !== null) return `${out[0]}\n${s.collapsed}`;
   const blocks: string[] = [];
+  const countedTotal = s.spec.groups.filter((g) => g.counted).reduce((n, g) => n + (s.initial.get(g.key) ?? 0), 0);
   for (const grp of s.spec.groups) {
     const items = s.items.filter((i) => i.group === grp.key);
     const note = s.notes.get(grp.key);
     if (items.length === 0 && !note) continue;
+    // 000: an evicted gate group is only its count line ("14/16 gates passing (omitted for brevity).").
+    if (grp.counted && items.length === 0 && note) {
+      blocks.push(note);
+      continue;
+    }
     const lines = items.map((i) => i.text);
     if (note) lines.push(note);
-    blocks.push(grp.title ? `### ${grp.title}\n${lines.join('\n')}` : lines.join('\n'));
+    const title = grp.counted ? `${grp.title} (${s.initial.get(grp.key) ?? 0}/${countedTotal})` : grp.title;
+    blocks.push(title ? `### ${title}\n${lines.join('\n')}` : lines.join('\n'));
   }
   if (blocks.length === 0) {
     const note = s.evicted > 0
@@ -92,8 +119,16 @@ function renderSection(s: SectionState): string {
       : s.spec.emptyNote;
     return `${out[0]}\n${note}`;
   }
-  if (s.spec.intro) out.push(s.spec.intro, '');
+  // A section built from a fitness spec (it had gate items) gets 000's fitness intro, also once gates are trimmed.
+  const intro = s.spec.introWhen && s.spec.groups.some((g) => g.counted && (s.initial.get(g.key) ?? 0) > 0) ? s.spec.introWhen.text : s.spec.intro;
+  if (intro) out.push(intro, '');
   return `${out.join('\n')}\n${blocks.join('\n\n')}`;
+}
+
+function countGroups(items: Item[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const i of items) m.set(i.group, (m.get(i.group) ?? 0) + 1);
+  return m;
 }
 
 export function packetBody(query: string, sectionTexts: string[]): string {
@@ -112,6 +147,7 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
       items: items.filter((i) => i.section === spec.name),
       notes: new Map(),
       collapsed: null,
+      initial: countGroups(items.filter((i) => i.section === spec.name)),
       evicted: 0,
       truncated: false,
     });
@@ -154,6 +190,16 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
         drop(s, victims, reason);
         ids.push(...victims.map((v) => v.id));
         s.notes.set('priorities', `${victims.length} ${victims.length === 1 ? 'priority' : 'priorities'} (omitted for brevity).`);
+      }
+      // 000: only failing gates and directives stay; the others become their count line.
+      const total = s.spec.groups.filter((g) => g.counted).reduce((n, g) => n + (s.initial.get(g.key) ?? 0), 0);
+      for (const grp of s.spec.groups) {
+        if (!grp.counted || grp.key === 'failing') continue;
+        const gv = s.items.filter((i) => i.group === grp.key);
+        if (gv.length === 0) continue;
+        drop(s, gv, reason);
+        ids.push(...gv.map((v) => v.id));
+        s.notes.set(grp.key, `${s.initial.get(grp.key)}/${total} gates ${grp.counted.noun} (omitted for brevity).`);
       }
     }
     if (ids.length === 0) return;

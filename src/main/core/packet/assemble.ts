@@ -69,7 +69,7 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
   const r = resolveRequest(request);
   const redactor = deps.redactor ?? getDefaultRedactor();
   const counter = deps.counter && deps.counter.encoding === r.encoding ? deps.counter : counterFor(r.encoding);
-  const gate = new Gate(redactor, deps.redactionLog ?? null);
+  const gate = new Gate(redactor, deps.redactionLog ?? null, Array.isArray(request.recordedRedactions) ? request.recordedRedactions : []);
   const staticText = deps.sources.staticText ?? ((name: string) => readStaticText(name));
 
   // Every free-text member of the request passes the gate here, before it enters `inputs`: from there it reaches
@@ -273,6 +273,11 @@ function recordedRequest(request: PacketRequest, p: CanonicalPacket, sessionId: 
     // ao-v1 neither reads nor gates the conversation, so it is not kept.
     conversation: request.conversation === undefined || p.template !== 'layered-v1' ? undefined : i.conversation,
     sessionId: sessionId ?? undefined,
+    // The gated text above no longer trips the gate where it was redacted; these events stand in for those hits.
+    recordedRedactions: (() => {
+      const ev = p.redactions.events.filter((e) => e.source.startsWith('request.'));
+      return ev.length > 0 ? ev : undefined;
+    })(),
   };
   return JSON.parse(JSON.stringify(out)) as PacketRequest;
 }

@@ -30,10 +30,17 @@ export class Gate {
   private readonly redactor: Redactor;
   private readonly log: ((e: RedactionEvent) => void) | null;
   private readonly sources = new Map<string, string>();
+  /**
+   * Redactions the stored request already carries (replay --reassemble): the recorded request holds the gated
+   * text, whose marker lines the gate no longer sees as secrets. A marker line at the same source and line as a
+   * recorded event counts as that event again, so a rebuild on an unchanged store hashes the same.
+   */
+  private readonly prior: Map<string, RedactionEvent>;
 
-  constructor(redactor: Redactor, log: ((e: RedactionEvent) => void) | null) {
+  constructor(redactor: Redactor, log: ((e: RedactionEvent) => void) | null, prior: readonly PriorRedaction[] = []) {
     this.redactor = redactor;
     this.log = log;
+    this.prior = new Map(prior.map((e) => [`${e.source}\n${e.line}`, { ...e, ts: '' }]));
   }
 
   /**
@@ -57,13 +64,23 @@ export class Gate {
     if (whole[0] !== lines[0] || whole[lines.length - 1] !== lines[lines.length - 1]) {
       for (const r of run(lines).redactions) if (r.line > skip && !byLine.has(r.line - skip)) byLine.set(r.line - skip, r);
     }
+    const adopted = new Set<number>();
+    if (this.prior.size > 0) {
+      lines.forEach((l, idx) => {
+        const p = this.prior.get(`${source}\n${idx + firstLine}`);
+        if (p && !byLine.has(idx + 1) && l === redactionMarker(p.type)) {
+          byLine.set(idx + 1, { ...p, line: idx + 1 + skip });
+          adopted.add(idx + 1);
+        }
+      });
+    }
     const out = [...lines];
     for (const i of [...byLine.keys()].sort((a, b) => a - b)) {
       const r = byLine.get(i)!;
       out[i - 1] = redactionMarker(r.type);
       const e = { ...r, line: i + firstLine - 1 };
       this.events.push(e);
-      this.log?.(e);
+      if (!adopted.has(i)) this.log?.(e);
     }
     return { text: out.join('\n'), redacted: byLine.size };
   }
@@ -121,6 +138,15 @@ export function renderItem(
     text += '\n' + body.text.split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
   }
   return { text, redacted };
+}
+
+/** A redaction event as the packet records it (RedactionSummary.events). */
+export interface PriorRedaction {
+  section: string;
+  source: string;
+  line: number;
+  pattern: string;
+  type: string;
 }
 
 export interface Gated {

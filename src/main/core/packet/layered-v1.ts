@@ -53,7 +53,16 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
       ...goals.directives.map((d) => `Directive (${d.id}): ${d.text}`),
     ].filter(Boolean).join('\n');
     // The executive summary outranks every retrieved memory: it is the project's own statement of intent.
-    add('MEMORY', { id: 'goal:L1', kind: 'goal', source: goals.source, score: 1, ts: null }, renderItem(gate, { head: `Goal: ${goals.goal}${goals.status ? ` (status: ${goals.status})` : ''} (${goals.source})`, body, source: goals.source, section: 'MEMORY' }));
+    add('MEMORY', { id: 'goal:L1', kind: 'goal', source: goals.source, score: 1, ts: null }, renderItem(gate, { head: `Goal: ${goals.goal}${goals.status ? ` (status: ${goals.status})` : ''}`, tail: ` (${goals.source})`, body, source: goals.source, section: 'MEMORY' }));
+  }
+  if (goals?.fitness) {
+    // 000's fitness spec as one memory block: the count, the failing and unmeasured gates, the directives.
+    const gates = goals.fitness.gates;
+    const passing = gates.filter((x) => x.status === 'pass').length;
+    const line = (x: (typeof gates)[number]) => `${x.status === null ? 'Not measured' : 'FAIL'}: ${x.id}${x.value || x.threshold ? ` (${[x.value, x.threshold !== null ? `threshold ${x.threshold}` : null].filter(Boolean).join(', ')})` : ''} — ${x.description}`;
+    const body = [...gates.filter((x) => x.status === 'fail').map(line), ...gates.filter((x) => x.status === null).map(line), ...goals.directives.map((d) => `Directive: ${d.text}`)].join('\n');
+    add('MEMORY', { id: 'goal:fitness', kind: 'goal', source: goals.fitness.file, score: 1, ts: null },
+      renderItem(gate, { lead: 'Fitness: ', head: `${passing}/${gates.length} gates passing`, tail: ` (${goals.fitness.file})`, body, source: goals.fitness.file, section: 'MEMORY' }));
   }
   const seen = new Set<string>();
   for (const e of [...g.decisions, ...g.learnings, ...g.issues, ...g.states]) {

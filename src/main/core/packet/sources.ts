@@ -17,8 +17,19 @@ export interface GoalsData {
   blockers: string[];
   /** 000's passing gates: summarized as a count when GOALS is reduced. */
   priorities: string[];
-  /** Strategic intent, always kept (e.g. the L1 key decisions). */
+  /** Strategic intent, always kept (e.g. the L1 key decisions, or the spec's directives). */
   directives: { id: string; text: string }[];
+  /**
+   * 000's fitness spec (GOALS.md / GOALS.yaml at an indexed root, with the newest snapshot of each gate). When set,
+   * GOALS shows Passing / Failing / Directives from it; the L1 fields above are the fallback when it is absent.
+   */
+  fitness?: FitnessGoals | null;
+}
+
+export interface FitnessGoals {
+  /** The spec file. */
+  file: string;
+  gates: { id: string; description: string; threshold: string | null; status: 'pass' | 'fail' | null; value: string | null }[];
 }
 
 export type MemoryKind = 'state' | 'decision' | 'learning' | 'issue';

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { getSettings } from '../settings/index.ts';
 import type { MemoryRecord, MemorySearchHit } from '../../../shared/memory.ts';
+import { fitnessState, type GoalsDeps } from '../goals/index.ts';
 import { getExecutiveSummary } from '../hierarchy/index.ts';
 import { openIssues, searchMemories } from '../memory/index.ts';
 import { createBm25Retriever, type Retriever } from '../search/index.ts';
@@ -92,9 +93,29 @@ export function createMemoryProvider(db: Database): MemoryProvider {
   };
 }
 
-/** L1 executive summary as GOALS: blockers are the failing gates, priorities the passing ones, key decisions the directives. */
-export function createGoalsProvider(db: Database): () => GoalsData | null {
+/**
+ * GOALS: 000's fitness spec when a GOALS.md / GOALS.yaml exists at an indexed root (gates with their newest
+ * snapshot, directives); otherwise the L1 executive summary (blockers as the failing gates, priorities as the
+ * passing ones, key decisions as the directives). A malformed spec throws (file:line: field), which the packet
+ * records as a degradation.
+ */
+export function createGoalsProvider(db: Database, deps: GoalsDeps = {}): () => GoalsData | null {
   return () => {
+    const f = hasTable(db, 'sources') ? fitnessState(db, deps) : null;
+    if (f && (f.gates.length > 0 || f.directives.length > 0)) {
+      return {
+        source: f.file,
+        goal: '',
+        status: null,
+        blockers: [],
+        priorities: [],
+        directives: f.directives.map((text, i) => ({ id: `goals:directive:${i + 1}`, text: oneLine(text) })),
+        fitness: {
+          file: f.file,
+          gates: f.gates.map((g) => ({ id: g.id, description: oneLine(g.description), threshold: g.threshold, status: g.status, value: g.value })),
+        },
+      };
+    }
     const s = getExecutiveSummary(db);
     if (!s || s.goal.trim() === '') return null;
     return {

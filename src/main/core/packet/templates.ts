@@ -10,6 +10,11 @@ export interface AoGroupSpec {
   title: string;
   /** Items kept at full content (000: cycles 10, sessions 5, chain 5; learnings 10). */
   limit: number;
+  /**
+   * 000's gate groups: the title carries `(n/total)` over all gates, and once the group is evicted only its
+   * summary line (`14/16 gates passing (omitted for brevity).`) remains, without a header.
+   */
+  counted?: { noun: string };
 }
 
 export interface AoSectionSpec {
@@ -20,6 +25,8 @@ export interface AoSectionSpec {
   max: number;
   /** First line under the header when the section has content. */
   intro: string | null;
+  /** Replaces `intro` when the section holds an item of this kind (GOALS from a fitness spec). */
+  introWhen?: { kind: 'gate'; text: string };
   groups: AoGroupSpec[];
   /** 000's graceful-degradation text, shown when every group is empty. */
   emptyNote: string;
@@ -56,7 +63,7 @@ const HISTORY_LIMITS: AoEvictionStep[] = [
   { section: 'HISTORY', action: 'limit_group', group: 'decisions', keep: 3, label: 'history: decision timeline to 3' },
 ];
 const INTEL_LOWEST: AoEvictionStep = { section: 'INTEL', action: 'drop_lowest_score', label: 'intel: lowest score first' };
-const GOALS_FAILING: AoEvictionStep = { section: 'GOALS', action: 'failing_only', label: 'goals: blockers and directives only' };
+const GOALS_FAILING: AoEvictionStep = { section: 'GOALS', action: 'failing_only', label: 'goals: failing gates, blockers and directives only' };
 
 export const AO_V1: AoTemplate = {
   id: 'ao-v1',
@@ -70,13 +77,18 @@ export const AO_V1: AoTemplate = {
       target: 2_000,
       max: 3_000,
       intro: 'What good looks like for this project. Your work must not regress these.',
+      introWhen: { kind: 'gate', text: 'Fitness spec for this repository. Your work must not regress these gates.' },
       groups: [
         { key: 'goal', title: 'Goal', limit: 1 },
+        { key: 'passing', title: 'Passing', limit: 100, counted: { noun: 'passing' } },
+        { key: 'failing', title: 'Failing', limit: 100, counted: { noun: 'failing' } },
+        { key: 'unmeasured', title: 'Not Yet Measured', limit: 100, counted: { noun: 'not yet measured' } },
         { key: 'blockers', title: 'Blockers', limit: 20 },
         { key: 'priorities', title: 'Priorities', limit: 20 },
         { key: 'directives', title: 'Directives', limit: 20 },
       ],
-      emptyNote: 'No project goals defined for this repository.\nWrite the executive summary (L1) in the hierarchy, or this is the first cycle.',
+      emptyNote:
+        'No fitness goals defined for this repository.\nWrite GOALS.md at an indexed root (gates and directives, `contextpack goals`) or the executive summary (L1), or this is the first cycle.',
       trimmable: true,
     },
     {

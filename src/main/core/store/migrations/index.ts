@@ -3,7 +3,8 @@ import { coreMigration } from './001-core.ts';
 import { vectorsMigration } from './010-vectors.ts';
 import { memoryMigration } from './020-memory.ts';
 import { packetsMigration } from './030-packets.ts';
+import { goalsMigration } from './060-goals.ts';
 import { settingsMigration } from './080-settings.ts';
 
 /** Every capability's migrations, in one list; each capability owns its own version range (see Migration). */
-export const migrations: readonly Migration[] = [coreMigration, vectorsMigration, memoryMigration, packetsMigration, settingsMigration];
+export const migrations: readonly Migration[] = [coreMigration, vectorsMigration, memoryMigration, packetsMigration, goalsMigration, settingsMigration];

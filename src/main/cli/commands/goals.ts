@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fitnessState, GoalsSpecError, recordGate, UnknownGateError, type FitnessState } from '../../core/goals/index.ts';
+import { CliError, printJson, withStore, type Command } from '../command.ts';
+import { writeAtomic } from './packet-shared.ts';
+import { agentOf, str } from './memory-shared.ts';
+
+const USAGE = [
+  'contextpack goals [--json]                                   (the fitness spec at an indexed root, with each gate\'s latest result)',
+  'contextpack goals record <gate> pass|fail [--value V] [--agent A] [--json]',
+  'contextpack goals init [--dir DIR]                           (writes a GOALS.md template; then ingest DIR)',
+].join('\n       ');
+
+const TEMPLATE = `# GOALS
+
+Fitness spec for this repository (read by \`contextpack pack\`; record results with \`contextpack goals record\`).
+
+## Gates
+- tests-pass: The unit and integration tests pass (threshold 100%)
+- lint-clean: No lint warnings (threshold 0 warnings)
+- build-success: The build succeeds
+
+## Directives
+- Prioritize test reliability over coverage percentage
+`;
+
+function render(f: FitnessState): string {
+  const out = [`${f.file}: ${f.passing}/${f.gates.length} gates passing, ${f.failing} failing, ${f.unmeasured} not measured`];
+  const w = Math.max(4, ...f.gates.map((g) => g.id.length));
+  for (const g of f.gates) {
+    const status = g.status === null ? '----' : g.status.toUpperCase();
+    const measured = [g.value, g.threshold !== null ? `threshold ${g.threshold}` : null].filter(Boolean).join(', ');
+    out.push(`${status.padEnd(4)}  ${g.id.padEnd(w)}  ${g.description}${measured ? ` (${measured})` : ''}${g.recorded_at ? `  [${g.recorded_at}]` : ''}`);
+  }
+  if (f.directives.length > 0) out.push('Directives:', ...f.directives.map((d) => `- ${d}`));
+  return out.join('\n') + '\n';
+}
+
+export const goalsCommand: Command = {
+  name: 'goals',
+  summary: "000's fitness goals: show the gates' state, record a gate result, write a GOALS.md template",
+  usage: USAGE,
+  options: { value: { type: 'string' }, agent: { type: 'string' }, dir: { type: 'string' } },
+  async run(ctx) {
+    const sub = ctx.args[0] ?? 'show';
+    if (sub === 'init') {
+      const file = join(resolve(str(ctx, 'dir') ?? '.'), 'GOALS.md');
+      if (existsSync(file)) throw new CliError(`goals init: ${file} already exists`);
+      writeAtomic(file, TEMPLATE);
+      ctx.io.stderr(`wrote ${file}: edit its gates and directives, then ingest its folder\n`);
+      return 0;
+    }
+    if (sub !== 'show' && sub !== 'record') throw new CliError(`goals: unknown subcommand ${JSON.stringify(sub)}\nusage: ${USAGE}`);
+    return withStore(ctx, (store) => {
+      try {
+        if (sub === 'record') {
+          const [, gate, status] = ctx.args;
+          if (!gate || (status !== 'pass' && status !== 'fail')) throw new CliError(`goals record: give a gate and pass|fail\nusage: ${USAGE}`);
+          const r = recordGate(store.db, { gate, status, value: str(ctx, 'value') ?? null, agent: agentOf(ctx) ?? null });
+          if (ctx.json) printJson(ctx, r);
+          else ctx.io.stdout(`${r.gate_id}: ${r.status.toUpperCase()}${r.value ? ` (${r.value})` : ''} recorded at ${r.recorded_at}\n`);
+          return 0;
+        }
+        const f = fitnessState(store.db);
+        if (ctx.json) printJson(ctx, f === null ? { file: null, gates: [], directives: [], passing: 0, failing: 0, unmeasured: 0 } : f);
+        else ctx.io.stdout(f === null ? 'No fitness goals defined: no GOALS.md or GOALS.yaml at an indexed root (contextpack goals init --dir DIR, then ingest DIR).\n' : render(f));
+        return 0;
+      } catch (err) {
+        if (err instanceof GoalsSpecError || err instanceof UnknownGateError) throw new CliError(`goals: ${err.message}`);
+        throw err;
+      }
+    });
+  },
+};
