@@ -35,17 +35,29 @@ export type ApprovalMode = 'read_only' | 'local_write' | 'network' | 'delegated'
 /** A tool exposed to the step (layered-v1 Tools layer, ContextOS tooling_layer). */
 export interface PacketTool {
   name: string;
+  /** What the tool does (`description` in a tools file or packets.build input). */
   purpose: string;
   capability_class?: CapabilityClass;
   risk_level?: RiskLevel;
   approval_mode?: ApprovalMode;
+  /** The tool's input as a JSON Schema object (typed parameters); every key and string in it passes the gate. */
+  input_schema?: Record<string, unknown>;
 }
+
+/** A tool as a caller gives it: `description` and `purpose` are the same field (the file format says description). */
+export type PacketToolInput = Omit<PacketTool, 'purpose'> & { purpose?: string; description?: string };
 
 export interface ConversationTurn {
   role: 'user' | 'assistant';
   text: string;
   ts?: string;
 }
+
+/** A turn as a caller gives it: `content` (the JSONL file format) or `text`. */
+export type ConversationTurnInput = { role: 'user' | 'assistant'; text?: string; content?: string; ts?: string };
+
+/** 003's conversation tail: turns kept verbatim by default; older ones are demoted to one summary block. */
+export const DEFAULT_KEEP_TURNS = 5;
 
 /** What a caller asks for. Everything the assembler reads besides the store, so it can be replayed. */
 export interface PacketRequest {
@@ -63,8 +75,10 @@ export interface PacketRequest {
   useDefaultExcludes?: boolean;
   profile?: TaskProfile;
   signals?: AllocatorSignals;
-  tools?: PacketTool[];
-  conversation?: ConversationTurn[];
+  tools?: PacketToolInput[];
+  conversation?: ConversationTurnInput[];
+  /** layered-v1: the last N turns are kept verbatim, older ones become a summary (003's aging policy). */
+  keepTurns?: number;
   /** Who asked (recorded in the injection log). */
   sessionId?: string;
   /**
@@ -273,6 +287,8 @@ export interface PacketInputs {
   signals: AllocatorSignals | null;
   tools: PacketTool[];
   conversation: ConversationTurn[];
+  /** layered-v1 only; absent in packets built before it existed. */
+  keep_turns?: number;
 }
 
 /**

@@ -30,6 +30,26 @@ export const searchFiltersSchema = z
   })
   .strict();
 
+/** A tool as the tools file has it (001's tool manifest); description and purpose are one field. */
+export const packetToolSchema = z
+  .object({
+    name: z.string().trim().min(1, 'tool name is required').max(200).refine((v) => !/[\r\n]/.test(v), 'tool name must be one line'),
+    description: z.string().max(5000).optional(),
+    purpose: z.string().max(5000).optional(),
+    input_schema: z.record(z.string(), z.unknown()).optional(),
+    capability_class: z.enum(['observe', 'recall', 'think_support', 'verify', 'act']).optional(),
+    risk_level: z.enum(['read_safe', 'read_sensitive', 'write_reversible', 'write_external', 'write_irreversible']).optional(),
+    approval_mode: z.enum(['read_only', 'local_write', 'network', 'delegated', 'destructive']).optional(),
+  })
+  .strict()
+  .refine((t) => t.description !== undefined || t.purpose !== undefined, { message: 'tool description is required', path: ['description'] });
+
+/** A conversation turn as the JSONL file has it: content (or text). */
+export const conversationTurnSchema = z
+  .object({ role: z.enum(['user', 'assistant']), content: z.string().max(200_000).optional(), text: z.string().max(200_000).optional(), ts: z.string().max(40).optional() })
+  .strict()
+  .refine((t) => t.content !== undefined || t.text !== undefined, { message: 'turn content is required', path: ['content'] });
+
 /** A path inside an uploaded folder: relative, forward slashes, no `..`, so it can only land under the imports folder. */
 export const relativePathSchema = z
   .string()
@@ -131,6 +151,13 @@ export const apiInputs = {
       k: z.number().int().min(1).max(100).optional(),
       filters: searchFiltersSchema.optional(),
       useDefaultExcludes: z.boolean().optional(),
+      // Issue #17: the same fields as `pack --format / --profile / --session / --tools-file / --conversation-file`.
+      format: z.enum(['md', 'json', 'contextos']).optional(),
+      profile: z.enum(['research', 'docs', 'tests']).optional(),
+      sessionId: z.string().trim().min(1, 'session id is empty').max(200).optional(),
+      tools: z.array(packetToolSchema).max(200).optional(),
+      conversation: z.array(conversationTurnSchema).max(2000).optional(),
+      keepTurns: z.number().int().min(0).max(1000).optional(),
     })
     .strict(),
   'packets.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),

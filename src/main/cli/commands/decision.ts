@@ -15,7 +15,7 @@ import { agentOf, csv, str, strs, subcommand, withMemoryStore } from './memory-s
 
 const USAGE = [
   'contextpack decision new --title T --decision TEXT --rationale TEXT --importance 1-10 [--alt "Name: why rejected"]...',
-  '                         [--impact T] [--validation T] [--context T] [--tags a,b] [--supersedes DEC-…] [--agent A] [--project P]',
+  '                         [--impact T] [--validation T] [--context T] [--tags a,b] [--supersedes DEC-…] [--agent A] [--project P] [--timestamp ISO]',
   'contextpack decision new --from FILE.md|-        (a file in the decision template layout)',
   'contextpack decision list [--query Q] [--tags a,b] [--importance-gte N] [--archived|--all] [--limit N]',
   'contextpack decision show <DEC-id> [--chain]',

@@ -19,8 +19,8 @@ import { agentOf, str, strs, subcommand, withMemoryStore } from './memory-shared
 
 const USAGE = [
   'contextpack hierarchy show [§MARKER] [--tree]     (no marker: navigation index and executive summary)',
-  'contextpack hierarchy check                        (exit 1 when there are findings)',
-  'contextpack hierarchy summary --goal G --status PCT [--status-text T] [--priority P]... [--blocker B]... [--decision DEC-…]...',
+  'contextpack hierarchy check                        (exit 1 on findings; per-level token limits: L1 ≤ 1K, L2 200–500, L3 1K–3K)',
+  'contextpack hierarchy summary --goal G --status PCT [--status-text T] [--priority P]... [--blocker B]... [--decision DEC-…]... [--agent A]',
   'contextpack hierarchy add --level 2|3 --title T [--parent §2.N|§3.N] [--body TEXT | --body-file F|-] [--status PCT]',
   'contextpack hierarchy edit §MARKER [--title T] [--body TEXT | --body-file F|-] [--status PCT]',
   'contextpack hierarchy draft --level 2|3 --title T (--path PREFIX | --query Q) [--size N]   (prints an extractive DRAFT)',

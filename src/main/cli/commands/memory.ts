@@ -17,7 +17,7 @@ import { agentOf, csv, str, strs, subcommand, withMemoryStore } from './memory-s
 
 const USAGE = [
   'contextpack memory add --type issue|state|learning --title T (--content JSON | --content-file F|- | --set field=value ...)',
-  '                       [--tags a,b] [--importance 1-10] [--parent ID] [--expires ISO] [--agent A] [--project P]',
+  '                       [--tags a,b] [--importance 1-10] [--parent ID] [--expires ISO] [--agent A] [--project P] [--timestamp ISO]',
   'contextpack memory search [QUERY] [--type T]... [--tags a,b] [--importance-gte N] [--after ISO] [--before ISO]',
   '                          [--archived | --all] [--sort relevance|timestamp|importance|access|severity] [--limit N]',
   'contextpack memory show <id>',

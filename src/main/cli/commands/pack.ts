@@ -1,5 +1,5 @@
 import { PACKET_FORMATS, PACKET_TEMPLATES, TASK_PROFILES, type PacketFormat, type PacketTemplateId, type TaskProfile } from '../../../shared/packet.ts';
-import { assemble, createStoreSources, packetLogs } from '../../core/packet/index.ts';
+import { assemble, createStoreSources, InputFileError, packetLogs, parseConversationFile, parseToolsFile } from '../../core/packet/index.ts';
 import { explainStoreError } from '../../core/store/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { CliError, intOption, oneOf, openCliStore, readInput, type Command } from '../command.ts';
@@ -11,7 +11,8 @@ export const packCommand: Command = {
   summary: 'Assemble a context packet (budgets, redaction, manifest, snapshot hash)',
   usage:
     'contextpack pack --query "…" [--task-file F|-] [--template ao-v1|layered-v1] [--max-tokens N] [--format md|json|contextos]\n' +
-    '                 [--out F] [--k N] [--encoding o200k_base|cl100k_base] [--profile research|docs|tests] [--db FILE]\n' +
+    '                 [--out F] [--k N] [--encoding o200k_base|cl100k_base] [--profile research|docs|tests] [--session ID]\n' +
+    '                 [--tools-file F] [--conversation-file F] [--keep-turns N] [--db FILE | --project NAME] [--json]\n' +
     `                 ${FILTER_USAGE} [--no-default-excludes]   (the project's default excludes: contextpack settings)`,
   options: {
     query: { type: 'string', short: 'q' },
@@ -26,6 +27,9 @@ export const packCommand: Command = {
     session: { type: 'string' },
     'no-default-excludes': { type: 'boolean', default: false },
     ...FILTER_OPTIONS,
+    'tools-file': { type: 'string' },
+    'conversation-file': { type: 'string' },
+    'keep-turns': { type: 'string' },
   },
   async run(ctx) {
     const query = (ctx.values.query as string | undefined) ?? ctx.args.join(' ');
@@ -40,10 +44,23 @@ export const packCommand: Command = {
     const filters = filtersFromFlags(ctx);
     const useDefaultExcludes = ctx.values['no-default-excludes'] !== true;
     const task = taskFile === undefined ? undefined : await readInput(ctx, taskFile, '--task-file');
+    // Tools and turns feed layered-v1's TOOLS and CONVERSATION layers (ao-v1 records the tools in its manifest).
+    const toolsFile = ctx.values['tools-file'] as string | undefined;
+    const convFile = ctx.values['conversation-file'] as string | undefined;
+    const keepTurns = ctx.values['keep-turns'] === undefined ? undefined : intOption(ctx, 'keep-turns', 5, 0);
+    let tools;
+    let conversation;
+    try {
+      tools = toolsFile === undefined ? undefined : parseToolsFile(await readInput(ctx, toolsFile, '--tools-file'), toolsFile);
+      conversation = convFile === undefined ? undefined : parseConversationFile(await readInput(ctx, convFile, '--conversation-file'), convFile);
+    } catch (err) {
+      if (err instanceof InputFileError) throw new CliError(err.message);
+      throw err;
+    }
     const store = openCliStore(ctx);
     try {
       const result = await assemble(
-        { query, task, template, maxTokens, encoding, k, filters, useDefaultExcludes: useDefaultExcludes ? undefined : false, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined },
+        { query, task, template, maxTokens, encoding, k, filters, useDefaultExcludes: useDefaultExcludes ? undefined : false, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined, tools, conversation, keepTurns },
         {
           db: store.db,
           sources: createStoreSources(store.db),

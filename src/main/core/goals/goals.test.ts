@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { CanonicalPacket } from '../../../shared/packet.ts';
 import { buildPacket } from '../packet/assemble.ts';
-import { packetStore } from '../packet/fixtures.testkit.ts';
+import { packetStore, type SeedCounts } from '../packet/fixtures.testkit.ts';
 import { tempDirs } from '../testing/tmp.ts';
 import { fitnessState, GoalsSpecError, parseGoalsMarkdown, parseGoalsYaml, recordGate, UnknownGateError } from './index.ts';
 
@@ -25,7 +25,7 @@ ${Array.from({ length: n }, (_, i) => `- gate-${String(i + 1).padStart(2, '0')}:
 - All new public APIs require OpenAPI spec
 `;
 
-async function fixture(files: Record<string, string>, seed?: Parameters<typeof packetStore>[1]['seed']) {
+async function fixture(files: Record<string, string>, seed?: SeedCounts) {
   const f = await packetStore(tmp.make(), { files: { 'docs/readme.md': '# Readme\n\nToken rotation notes.\n', ...files }, seed });
   closers.push(f.store);
   return f;

@@ -133,7 +133,8 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
     }
     const system = gate.pass(systemText, 'resources/protocol/layered-v1-system.md', 'SYSTEM').text;
     inputs.conversation = r.conversation.map((t, i) => ({ ...t, text: gate.pass(t.text, `request.conversation[${i}]`, 'CONVERSATION').text }));
-    const items = buildLayeredItems(g, gate, { system, task, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation });
+    if (r.conversation.length > 0) inputs.keep_turns = r.keepTurns;
+    const items = buildLayeredItems(g, gate, { system, task, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation, keepTurns: r.keepTurns });
     const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter });
     sections = l.layers.map((x) => ({
       name: x.name,
@@ -272,6 +273,7 @@ function recordedRequest(request: PacketRequest, p: CanonicalPacket, sessionId: 
     tools: request.tools === undefined ? undefined : i.tools,
     // ao-v1 neither reads nor gates the conversation, so it is not kept.
     conversation: request.conversation === undefined || p.template !== 'layered-v1' ? undefined : i.conversation,
+    keepTurns: request.keepTurns === undefined || p.template !== 'layered-v1' ? undefined : request.keepTurns,
     sessionId: sessionId ?? undefined,
     // The gated text above no longer trips the gate where it was redacted; these events stand in for those hits.
     recordedRedactions: (() => {

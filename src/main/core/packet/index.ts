@@ -20,6 +20,7 @@ export {
   packId,
 } from './snapshots.ts';
 export { resolveRequest, PacketRequestError, DEFAULT_K } from './request.ts';
+export { parseToolsFile, parseConversationFile, InputFileError } from './input-files.ts';
 export { AO_V1, LAYERED_V1 } from './templates.ts';
 export { readStaticText, ingestSessions, chunkLineContext } from './sources.ts';
 export type { PacketSources, MemoryProvider, MemoryEntry, GoalsData, SessionEntry, LineContext } from './sources.ts';

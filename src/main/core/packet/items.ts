@@ -188,10 +188,79 @@ export function gateTools(gate: Gate, tools: PacketTool[]): { tools: PacketTool[
         count = line.redacted;
       }
     }
-    out.push({ ...t, name: n, purpose: p });
+    let schema = t.input_schema;
+    if (schema !== undefined) {
+      const g = gateJson(gate, schema, `${at}.input_schema`) as { value: Record<string, unknown>; redacted: number };
+      schema = g.value;
+      count += g.redacted;
+    }
+    out.push({ ...t, name: n, purpose: p, ...(schema !== undefined ? { input_schema: schema } : {}) });
     redacted.push(count);
   });
   return { tools: out, redacted };
+}
+
+/**
+ * A JSON value (a tool's input schema) through the gate: every key alone, every string leaf as `key: value` (so a
+ * pair like `api_key: …` is judged as one line). A redacted key becomes its marker (numbered if it repeats), a
+ * redacted leaf its marker.
+ */
+export function gateJson(gate: Gate, v: unknown, source: string, key = ''): { value: unknown; redacted: number } {
+  if (typeof v === 'string') {
+    const line = key ? `${key}: ${v}` : v;
+    const r = gate.pass(line, source, 'TOOLS');
+    if (r.redacted > 0) {
+      const prefix = key ? `${key}: ` : '';
+      const value = prefix && r.text.startsWith(prefix) ? r.text.slice(prefix.length) : r.text;
+      return { value, redacted: r.redacted };
+    }
+    return { value: v, redacted: 0 };
+  }
+  if (Array.isArray(v)) {
+    let n = 0;
+    const value = v.map((x) => {
+      const r = gateJson(gate, x, source, key);
+      n += r.redacted;
+      return r.value;
+    });
+    return { value, redacted: n };
+  }
+  if (v !== null && typeof v === 'object') {
+    let n = 0;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      const kr = gate.pass(k, source, 'TOOLS');
+      let name = kr.text.replace(/\n/g, ' ');
+      n += kr.redacted;
+      for (let i = 2; name in out; i++) name = `${kr.text} #${i}`;
+      const r = kr.redacted > 0 ? { value: null, redacted: 0 } : gateJson(gate, x, source, k);
+      n += r.redacted;
+      out[name] = r.value;
+    }
+    return { value: out, redacted: n };
+  }
+  return { value: v, redacted: 0 };
+}
+
+/**
+ * 003's "short and typed" tool line: `name(param: type, optional?: type)` from a JSON Schema's properties and
+ * required list (already gated). Anything that is not an object schema gives `name(…)`.
+ */
+export function toolSignature(name: string, schema: Record<string, unknown> | undefined): string {
+  if (!schema) return name;
+  const props = schema.properties;
+  if (!props || typeof props !== 'object' || Array.isArray(props)) return `${name}(…)`;
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((x): x is string => typeof x === 'string') : []);
+  const typeOf = (p: unknown): string => {
+    if (!p || typeof p !== 'object') return 'any';
+    const t = (p as { type?: unknown; enum?: unknown }).type;
+    if (Array.isArray((p as { enum?: unknown }).enum)) return ((p as { enum: unknown[] }).enum).map((x) => JSON.stringify(x)).join('|');
+    if (typeof t === 'string') return t === 'array' ? `${typeOf((p as { items?: unknown }).items)}[]` : t;
+    if (Array.isArray(t)) return t.filter((x) => typeof x === 'string').join('|');
+    return 'any';
+  };
+  const params = Object.entries(props as Record<string, unknown>).map(([k, p]) => `${k}${required.has(k) ? '' : '?'}: ${typeOf(p)}`);
+  return `${name}(${params.join(', ')})`;
 }
 
 export function itemRef(item: Item) {

@@ -1,7 +1,7 @@
 import type { AllocatorSignals, ConversationTurn, DroppedItem, PacketTool, TaskProfile, TruncationEvent } from '../../../shared/packet.ts';
 import type { TokenCounter } from '../tokens/index.ts';
 import type { Gathered } from './gather.ts';
-import { day, fmtScore, gatedEvidence, renderItem, type Gate, type Item } from './items.ts';
+import { day, fmtScore, gatedEvidence, renderItem, toolSignature, type Gate, type Item } from './items.ts';
 import type { DynamicLayer, LayerName, LayeredTemplate } from './templates.ts';
 
 // 003's layered pack: System → Task → Tools → Evidence → Memory → Conversation → Slack. Fixed floors, the
@@ -27,6 +27,20 @@ export interface LayeredInputs {
   tools: PacketTool[];
   toolRedactions: number[];
   conversation: ConversationTurn[];
+  /** Turns kept verbatim; older ones are summarized. */
+  keepTurns: number;
+}
+
+/**
+ * The first sentence of already-gated text's first non-empty line, at most `max` chars. Lines are never joined:
+ * the gate judged them one by one, and two harmless lines run together could read as a secret.
+ */
+export function firstSentence(text: string, max: number): string {
+  const flat = (text.split('\n').find((l) => l.trim() !== '') ?? '').replace(/\s+/g, ' ').trim();
+  if (/^\[REDACTED: [^\]]+\]$/.test(flat)) return flat;
+  const m = /^(.+?[.!?])(\s|$)/.exec(flat);
+  const s = m ? m[1] : flat;
+  return s.length <= max ? s : `${s.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
 }
 
 export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs): Item[] {
@@ -39,7 +53,7 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
   // Tools arrive already gated (they are also recorded in the packet's inputs), so they are not passed twice.
   input.tools.forEach((t, i) => {
     const meta = [t.capability_class, t.risk_level, t.approval_mode].filter(Boolean).join(', ');
-    items.push({ id: `tool:${t.name}`, kind: 'tool', section: 'TOOLS', group: 'TOOLS', source: 'request.tools', score: null, ts: null, text: `- ${t.name}: ${t.purpose}${meta ? ` (${meta})` : ''}`, redactedLines: input.toolRedactions[i] ?? 0 });
+    items.push({ id: `tool:${t.name}`, kind: 'tool', section: 'TOOLS', group: 'TOOLS', source: 'request.tools', score: null, ts: null, text: `- ${toolSignature(t.name, t.input_schema)}: ${t.purpose}${meta ? ` (${meta})` : ''}`, redactedLines: input.toolRedactions[i] ?? 0 });
   });
   g.evidence.forEach((h, i) => {
     const { label, id: source } = gatedEvidence(gate, h, 'EVIDENCE');
@@ -72,7 +86,14 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
       renderItem(gate, { lead: `**${e.id}** `, head: e.title, tail: ` (${e.kind}, ${e.source}, ${day(e.ts)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: 'MEMORY' }));
   }
   // Turns arrive already gated (they are also recorded in the packet's inputs), so they are not passed twice.
+  // 003's aging policy: the last N turns verbatim, older ones demoted to one extractive summary block.
+  const older = Math.max(0, input.conversation.length - input.keepTurns);
+  if (older > 0) {
+    const lines = input.conversation.slice(0, older).map((t) => `  - ${t.role}${t.ts ? ` (${t.ts})` : ''}: ${firstSentence(t.text, 160)}`);
+    items.push({ id: 'conversation:summary', kind: 'summary', section: 'CONVERSATION', group: 'CONVERSATION', source: `request.conversation[0..${older - 1}]`, score: null, ts: input.conversation[0].ts ?? null, text: `- Earlier conversation (${older} ${older === 1 ? 'turn' : 'turns'}, summarized):\n${lines.join('\n')}`, redactedLines: 0 });
+  }
   input.conversation.forEach((t, i) => {
+    if (i < older) return;
     const body = t.text.replace(/\s+$/, '').split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
     items.push({ id: `turn:${i + 1}`, kind: 'turn', section: 'CONVERSATION', group: 'CONVERSATION', source: `request.conversation[${i}]`, score: null, ts: t.ts ?? null, text: `- ${t.role}${t.ts ? ` (${t.ts})` : ''}:\n${body}`, redactedLines: 0 });
   });

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_KEEP_TURNS,
   PACKET_TEMPLATES,
   TASK_PROFILES,
   type AllocatorSignals,
@@ -64,8 +65,9 @@ export interface ResolvedRequest {
   useDefaultExcludes: boolean;
   profile: TaskProfile;
   signals: NonNullable<PacketRequest['signals']>;
-  tools: NonNullable<PacketRequest['tools']>;
-  conversation: NonNullable<PacketRequest['conversation']>;
+  tools: PacketTool[];
+  conversation: ConversationTurn[];
+  keepTurns: number;
   sessionId: string | null;
 }
 
@@ -104,13 +106,20 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
     if (!t || typeof t.name !== 'string' || t.name.trim() === '') throw new PacketRequestError(`tools[${i}].name`, 'must be a non-empty string');
     // One line: the name is the item id and leads the tool's line in the Tools layer.
     if (/[\r\n]/.test(t.name)) throw new PacketRequestError(`tools[${i}].name`, 'must be a single line');
-    if (typeof t.purpose !== 'string') throw new PacketRequestError(`tools[${i}].purpose`, 'must be a string');
+    const purpose = t.purpose ?? t.description;
+    if (typeof purpose !== 'string') throw new PacketRequestError(`tools[${i}].description`, 'must be a string');
+    if (t.purpose !== undefined && t.description !== undefined && t.purpose !== t.description) throw new PacketRequestError(`tools[${i}].description`, 'give description or purpose, not both');
+    const input_schema = t.input_schema;
+    if (input_schema !== undefined && (input_schema === null || typeof input_schema !== 'object' || Array.isArray(input_schema)))
+      throw new PacketRequestError(`tools[${i}].input_schema`, 'must be a JSON Schema object');
+    if (input_schema !== undefined) checkJsonValue(input_schema, `tools[${i}].input_schema`, 0);
     const capability_class = oneOfOrUndefined(t.capability_class, CAPABILITY_CLASSES, `tools[${i}].capability_class`);
     const risk_level = oneOfOrUndefined(t.risk_level, RISK_LEVELS, `tools[${i}].risk_level`);
     const approval_mode = oneOfOrUndefined(t.approval_mode, APPROVAL_MODES, `tools[${i}].approval_mode`);
     return {
       name: t.name,
-      purpose: t.purpose,
+      purpose,
+      ...(input_schema !== undefined ? { input_schema } : {}),
       ...(capability_class ? { capability_class } : {}),
       ...(risk_level ? { risk_level } : {}),
       ...(approval_mode ? { approval_mode } : {}),
@@ -120,11 +129,14 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
   if (!Array.isArray(rawConversation)) throw new PacketRequestError('conversation', 'must be an array');
   const conversation: ConversationTurn[] = rawConversation.map((t, i) => {
     if (!t || (t.role !== 'user' && t.role !== 'assistant')) throw new PacketRequestError(`conversation[${i}].role`, 'must be "user" or "assistant"');
-    if (typeof t.text !== 'string') throw new PacketRequestError(`conversation[${i}].text`, 'must be a string');
+    const text = t.content ?? t.text;
+    if (typeof text !== 'string') throw new PacketRequestError(`conversation[${i}].content`, 'must be a string');
     // The timestamp is printed in the turn's header line, which is not free text: keep it to a date's characters.
     if (t.ts !== undefined && (typeof t.ts !== 'string' || !DATE_SHAPE.test(t.ts))) throw new PacketRequestError(`conversation[${i}].ts`, 'must be an ISO 8601 timestamp');
-    return { role: t.role, text: t.text, ...(t.ts !== undefined ? { ts: t.ts } : {}) };
+    return { role: t.role, text, ...(t.ts !== undefined ? { ts: t.ts } : {}) };
   });
+  const keepTurns = r.keepTurns ?? DEFAULT_KEEP_TURNS;
+  if (!Number.isInteger(keepTurns) || keepTurns < 0 || keepTurns > 1000) throw new PacketRequestError('keepTurns', `must be an integer in [0, 1000], got ${JSON.stringify(keepTurns)}`);
   const filters = resolveFilters(r.filters);
   if (r.useDefaultExcludes !== undefined && typeof r.useDefaultExcludes !== 'boolean') throw new PacketRequestError('useDefaultExcludes', 'must be true or false');
   if (r.sessionId !== undefined && r.sessionId !== null && typeof r.sessionId !== 'string') throw new PacketRequestError('sessionId', 'must be a string');
@@ -141,8 +153,22 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
     signals,
     tools,
     conversation,
+    keepTurns,
     sessionId: r.sessionId ?? null,
   };
+}
+
+/** Plain JSON only (an input schema is stored and hashed): no functions, no non-finite numbers, bounded depth. */
+function checkJsonValue(v: unknown, field: string, depth: number): void {
+  if (depth > 20) throw new PacketRequestError(field, 'is nested too deeply (more than 20 levels)');
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new PacketRequestError(field, 'must hold finite numbers only');
+    return;
+  }
+  if (Array.isArray(v)) return v.forEach((x, i) => checkJsonValue(x, `${field}[${i}]`, depth + 1));
+  if (typeof v === 'object') return Object.entries(v as Record<string, unknown>).forEach(([k, x]) => checkJsonValue(x, `${field}.${k}`, depth + 1));
+  throw new PacketRequestError(field, `must be plain JSON, got a ${typeof v}`);
 }
 
 /** Search filters: the glob is free text (gated before it is stored), types an enum, the bounds date-shaped. */

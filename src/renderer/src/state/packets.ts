@@ -4,7 +4,7 @@ import type { PacketListItem, ReplayDiff } from '../../../shared/packet.ts';
 import { ApiCallError, api, errorText } from '../api/client.ts';
 import type { FieldIssue } from '../../../shared/memory.ts';
 
-export type PacketDraft = Required<Pick<ApiInput<'packets.build'>, 'query' | 'task' | 'template' | 'maxTokens'>>;
+export type PacketDraft = Required<Pick<ApiInput<'packets.build'>, 'query' | 'task' | 'template' | 'maxTokens' | 'format' | 'profile'>> & { sessionId: string };
 
 interface PacketsState {
   draft: PacketDraft;
@@ -22,7 +22,7 @@ interface PacketsState {
 }
 
 export const usePackets = create<PacketsState>((set, get) => ({
-  draft: { query: '', task: '', template: 'ao-v1', maxTokens: 7000 },
+  draft: { query: '', task: '', template: 'ao-v1', maxTokens: 7000, format: 'md', profile: 'research', sessionId: '' },
   building: false,
   issues: [],
   error: null,
@@ -34,11 +34,15 @@ export const usePackets = create<PacketsState>((set, get) => ({
     const { draft } = get();
     set({ building: true, issues: [], error: null, replay: null });
     try {
+      const { sessionId, profile, ...rest } = draft;
       const current = await api().call('packets.build', {
-        ...draft,
+        ...rest,
         task: draft.task.trim() === '' ? undefined : draft.task,
         ...(options.filters ? { filters: options.filters } : {}),
         ...(options.useDefaultExcludes === false ? { useDefaultExcludes: false } : {}),
+        // The profile steers layered-v1's allocator only; the session id is recorded with the injection.
+        profile: draft.template === 'layered-v1' ? profile : undefined,
+        sessionId: sessionId.trim() === '' ? undefined : sessionId.trim(),
       });
       set({ current });
       await get().loadHistory();

@@ -63,6 +63,29 @@ function Packets() {
               {(a) => <input {...a} name="packet-budget" type="number" min={MIN_MAX_TOKENS} step={100} value={p.draft.maxTokens} onChange={(e) => p.setDraft({ maxTokens: Number(e.target.value) })} />}
             </Field>
           </div>
+          <div className="row">
+            <Field label="Format" error={issue('format')}>
+              {(a) => (
+                <select {...a} name="packet-format" value={p.draft.format} onChange={(e) => p.setDraft({ format: e.target.value as 'md' | 'json' | 'contextos' })}>
+                  <option value="md">Markdown</option>
+                  <option value="json">JSON (with manifest)</option>
+                  <option value="contextos">ContextOS (ten layers)</option>
+                </select>
+              )}
+            </Field>
+            <Field label="Task profile (layered-v1)" error={issue('profile')}>
+              {(a) => (
+                <select {...a} name="packet-profile" value={p.draft.profile} disabled={p.draft.template !== 'layered-v1'} onChange={(e) => p.setDraft({ profile: e.target.value as 'research' | 'docs' | 'tests' })}>
+                  <option value="research">research</option>
+                  <option value="docs">docs</option>
+                  <option value="tests">tests</option>
+                </select>
+              )}
+            </Field>
+            <Field label="Session id (optional)" error={issue('sessionId')}>
+              {(a) => <input {...a} name="packet-session" value={p.draft.sessionId} onChange={(e) => p.setDraft({ sessionId: e.target.value })} />}
+            </Field>
+          </div>
           <FilterBar label="Evidence filters" value={filters} onChange={setFilters} />
           <DefaultExcludes apply={useDefaults} onApply={setUseDefaults} />
           {p.error && p.issues.length === 0 ? <p className="error" role="alert">{p.error}</p> : null}
