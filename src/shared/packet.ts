@@ -121,6 +121,8 @@ export interface PacketItemRef {
   /** First 16 hex of sha256 of the item's rendered text: replay diffs call an item "changed" when it moves. */
   digest: string;
   redacted_lines: number;
+  /** Set when the item was reduced to its provenance line and key sentences to fit (003: compress before drop). */
+  compressed?: boolean;
 }
 
 export interface DroppedItem {
@@ -138,6 +140,9 @@ export interface TruncationEvent {
   /** e.g. `history: cycles to 5`, `intel: lowest score first`, `pathological: history to one line`. */
   step: string;
   reason: 'section_over_target' | 'packet_over_budget' | 'layer_over_allocation' | 'pathological';
+  /** compress: items reduced to key sentences (compressed_ids); drop (the default when absent): items removed. */
+  action?: 'compress' | 'drop';
+  compressed_ids?: string[];
   dropped_ids: string[];
   chars_before: number;
   chars_after: number;
@@ -213,6 +218,13 @@ export interface PacketManifest {
   budget_warnings: string[];
   /** Sources that were missing or empty, with the note shown. */
   degradations: string[];
+  /**
+   * 003's Required vs Optional Items: invalid when the step (the task) or its acceptance criteria are missing,
+   * each with the reason and what to do.
+   */
+  validity?: { valid: boolean; reasons: string[] };
+  /** 003: evidence is required (the checklist asks for proof, or tools are in scope) but none made it in. */
+  evidence_needed?: boolean;
   context_snapshot_hash: string;
 }
 

@@ -101,15 +101,20 @@ describe('ao-v1: sections, budgets and degradation', () => {
 });
 
 describe('ao-v1: eviction', () => {
-  it('trims a section over its target by its own rule: INTEL drops whole lowest-score items first', async () => {
+  it('trims a section over its target by its own rule: INTEL compresses, then drops whole lowest-score items first', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 30; i++) files[`doc${i}.md`] = `# Doc ${i}\n\n` + `tokens rotate keys ${'x'.repeat(i)} `.repeat(20 + i) + '\n';
+    // One chunk per document (ids stay unique), eight sentences each: compressing all of them is not enough.
+    for (let i = 0; i < 90; i++) files[`doc${i}.md`] = `# Doc ${i}\n\n` + Array.from({ length: 8 }, (_, j) => `Sentence ${j} on tokens rotate keys ${'x'.repeat(i % 7)} item ${i}.`).join(' ') + '\n';
     const f = await fixture(undefined, files);
-    const p = await buildPacket({ query: 'tokens rotate keys', k: 30 }, { sources: f.sources });
+    const p = await buildPacket({ query: 'tokens rotate keys', k: 90 }, { sources: f.sources });
     const intel = section(p, 'INTEL');
     expect(intel.budget.truncated).toBe(true);
     expect(intel.text.length).toBeLessThanOrEqual(12_000);
-    const ev = p.truncation_events.find((e) => e.section === 'INTEL')!;
+    // 003: compress before drop — the compress event comes first and names what it compressed.
+    const intelEvents = p.truncation_events.filter((e) => e.section === 'INTEL');
+    expect(intelEvents[0]).toMatchObject({ step: 'intel: compress lowest score first', action: 'compress', reason: 'section_over_target', dropped_ids: [] });
+    expect(intelEvents[0].compressed_ids!.length).toBeGreaterThan(0);
+    const ev = intelEvents.find((e) => e.action === 'drop')!;
     expect(ev).toMatchObject({ step: 'intel: lowest score first', reason: 'section_over_target' });
     const keptMin = Math.min(...p.included.filter((i) => i.section === 'INTEL').map((i) => i.score!));
     const droppedMax = Math.max(...p.dropped.filter((d) => d.section === 'INTEL').map((d) => d.score!));
@@ -144,12 +149,13 @@ describe('ao-v1: eviction', () => {
       'history: recent state to 5',
       'history: sessions to 3',
       'history: decision timeline to 3',
+      'intel: compress lowest score first',
       'intel: lowest score first',
       'goals: failing gates, blockers and directives only',
     ].filter((s) => over.some((e) => e.step === s)));
     expect(over.map((e) => e.section)).toEqual(expect.arrayContaining(['HISTORY', 'INTEL', 'GOALS']));
     // INTEL lost its lowest-scored items one at a time until the packet fit: the best ones are still there.
-    const intelDropped = over.find((e) => e.section === 'INTEL')!.dropped_ids;
+    const intelDropped = over.find((e) => e.section === 'INTEL' && e.action === 'drop')!.dropped_ids;
     const kept = p.included.filter((i) => i.section === 'INTEL');
     const droppedScores = p.dropped.filter((d) => intelDropped.includes(d.id)).map((d) => d.score!);
     for (const k of kept) expect(k.score!).toBeGreaterThanOrEqual(Math.max(...droppedScores));

@@ -1,6 +1,7 @@
 import type { DroppedItem, TruncationEvent } from '../../../shared/packet.ts';
 import type { Gathered } from './gather.ts';
 import { day, fmtScore, gatedEvidence, renderItem, type Gate, type Item } from './items.ts';
+import type { Compressor } from './compress.ts';
 import type { AoEvictionStep, AoSectionName, AoSectionSpec, AoTemplate } from './templates.ts';
 
 // 000's five-section packet: gather everything at full content, trim sections over their own target by their
@@ -135,7 +136,7 @@ export function packetBody(query: string, sectionTexts: string[]): string {
   return `# CONTEXT PACKET\nQuery: ${query}\n\n${sectionTexts.join('\n\n')}\n`;
 }
 
-export function layoutAo(template: AoTemplate, items: Item[], query: string, maxTokens: number): AoLayout {
+export function layoutAo(template: AoTemplate, items: Item[], query: string, maxTokens: number, compress: Compressor | null = null): AoLayout {
   const budgetChars = maxTokens * template.charsPerToken;
   const factor = budgetChars / template.totalTarget;
   const scale = (x: number) => Math.round(x * factor);
@@ -169,7 +170,7 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
   /** One eviction move; `fits` says when a repeated move (lowest score) may stop. */
   const apply = (step: AoEvictionStep, why: TruncationEvent['reason'], fits: () => boolean) => {
     const s = states.get(step.section)!;
-    const before = sectionChars(s);
+    let before = sectionChars(s);
     const ids: string[] = [];
     const reason = `${step.label} (${why === 'section_over_target' ? 'section over its target' : 'packet over budget'})`;
     if (step.action === 'limit_group') {
@@ -177,6 +178,24 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
       drop(s, victims, reason);
       ids.push(...victims.map((v) => v.id));
     } else if (step.action === 'drop_lowest_score') {
+      // 003: compress before dropping. Lowest score first, each item to its provenance line + key sentences.
+      if (compress) {
+        const order = [...s.items].sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || s.items.indexOf(b) - s.items.indexOf(a));
+        const squeezed: string[] = [];
+        const cBefore = sectionChars(s);
+        for (const it of order) {
+          if (fits()) break;
+          const c = compress(it);
+          if (!c) continue;
+          s.items[s.items.indexOf(it)] = c;
+          squeezed.push(it.id);
+        }
+        if (squeezed.length > 0) {
+          s.truncated = true;
+          events.push({ section: s.spec.name, step: step.label.replace('lowest score first', 'compress lowest score first'), reason: why, action: 'compress', compressed_ids: squeezed, dropped_ids: [], chars_before: cBefore, chars_after: sectionChars(s) });
+          before = sectionChars(s);
+        }
+      }
       while (!fits() && s.items.length > 0) {
         // Lowest score goes first; among equals, the later-ranked one.
         let victim = s.items[0];
@@ -204,7 +223,7 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
     }
     if (ids.length === 0) return;
     s.truncated = true;
-    events.push({ section: s.spec.name, step: step.label, reason: why, dropped_ids: ids, chars_before: before, chars_after: sectionChars(s) });
+    events.push({ section: s.spec.name, step: step.label, reason: why, action: 'drop', dropped_ids: ids, chars_before: before, chars_after: sectionChars(s) });
   };
 
   // 1. Sections over their own target, by their own rule (000's per-section truncation behaviour).

@@ -13,17 +13,18 @@ import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redac
 import { createTokenCounter, estimateTokens, type TokenCounter } from '../tokens/index.ts';
 import { layoutAo, buildAoItems } from './ao-v1.ts';
 import { canonicalJson, normalizeText, sha256Hex } from './canonical.ts';
+import { createCompressor } from './compress.ts';
 import { gather } from './gather.ts';
 import { Gate, gateTools, itemRef } from './items.ts';
 import { buildLayeredItems, layoutLayered } from './layered-v1.ts';
-import { renderPacket, manifestOf } from './render.ts';
+import { renderPacket, manifestOf, successCriteria } from './render.ts';
 import { resolveRequest, type ResolvedRequest } from './request.ts';
 import { appendInjection, packId, saveSnapshot } from './snapshots.ts';
 import { readStaticText, type PacketSources } from './sources.ts';
 import { AO_V1, LAYERED_V1 } from './templates.ts';
 
 /** Bumped when the same inputs would assemble differently; part of every hash. */
-export const PACKET_ENGINE_VERSION = 'contextpack-packet/1.0.0';
+export const PACKET_ENGINE_VERSION = 'contextpack-packet/1.1.0';
 
 export interface AssembleDeps {
   /** Where snapshots and the injection log live; omitted → nothing is stored (a dry run). */
@@ -114,7 +115,7 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
     }
     const protocol = gate.pass(protocolText, 'resources/protocol/ao-v1.md', 'PROTOCOL').text;
     const items = buildAoItems(g, gate, task, protocol);
-    const l = layoutAo(AO_V1, items, query, r.maxTokens);
+    const l = layoutAo(AO_V1, items, query, r.maxTokens, createCompressor(gate, query));
     sections = l.sections.map((s) => {
       const m = counter.measure(s.text);
       return { name: s.name, text: s.text, budget: { name: s.name, min: s.min, target: s.target, max: s.max, unit: 'chars', chars: m.chars, tokens: m.tokens, estimate_tokens: m.estimate, items: s.items.length, truncated: s.truncated, note: s.note } };
@@ -135,7 +136,7 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
     inputs.conversation = r.conversation.map((t, i) => ({ ...t, text: gate.pass(t.text, `request.conversation[${i}]`, 'CONVERSATION').text }));
     if (r.conversation.length > 0) inputs.keep_turns = r.keepTurns;
     const items = buildLayeredItems(g, gate, { system, task, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation, keepTurns: r.keepTurns });
-    const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter });
+    const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter, compress: createCompressor(gate, query), acceptance: successCriteria(task) });
     sections = l.layers.map((x) => ({
       name: x.name,
       text: x.text,

@@ -22,7 +22,7 @@ describe('packet formats', async () => {
   it('markdown: stable headers in order, with the hash in a leading comment', () => {
     expect(ao.text.split('\n')[0]).toBe(`<!-- contextpack schema_version=1 template=ao-v1 pack_id=pack_${ao.hash.slice(0, 16)} context_snapshot_hash=${ao.hash} -->`);
     expect(ao.text.match(/^## .+$/gm)).toEqual(['## GOALS', '## HISTORY', '## INTEL', '## TASK', '## PROTOCOL']);
-    expect(layered.text.match(/^## .+$/gm)).toEqual(['## SYSTEM', '## TASK', '## TOOLS', '## EVIDENCE', '## MEMORY', '## CONVERSATION']);
+    expect(layered.text.match(/^## .+$/gm)).toEqual(['## SYSTEM', '## TASK', '## TOOLS', '## EVIDENCE', '## MEMORY', '## CONVERSATION', '## REQUEST']);
   });
 
   it('json: schema_version 1, sections with their items, and the manifest with its context_snapshot_hash', () => {
@@ -36,6 +36,7 @@ describe('packet formats', async () => {
       [
         'schema_version', 'pack_id', 'template', 'query', 'task', 'budgets', 'included', 'dropped', 'truncation_events', 'redactions', 'retrieval', 'models',
         'engine_version', 'evidence_ids', 'memory_block_ids', 'dropped_ids', 'policy_rules', 'tool_capabilities', 'budget_warnings', 'degradations', 'context_snapshot_hash',
+        'validity', 'evidence_needed',
       ].sort(),
     );
     expect(m.budgets.sections[0]).toEqual(expect.objectContaining({ name: 'GOALS', min: 200, target: 2000, max: 3000, unit: 'chars' }));

@@ -19,6 +19,8 @@ export interface Item {
   /** Rendered markdown lines, already through the redaction gate. */
   text: string;
   redactedLines: number;
+  /** Replaced by its provenance line and key sentences (003: compress before drop). */
+  compressed?: boolean;
 }
 
 /**
@@ -273,6 +275,7 @@ export function itemRef(item: Item) {
     chars: item.text.length,
     digest: digest16(item.text),
     redacted_lines: item.redactedLines,
+    ...(item.compressed ? { compressed: true } : {}),
   };
 }
 

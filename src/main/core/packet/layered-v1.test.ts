@@ -23,14 +23,16 @@ const layer = (p: CanonicalPacket, name: string) => p.sections.find((s) => s.nam
 const turns = (n: number) => Array.from({ length: n }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', text: `turn ${i + 1}: ${'we discussed token rotation at length. '.repeat(6)}` }));
 
 describe('layered-v1', () => {
-  it('orders layers System → Task → Tools → Evidence → Memory → Conversation → Slack and never renders Slack', async () => {
+  it('orders layers System → Task → Tools → Evidence → Memory → Conversation → Request → Slack and never renders Slack', async () => {
     const f = await fixture({ decisions: 2, learnings: 1 });
     const p = await buildPacket({ query: 'token signing', template: 'layered-v1', maxTokens: 10_000, tools: [{ name: 'file_read', purpose: 'read a file', capability_class: 'observe', risk_level: 'read_safe', approval_mode: 'read_only' }], conversation: turns(2) }, { sources: f.sources });
-    expect(p.sections.map((s) => s.name)).toEqual(['SYSTEM', 'TASK', 'TOOLS', 'EVIDENCE', 'MEMORY', 'CONVERSATION', 'SLACK']);
+    expect(p.sections.map((s) => s.name)).toEqual(['SYSTEM', 'TASK', 'TOOLS', 'EVIDENCE', 'MEMORY', 'CONVERSATION', 'REQUEST', 'SLACK']);
     const text = packetText(p);
     expect(text).not.toMatch(/SLACK/);
     expect(layer(p, 'SLACK').budget).toMatchObject({ reserved: true, chars: 0, target: 1_000 });
-    expect(layer(p, 'TASK').text).toMatch(/### User Request \(verbatim\)\ntoken signing$/);
+    // 003: the user request closes the payload (after the conversation), with acceptance and the top evidence.
+    expect(layer(p, 'REQUEST').text).toMatch(/### User Request \(verbatim\)\ntoken signing$/);
+    expect(text.trimEnd()).toMatch(/### User Request \(verbatim\)\ntoken signing$/);
     expect(layer(p, 'TOOLS').text).toBe('## TOOLS\n- file_read: read a file (observe, read_safe, read_only)');
     expect(layer(p, 'MEMORY').text).toMatch(/\*\*DEC-/);
     expect(layer(p, 'CONVERSATION').text).toMatch(/- user:\n  turn 1:/);
@@ -45,8 +47,10 @@ describe('layered-v1', () => {
     expect(w.evidence).toBeCloseTo(0.6 / 0.95, 5);
     expect(w.memory).toBeCloseTo(0.225 / 0.95, 5);
     expect(w.conversation).toBeCloseTo(0.125 / 0.95, 5);
-    expect(layer(p, 'EVIDENCE').budget.target).toBe(Math.floor(7_100 * w.evidence));
-    expect(layer(p, 'MEMORY').budget.target).toBe(Math.floor(7_100 * w.memory));
+    // REQUEST (acceptance, top evidence, user request) is fixed too: it comes out of the remainder.
+    const rest = 7_100 - layer(p, 'REQUEST').budget.tokens;
+    expect(layer(p, 'EVIDENCE').budget.target).toBe(Math.floor(rest * w.evidence));
+    expect(layer(p, 'MEMORY').budget.target).toBe(Math.floor(rest * w.memory));
     expect(p.budgets).toMatchObject({ unit: 'tokens', window: 10_000, total_budget: 9_000, profile: 'research' });
     const docs = await buildPacket({ query: 'token', template: 'layered-v1', maxTokens: 10_000, profile: 'docs', signals: { checklist_evidence_ratio: 1, dialogue_depth: 20 } }, { sources: f.sources });
     expect(docs.budgets.profile).toBe('docs');
@@ -58,7 +62,11 @@ describe('layered-v1', () => {
   it('drops Memory (lowest score) first, then older Evidence, then the oldest Conversation turns', async () => {
     const f = await fixture({ decisions: 8, learnings: 6, issues: 4, states: 4, filler: 400 });
     const p = await buildPacket({ query: 'token signing key rotation', template: 'layered-v1', maxTokens: 2_500, conversation: turns(12) }, { sources: f.sources });
-    const events = p.truncation_events.map((e) => e.section);
+    // 003: compress first (Memory, then Evidence), then drop Memory → older Evidence → older Conversation.
+    expect(p.truncation_events[0]).toMatchObject({ section: 'MEMORY', action: 'compress' });
+    const compressed = p.truncation_events.filter((e) => e.action === 'compress').map((e) => e.section);
+    expect(compressed).toEqual([...compressed].sort((a, b) => ['MEMORY', 'EVIDENCE'].indexOf(a) - ['MEMORY', 'EVIDENCE'].indexOf(b)));
+    const events = p.truncation_events.filter((e) => e.action === 'drop').map((e) => e.section);
     expect(events[0]).toBe('MEMORY');
     expect(events).toEqual([...events].sort((a, b) => ['MEMORY', 'EVIDENCE', 'CONVERSATION'].indexOf(a) - ['MEMORY', 'EVIDENCE', 'CONVERSATION'].indexOf(b)));
     const memKept = p.included.filter((i) => i.section === 'MEMORY');
@@ -66,7 +74,8 @@ describe('layered-v1', () => {
     expect(memDropped.length).toBeGreaterThan(0);
     if (memKept.length > 0) expect(Math.min(...memKept.map((i) => i.score!))).toBeGreaterThanOrEqual(Math.max(...memDropped.map((d) => d.score!)));
     const convDropped = p.dropped.filter((d) => d.section === 'CONVERSATION').map((d) => d.id);
-    if (convDropped.length > 0) expect(convDropped[0]).toBe('turn:1');
+    // The oldest turns were already one summary block (003's aging policy: last 5 verbatim); it goes first.
+    if (convDropped.length > 0) expect(convDropped[0]).toBe('conversation:summary');
     // Within the budget: the dynamic layers fit the remainder.
     const dynTokens = ['EVIDENCE', 'MEMORY', 'CONVERSATION'].reduce((s, n) => s + layer(p, n).budget.tokens, 0);
     const remainder = 2_500 - ['SYSTEM', 'TASK', 'TOOLS'].reduce((s, n) => s + Math.max(layer(p, n).budget.tokens, layer(p, n).budget.target!), 0) - 250;

@@ -2,6 +2,7 @@ import type { AllocatorSignals, ConversationTurn, DroppedItem, PacketTool, TaskP
 import type { TokenCounter } from '../tokens/index.ts';
 import type { Gathered } from './gather.ts';
 import { day, fmtScore, gatedEvidence, renderItem, toolSignature, type Gate, type Item } from './items.ts';
+import type { Compressor } from './compress.ts';
 import type { DynamicLayer, LayerName, LayeredTemplate } from './templates.ts';
 
 // 003's layered pack: System → Task → Tools → Evidence → Memory → Conversation → Slack. Fixed floors, the
@@ -120,12 +121,23 @@ export function allocatorWeights(template: LayeredTemplate, profile: TaskProfile
   return { EVIDENCE: round(wE / sum), MEMORY: round(wM / sum), CONVERSATION: round(wC / sum) };
 }
 
-function renderLayer(template: LayeredTemplate, name: LayerName, items: Item[], query: string, evicted: number): string {
+/** How many evidence items the closing REQUEST layer points at. */
+export const TOP_EVIDENCE = 3;
+
+function renderLayer(template: LayeredTemplate, name: LayerName, items: Item[], ctx: { query: string; acceptance: string[]; evidence: Item[] }, evicted: number): string {
   const spec = template.layers.find((l) => l.name === name)!;
   const header = `## ${name}`;
   if (name === 'TASK') {
     const step = items.length > 0 ? items.map((i) => i.text).join('\n') : spec.emptyNote;
-    return `${header}\n### Step\n${step}\n\n### User Request (verbatim)\n${query}`;
+    return `${header}\n### Step\n${step}`;
+  }
+  if (name === 'REQUEST') {
+    // 003 (Lost in the Middle): acceptance, the top evidence and the user request close the payload. The
+    // evidence lines are the items' provenance lines (already in EVIDENCE), so nothing is repeated in full.
+    const acc = ctx.acceptance.length > 0 ? ctx.acceptance.map((a) => `- [ ] ${a}`).join('\n') : '- (none given: this pack is invalid, see manifest.validity)';
+    const top = [...ctx.evidence].sort((a, b) => (b.score ?? 0) - (a.score ?? 0)).slice(0, TOP_EVIDENCE).map((e) => e.text.split('\n')[0]);
+    const ev = top.length > 0 ? top.join('\n') : '- (no evidence in this pack: if the step needs proof, say "unknown" and ask for it)';
+    return `${header}\n### Acceptance\n${acc}\n\n### Top Evidence\n${ev}\n\n### User Request (verbatim)\n${ctx.query}`;
   }
   if (items.length === 0) {
     const note = evicted > 0 ? `All ${evicted} items were evicted to fit the budget; their ids are in the manifest.` : spec.emptyNote;
@@ -137,23 +149,24 @@ function renderLayer(template: LayeredTemplate, name: LayerName, items: Item[], 
 export function layoutLayered(
   template: LayeredTemplate,
   items: Item[],
-  opts: { query: string; window: number; profile: TaskProfile; signals: AllocatorSignals; counter: TokenCounter },
+  opts: { query: string; window: number; profile: TaskProfile; signals: AllocatorSignals; counter: TokenCounter; compress?: Compressor | null; acceptance?: string[] },
 ): LayeredLayout {
   const { window, counter, query } = opts;
   const byLayer = new Map<LayerName, Item[]>(template.layers.map((l) => [l.name, items.filter((i) => i.section === l.name)]));
   const evicted = new Map<LayerName, number>();
-  const render = (name: LayerName) => renderLayer(template, name, byLayer.get(name)!, query, evicted.get(name) ?? 0);
+  const ctx = () => ({ query, acceptance: opts.acceptance ?? [], evidence: byLayer.get('EVIDENCE')! });
+  const render = (name: LayerName) => renderLayer(template, name, byLayer.get(name)!, ctx(), evicted.get(name) ?? 0);
   const floorOf = (name: LayerName) => {
     const f = template.layers.find((l) => l.name === name)!.floor;
     return f === null ? null : Math.floor(f * window);
   };
   const warnings: string[] = [];
-  const fixed: LayerName[] = ['SYSTEM', 'TASK', 'TOOLS'];
+  const fixed: LayerName[] = ['SYSTEM', 'TASK', 'TOOLS', 'REQUEST'];
   let fixedUse = 0;
   for (const name of fixed) {
     const used = counter.count(render(name));
-    const floor = floorOf(name)!;
-    if (used > floor) warnings.push(`${name} uses ${used} tokens, over its ${floor}-token floor; it is never truncated, so the remainder shrinks`);
+    const floor = floorOf(name) ?? 0;
+    if (used > floor && floorOf(name) !== null) warnings.push(`${name} uses ${used} tokens, over its ${floor}-token floor; it is never truncated, so the remainder shrinks`);
     fixedUse += Math.max(used, floor);
   }
   const slack = floorOf('SLACK')!;
@@ -198,9 +211,31 @@ export function layoutLayered(
     if (ids.length === 0) return;
     truncated.add(name);
     const step = name === 'MEMORY' ? 'memory: lowest score first' : name === 'EVIDENCE' ? 'evidence: lowest score, older first' : 'conversation: oldest turns first';
-    events.push({ section: name, step, reason: 'layer_over_allocation', dropped_ids: ids, chars_before: before, chars_after: render(name).length });
+    events.push({ section: name, step, reason: 'layer_over_allocation', action: 'drop', dropped_ids: ids, chars_before: before, chars_after: render(name).length });
   };
 
+  // 003's overflow: compress first (Memory → summary, then older Evidence → summary), lowest score first, each
+  // item to its provenance line and key sentences; only then drop.
+  if (opts.compress) {
+    for (const name of ['MEMORY', 'EVIDENCE'] as const) {
+      if (dynUse() <= budget) break;
+      const list = byLayer.get(name)!;
+      const order = [...list].sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || byCodeUnit(a.ts ?? '', b.ts ?? '') || list.indexOf(b) - list.indexOf(a));
+      const ids: string[] = [];
+      const before = render(name).length;
+      for (const it of order) {
+        if (dynUse() <= budget || used(name) <= alloc[name]) break;
+        const c = opts.compress(it);
+        if (!c) continue;
+        list[list.indexOf(it)] = c;
+        cost.set(c, counter.count(c.text) + 1);
+        ids.push(it.id);
+      }
+      if (ids.length === 0) continue;
+      truncated.add(name);
+      events.push({ section: name, step: `${name.toLowerCase()}: compress lowest score first`, reason: 'layer_over_allocation', action: 'compress', compressed_ids: ids, dropped_ids: [], chars_before: before, chars_after: render(name).length });
+    }
+  }
   for (const name of template.dropOrder) {
     if (dynUse() <= budget) break;
     dropFrom(name, () => dynUse() <= budget || used(name) <= alloc[name], `${name.toLowerCase()} over its ${alloc[name]}-token allocation (packet over budget)`);
@@ -224,7 +259,7 @@ export function layoutLayered(
       allocation: isDyn ? alloc[spec.name as DynamicLayer] : null,
       items: list,
       truncated: truncated.has(spec.name),
-      note: list.length === 0 && spec.name !== 'TASK' ? text.slice(text.indexOf('\n') + 1) : null,
+      note: list.length === 0 && spec.name !== 'TASK' && spec.name !== 'REQUEST' ? text.slice(text.indexOf('\n') + 1) : null,
       reserved: false,
       tokens: counter.count(text),
     };

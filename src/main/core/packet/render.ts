@@ -28,8 +28,29 @@ export function manifestOf(p: CanonicalPacket, hash: string): PacketManifest {
     tool_capabilities: p.inputs.tools,
     budget_warnings: p.budget_warnings,
     degradations: p.degradations,
+    ...validityOf(p),
     context_snapshot_hash: hash,
   };
+}
+
+/** Acceptance items that ask for proof: the checklist "requires evidence" (003's Required vs Optional Items). */
+const NEEDS_PROOF = /\b(evidence|sources?|cite[sd]?|citations?|proofs?|links?|references?|benchmarks?|measured|figures?)\b/i;
+
+/**
+ * 003's Required vs Optional Items, derived from what the packet recorded (so a stored packet's manifest is
+ * stable): the step and its acceptance checklist are required; evidence is required when the checklist asks for
+ * proof or tools are in scope, and `evidence_needed` says it is missing.
+ */
+export function validityOf(p: CanonicalPacket): { validity: { valid: boolean; reasons: string[] }; evidence_needed: boolean } {
+  const reasons: string[] = [];
+  const task = p.inputs.task;
+  const criteria = successCriteria(task);
+  if (task === null || task.trim() === '') reasons.push('step: no task given — mark the pack invalid and ask the planner to restate the step (--task-file)');
+  else if (criteria.length === 0) reasons.push('acceptance: the task has no acceptance criteria (a "- [ ]" checklist or an "Acceptance" list) — split or clarify the step');
+  const signals = p.inputs.signals ?? {};
+  const required = criteria.some((c) => NEEDS_PROOF.test(c)) || p.inputs.tools.length > 0 || (signals.checklist_evidence_ratio ?? 0) > 0 || (signals.expected_tool_calls ?? 0) > 0;
+  const present = p.included.some((i) => i.kind === 'evidence');
+  return { validity: { valid: reasons.length === 0, reasons }, evidence_needed: required && !present };
 }
 
 /** The text the agent reads, exactly as budgeted (the hash comment is the only addition). */
@@ -59,13 +80,28 @@ export function renderJson(p: CanonicalPacket, hash: string): string {
   return JSON.stringify(doc, null, 2) + '\n';
 }
 
-/** Acceptance checklist lines (`- [ ] …`) of the task, as ContextOS success criteria. */
+/**
+ * Acceptance criteria of the task, as ContextOS success criteria: checklist lines (`- [ ] …`) anywhere, and the
+ * list items under a heading or label naming acceptance ("### Acceptance Criteria", "Acceptance:", "Done when").
+ */
 export function successCriteria(task: string | null): string[] {
   if (!task) return [];
   const out: string[] = [];
+  let under = false;
   for (const line of task.split('\n')) {
     const m = /^\s*[-*]\s+\[[ xX]\]\s+(.+?)\s*$/.exec(line);
-    if (m) out.push(m[1]);
+    if (m) {
+      out.push(m[1]);
+      continue;
+    }
+    const heading = /^\s*(#{1,6}\s+.*|[A-Za-z][\w ]{0,40}:\s*)$/.exec(line);
+    if (heading) {
+      under = /acceptance|done when|definition of done|success criteria/i.test(line);
+      continue;
+    }
+    const item = /^\s*(?:[-*]|\d+[.)])\s+(.+?)\s*$/.exec(line);
+    if (under && item) out.push(item[1]);
+    else if (line.trim() !== '' && !item) under = false;
   }
   return out;
 }
@@ -105,6 +141,8 @@ export function projectContextOs(p: CanonicalPacket, hash: string) {
     memory_layer: { blocks: pick(['state', 'learning', 'issue', 'goal']), defaults: { write_back: 'explicit', scope: 'project' } },
     evaluation_layer: {
       success_criteria: criteria,
+      validity: m.validity,
+      evidence_needed: m.evidence_needed,
       budget_report: m.budgets,
       budget_warnings: p.budget_warnings,
       truncation_events: p.truncation_events,

@@ -148,7 +148,7 @@ export const AO_V1: AoTemplate = {
     'Commit your work with clear messages. Write a session summary before ending.\nRecord decisions and learnings in ContextPack if available.',
 };
 
-export type LayerName = 'SYSTEM' | 'TASK' | 'TOOLS' | 'EVIDENCE' | 'MEMORY' | 'CONVERSATION' | 'SLACK';
+export type LayerName = 'SYSTEM' | 'TASK' | 'TOOLS' | 'EVIDENCE' | 'MEMORY' | 'CONVERSATION' | 'REQUEST' | 'SLACK';
 export type DynamicLayer = 'EVIDENCE' | 'MEMORY' | 'CONVERSATION';
 
 export interface LayerSpec {
@@ -185,6 +185,8 @@ export const LAYERED_V1: LayeredTemplate = {
     { name: 'EVIDENCE', floor: null, fixed: false, reserved: false, emptyNote: 'No evidence retrieved for this query.' },
     { name: 'MEMORY', floor: null, fixed: false, reserved: false, emptyNote: 'No memory recorded yet — this is the first cycle.' },
     { name: 'CONVERSATION', floor: null, fixed: false, reserved: false, emptyNote: 'No prior turns (first turn).' },
+    // 003: the most important items go at the end of the payload (acceptance, top evidence, the user request).
+    { name: 'REQUEST', floor: null, fixed: true, reserved: false, emptyNote: '' },
     { name: 'SLACK', floor: 0.1, fixed: true, reserved: true, emptyNote: '' },
   ],
   profiles: {
