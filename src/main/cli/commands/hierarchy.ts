@@ -3,6 +3,7 @@ import { CHANGE_TYPES } from '../../../shared/memory.ts';
 import {
   addSection,
   checkConsistency,
+  checkLevelLimits,
   draftSection,
   getExecutiveSummary,
   getSection,
@@ -77,9 +78,18 @@ export const hierarchyCommand: Command = {
         }
         case 'check': {
           const findings = checkConsistency(db);
-          if (ctx.json) printJson(ctx, { findings });
-          else ctx.io.stdout(findings.length === 0 ? 'hierarchy consistent\n' : findings.map((f) => `${f.check.padEnd(20)} ${f.marker.padEnd(8)} ${f.message}`).join('\n') + '\n');
-          return findings.length === 0 ? 0 : 1;
+          // The seed's per-level token limits: over a maximum fails the check, under a minimum is a warning.
+          const limits = checkLevelLimits(db);
+          const over = limits.filter((l) => l.severity === 'over');
+          if (ctx.json) printJson(ctx, { findings, limits });
+          else {
+            const lines = findings.map((f) => `${f.check.padEnd(20)} ${f.marker.padEnd(8)} ${f.message}`);
+            for (const l of over) lines.push(`${'level-token-limit'.padEnd(20)} ${l.marker.padEnd(8)} ${l.message}`);
+            ctx.io.stdout(lines.length === 0 ? 'hierarchy consistent\n' : lines.join('\n') + '\n');
+            const under = limits.filter((l) => l.severity === 'under');
+            if (under.length > 0) ctx.io.stderr(under.map((l) => `warning: ${l.message}`).join('\n') + '\n');
+          }
+          return findings.length === 0 && over.length === 0 ? 0 : 1;
         }
         case 'summary': {
           const current = getExecutiveSummary(db);

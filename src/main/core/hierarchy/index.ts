@@ -16,4 +16,5 @@ export {
 export { hierarchyTree, listL4, navigationIndex } from './tree.ts';
 export { checkConsistency, propagationHints, PROPAGATION_MATRIX, type ConsistencyOptions } from './consistency.ts';
 export { draftSection, centrality, type DraftOptions } from './draft.ts';
+export { checkLevelLimits, LEVEL_LIMITS, type LevelLimitFinding } from './limits.ts';
 export { parseSectionMarker, anchorFor, compareMarkers, decisionRefs, l4Refs, resolveL4Ref, dottedForm } from './markers.ts';

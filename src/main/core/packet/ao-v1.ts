@@ -81,13 +81,20 @@ export function buildAoItems(g: Gathered, gate: Gate, task: string | null, proto
     push(I, 'evidence', { id: source, kind: 'evidence', source, score: h.norm, ts: null },
       renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: I, bodyFirstLine: h.lineStart, context: h.context }));
   });
+  g.hierarchy.forEach((h, i) =>
+    push(I, 'hierarchy', { id: `hierarchy ${h.marker}`, kind: 'evidence', source: `hierarchy ${h.marker}`, score: h.score, ts: null },
+      renderItem(gate, { lead: `[H${i + 1}] ${h.marker} `, head: h.title, tail: ` (L${h.level}${fmtScore(h.score)})`, body: h.body, source: `hierarchy ${h.marker}`, section: I })));
   const mem = (group: string, kind: 'decision' | 'learning' | 'issue', list: Gathered['decisions']) => {
     for (const e of list)
       push(I, group, { id: e.id, kind, source: e.source, score: e.score, ts: e.ts },
-        renderItem(gate, { lead: `**${e.id}** `, head: e.title, tail: ` (${e.source}, ${day(e.ts)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: I }));
+        renderItem(gate, { lead: `**${e.id}** `, head: e.title, tail: ` (${e.source}, ${day(e.ts)}${freshnessNote(e)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: I }));
   };
   mem('decisions', 'decision', g.decisions);
   mem('learnings', 'learning', g.learnings);
+  // 000's Active Patterns: `**name**: the rule`, one line each.
+  for (const e of g.patterns)
+    push(I, 'patterns', { id: e.id, kind: 'learning', source: e.source, score: e.score, ts: e.ts },
+      renderItem(gate, { head: `**${e.title}**: ${e.text.split('\n')[0]?.replace(/^Lesson: /, '') ?? ''}`, tail: ` (${e.source}${freshnessNote(e)})`, source: e.source, section: I }));
   mem('issues', 'issue', g.issues);
 
   if (task !== null && task.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'task', source: 'request.task', score: null, ts: null, text: task.trim(), redactedLines: 0 });
@@ -124,6 +131,11 @@ function renderSection(s: SectionState): string {
   const intro = s.spec.introWhen && s.spec.groups.some((g) => g.counted && (s.initial.get(g.key) ?? 0) > 0) ? s.spec.introWhen.text : s.spec.intro;
   if (intro) out.push(intro, '');
   return `${out.join('\n')}\n${blocks.join('\n\n')}`;
+}
+
+/** 000 shows each learning's freshness: `, 0.92 freshness`. */
+function freshnessNote(e: { freshness?: number }): string {
+  return e.freshness === undefined ? '' : `, ${e.freshness.toFixed(2)} freshness`;
 }
 
 function countGroups(items: Item[]): Map<string, number> {

@@ -2,7 +2,7 @@ import type { PacketInputs, RetrievalParams } from '../../../shared/packet.ts';
 import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
 import { roundScore } from './canonical.ts';
 import type { Gate } from './items.ts';
-import type { GoalsData, LineContext, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
+import type { GoalsData, HierarchyEntry, LineContext, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
 import { anchoredPath } from '../../../shared/provenance.ts';
 
 /** Everything the sources returned for one request, before redaction and budgets. */
@@ -14,13 +14,19 @@ export interface Gathered {
   evidence: (SearchHit & { norm: number; context: LineContext | null })[];
   decisions: MemoryEntry[];
   learnings: MemoryEntry[];
+  /** 000's Active Patterns (learnings tagged `pattern`). */
+  patterns: MemoryEntry[];
   issues: MemoryEntry[];
+  /** L2/L3 sections relevant to the query, as evidence. */
+  hierarchy: HierarchyEntry[];
+  /** 001's ContextPackV2 sources: memories tagged constraint / preference / fact. */
+  tagged: { constraint: MemoryEntry[]; preference: MemoryEntry[]; fact: MemoryEntry[] };
   degradations: string[];
   retrieval: RetrievalParams;
 }
 
 /** 000's limits: cycles 10, sessions 5, chain 5, learnings 10. */
-export const GATHER_LIMITS = { states: 10, sessions: 5, timeline: 5, decisions: 10, learnings: 10, issues: 10 };
+export const GATHER_LIMITS = { states: 10, sessions: 5, timeline: 5, decisions: 10, learnings: 10, patterns: 5, issues: 10, hierarchy: 4, tagged: 10 };
 
 async function attempt<T>(what: string, degradations: string[], gate: Gate, fn: () => T | Promise<T>, empty: T): Promise<T> {
   try {
@@ -65,6 +71,10 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   const decisions = m ? await attempt('memory.decisions', degradations, gate, () => m.decisions(q, L.decisions), []) : [];
   const learnings = m ? await attempt('memory.learnings', degradations, gate, () => m.learnings(q, L.learnings), []) : [];
   const issues = m ? await attempt('memory.openIssues', degradations, gate, () => m.openIssues(q, L.issues), []) : [];
+  const patterns = m?.patterns ? await attempt('memory.patterns', degradations, gate, () => m.patterns!(q, L.patterns), []) : [];
+  const tag = async (t: 'constraint' | 'preference' | 'fact') => (m?.tagged ? await attempt(`memory.tagged(${t})`, degradations, gate, () => m.tagged!(t, q, L.tagged), []) : []);
+  const tagged = { constraint: (await tag('constraint')).slice(0, L.tagged), preference: (await tag('preference')).slice(0, L.tagged), fact: (await tag('fact')).slice(0, L.tagged) };
+  const hierarchy = sources.hierarchy && rawQuery.trim() !== '' ? await attempt('hierarchy', degradations, gate, () => sources.hierarchy!(rawQuery, L.hierarchy), []) : [];
   const clampScore = (e: MemoryEntry): MemoryEntry => ({ ...e, score: roundScore(Math.min(1, Math.max(0, Number.isFinite(e.score) ? e.score : 0))) });
 
   return {
@@ -75,7 +85,10 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
     evidence,
     decisions: decisions.slice(0, L.decisions).map(clampScore),
     learnings: learnings.slice(0, L.learnings).map(clampScore),
+    patterns: patterns.slice(0, L.patterns).map(clampScore),
     issues: issues.slice(0, L.issues).map(clampScore),
+    hierarchy: hierarchy.slice(0, L.hierarchy).map((h) => ({ ...h, score: roundScore(Math.min(1, Math.max(0, Number.isFinite(h.score) ? h.score : 0))) })),
+    tagged: { constraint: tagged.constraint.map(clampScore), preference: tagged.preference.map(clampScore), fact: tagged.fact.map(clampScore) },
     degradations,
     retrieval: { mode: sources.retriever.mode, k: inputs.k, filters: inputs.filters, hits: hits.length },
   };

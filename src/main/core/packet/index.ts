@@ -23,8 +23,8 @@ export { resolveRequest, PacketRequestError, DEFAULT_K } from './request.ts';
 export { parseToolsFile, parseConversationFile, InputFileError } from './input-files.ts';
 export { AO_V1, LAYERED_V1 } from './templates.ts';
 export { readStaticText, ingestSessions, chunkLineContext } from './sources.ts';
-export type { PacketSources, MemoryProvider, MemoryEntry, GoalsData, SessionEntry, LineContext } from './sources.ts';
-export { createStoreSources, createMemoryProvider, createGoalsProvider, memoryClock } from './store-sources.ts';
+export type { PacketSources, MemoryProvider, MemoryEntry, GoalsData, SessionEntry, LineContext, HierarchyEntry, FitnessGoals } from './sources.ts';
+export { createStoreSources, createMemoryProvider, createGoalsProvider, createHierarchyProvider, memoryClock, freshnessOf, FRESHNESS_DECAY_PER_WEEK } from './store-sources.ts';
 export { createJsonlInjectionLog, logPath, packetLogs, type PacketLogName } from './logs.ts';
 
 /** Stored packets, newest first (the UI's history by hash). */

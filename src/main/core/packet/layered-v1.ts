@@ -60,6 +60,10 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
     const { label, id: source } = gatedEvidence(gate, h, 'EVIDENCE');
     add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
   });
+  // L2/L3 hierarchy sections relevant to the query: evidence with their § markers.
+  g.hierarchy.forEach((h, i) =>
+    add('EVIDENCE', { id: `hierarchy ${h.marker}`, kind: 'evidence', source: `hierarchy ${h.marker}`, score: h.score, ts: null },
+      renderItem(gate, { lead: `[H${i + 1}] ${h.marker} `, head: h.title, tail: ` (L${h.level}${fmtScore(h.score)})`, body: h.body, source: `hierarchy ${h.marker}`, section: 'EVIDENCE' })));
   const goals = g.goals;
   if (goals && goals.goal.trim() !== '') {
     const body = [
@@ -80,11 +84,11 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
       renderItem(gate, { lead: 'Fitness: ', head: `${passing}/${gates.length} gates passing`, tail: ` (${goals.fitness.file})`, body, source: goals.fitness.file, section: 'MEMORY' }));
   }
   const seen = new Set<string>();
-  for (const e of [...g.decisions, ...g.learnings, ...g.issues, ...g.states]) {
+  for (const e of [...g.decisions, ...g.learnings, ...g.patterns, ...g.issues, ...g.states]) {
     if (seen.has(e.id)) continue;
     seen.add(e.id);
     add('MEMORY', { id: e.id, kind: e.kind === 'state' ? 'state' : e.kind, source: e.source, score: e.score, ts: e.ts },
-      renderItem(gate, { lead: `**${e.id}** `, head: e.title, tail: ` (${e.kind}, ${e.source}, ${day(e.ts)}${fmtScore(e.score)})`, body: e.text, source: e.source, section: 'MEMORY' }));
+      renderItem(gate, { lead: `**${e.id}** `, head: e.title, tail: ` (${e.kind}, ${e.source}, ${day(e.ts)}${e.freshness === undefined ? '' : `, ${e.freshness.toFixed(2)} freshness`}${fmtScore(e.score)})`, body: e.text, source: e.source, section: 'MEMORY' }));
   }
   // Turns arrive already gated (they are also recorded in the packet's inputs), so they are not passed twice.
   // 003's aging policy: the last N turns verbatim, older ones demoted to one extractive summary block.

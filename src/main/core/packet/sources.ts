@@ -47,6 +47,20 @@ export interface MemoryEntry {
   text: string;
   /** 0..1, higher is better. */
   score: number;
+  /** Learnings: 000's freshness (0.17/week decay from the memory's timestamp) and utility; score = their product. */
+  freshness?: number;
+  utility?: number;
+}
+
+/** An L2 / L3 hierarchy section chosen by relevance to the query, carried as evidence with its § marker. */
+export interface HierarchyEntry {
+  /** '§2.1', '§3.1.2'. */
+  marker: string;
+  level: 2 | 3;
+  title: string;
+  body: string;
+  /** 0..1: share of the query's terms the section contains. */
+  score: number;
 }
 
 export interface SessionEntry {
@@ -74,7 +88,12 @@ export interface MemoryProvider {
   decisionTimeline(limit: number): MaybePromise<MemoryEntry[]>;
   /** Best first. */
   decisions(query: string, limit: number): MaybePromise<MemoryEntry[]>;
+  /** 000: freshness × utility, best first; learnings tagged `pattern` are left to patterns(). */
   learnings(query: string, limit: number): MaybePromise<MemoryEntry[]>;
+  /** 000's Active Patterns: learnings tagged `pattern`, best first. */
+  patterns?(query: string, limit: number): MaybePromise<MemoryEntry[]>;
+  /** 001's ContextPackV2 sources: memories tagged `constraint`, `preference` or `fact`, best first. */
+  tagged?(tag: 'constraint' | 'preference' | 'fact', query: string, limit: number): MaybePromise<MemoryEntry[]>;
   openIssues(query: string, limit: number): MaybePromise<MemoryEntry[]>;
   /** Recorded in the manifest; differs when the memory engine's scoring changes. */
   readonly version?: string;
@@ -86,6 +105,8 @@ export interface PacketSources {
   goals?: (() => MaybePromise<GoalsData | null>) | null;
   /** Newest first. */
   sessions?: ((limit: number) => MaybePromise<SessionEntry[]>) | null;
+  /** L2/L3 hierarchy sections relevant to the query, best first. */
+  hierarchy?: ((query: string, limit: number) => MaybePromise<HierarchyEntry[]>) | null;
   /** Static texts (PROTOCOL, layered SYSTEM); null → the template's minimal text. */
   staticText?: (name: 'ao-v1' | 'layered-v1-system') => string | null;
   /**

@@ -2,10 +2,11 @@ import type { Database } from 'better-sqlite3';
 import { getSettings } from '../settings/index.ts';
 import type { MemoryRecord, MemorySearchHit } from '../../../shared/memory.ts';
 import { fitnessState, type GoalsDeps } from '../goals/index.ts';
-import { getExecutiveSummary } from '../hierarchy/index.ts';
+import { compareMarkers, getExecutiveSummary, listSections } from '../hierarchy/index.ts';
+import { roundScore } from './canonical.ts';
 import { openIssues, searchMemories } from '../memory/index.ts';
 import { createBm25Retriever, type Retriever } from '../search/index.ts';
-import type { GoalsData, MemoryEntry, MemoryProvider, PacketSources } from './sources.ts';
+import type { GoalsData, HierarchyEntry, MemoryEntry, MemoryProvider, PacketSources } from './sources.ts';
 import { chunkLineContext, ingestSessions, readStaticText } from './sources.ts';
 
 // Adapters from the store's own modules (memory and hierarchy, issue #4) to the packet providers. Read-only:
@@ -75,6 +76,28 @@ export function memoryClock(db: Database): Date {
   return row?.t ? new Date(row.t) : new Date(0);
 }
 
+/** 000: confidence decay of 0.17 per week (Darr 1995), applied before ranking. */
+export const FRESHNESS_DECAY_PER_WEEK = 0.17;
+const WEEK_MS = 7 * 86_400_000;
+
+/** exp(-0.17 × weeks since the memory's timestamp), measured from the store's clock; 1 for a memory dated later. */
+export function freshnessOf(timestamp: string, now: Date): number {
+  const weeks = Math.max(0, (now.getTime() - Date.parse(timestamp)) / WEEK_MS);
+  return Math.exp(-FRESHNESS_DECAY_PER_WEEK * weeks);
+}
+
+/**
+ * Utility: the seed's relevance without its recency part (freshness replaces it): text match, importance and
+ * access, each by the seed's weight, over their sum (0.80) → 0..1.
+ */
+function utilityOf(h: MemorySearchHit): number {
+  const b = h.breakdown;
+  return (b.title + b.content + b.importance + b.access) / 0.8;
+}
+
+/** How many candidates the freshness × utility ranking sees before it keeps its top N. */
+const LEARNING_CANDIDATES = 200;
+
 export function createMemoryProvider(db: Database): MemoryProvider {
   const deps = () => {
     const at = memoryClock(db);
@@ -82,12 +105,34 @@ export function createMemoryProvider(db: Database): MemoryProvider {
   };
   const search = (types: MemoryRecord['memory_type'][], query: string, limit: number, sort: 'relevance' | 'timestamp' | 'importance'): MemorySearchHit[] =>
     searchMemories(db, { types, query: query.trim() === '' ? undefined : query, sort, limit }, deps());
+  // 000's INTEL learnings: task-filtered by the query (all of them without one), then ranked by freshness × utility.
+  const freshLearnings = (query: string, limit: number, keep: (m: MemoryRecord) => boolean, tags?: string[]): MemoryEntry[] => {
+    const d = deps();
+    const now = d.now();
+    const hits = searchMemories(db, { types: ['learning'], tags, query: query.trim() === '' ? undefined : query, sort: 'relevance', limit: LEARNING_CANDIDATES }, d);
+    return hits
+      .filter((h) => keep(h.memory))
+      .map((h) => {
+        const freshness = freshnessOf(h.memory.timestamp, now);
+        const utility = utilityOf(h);
+        return { ...entry(h.memory, freshness * utility), freshness, utility };
+      })
+      .sort((a, b) => b.score - a.score || (a.ts < b.ts ? 1 : a.ts > b.ts ? -1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit);
+  };
   return {
     version: 'memory-search/seed-weights',
     latestStates: (limit) => search(['state'], '', limit, 'timestamp').map((h) => entry(h.memory, h.score)),
     decisionTimeline: (limit) => search(['decision'], '', limit, 'timestamp').map((h) => entry(h.memory, h.score)),
     decisions: (query, limit) => search(['decision'], query, limit, query.trim() === '' ? 'importance' : 'relevance').map((h) => entry(h.memory, h.score)),
-    learnings: (query, limit) => search(['learning'], query, limit, query.trim() === '' ? 'importance' : 'relevance').map((h) => entry(h.memory, h.score)),
+    learnings: (query, limit) => freshLearnings(query, limit, (m) => !m.tags.includes('pattern')),
+    patterns: (query, limit) => freshLearnings(query, limit, (m) => m.tags.includes('pattern'), ['pattern']),
+    tagged: (tag, query, limit) => {
+      const hits = searchMemories(db, { tags: [tag], query: query.trim() === '' ? undefined : query, sort: query.trim() === '' ? 'importance' : 'relevance', limit }, deps());
+      // A tagged memory is a standing fact of the project: with no text match it still counts, by importance.
+      const all = hits.length > 0 || query.trim() === '' ? hits : searchMemories(db, { tags: [tag], sort: 'importance', limit }, deps());
+      return all.map((h) => entry(h.memory, h.score));
+    },
     openIssues: (_query, limit) =>
       openIssues(db, { limit }).map((m) => entry(m, SEVERITY_SCORE[(m.content as { severity?: string }).severity ?? ''] ?? 0.5)),
   };
@@ -129,6 +174,37 @@ export function createGoalsProvider(db: Database, deps: GoalsDeps = {}): () => G
   };
 }
 
+function terms(s: string): Set<string> {
+  return new Set((s.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).map((t) => t.replace(/(?:ing|ed|es|s)$/, '')));
+}
+
+/**
+ * L2/L3 sections by relevance: the share of the query's terms (light suffix folding) that the title and body
+ * contain, title matches breaking ties. Sections matching no term are not evidence for this query.
+ */
+export function createHierarchyProvider(db: Database): (query: string, limit: number) => HierarchyEntry[] {
+  return (query, limit) => {
+    const q = terms(query);
+    if (q.size === 0) return [];
+    const scored = listSections(db)
+      .filter((s) => !s.is_draft && (s.level === 2 || s.level === 3))
+      .map((s) => {
+        const body = terms(`${s.title}\n${s.body}`);
+        const title = terms(s.title);
+        let hit = 0;
+        let inTitle = 0;
+        for (const t of q) {
+          if (body.has(t)) hit++;
+          if (title.has(t)) inTitle++;
+        }
+        return { s, score: roundScore(hit / q.size), inTitle };
+      })
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score || b.inTitle - a.inTitle || compareMarkers(a.s.marker, b.s.marker));
+    return scored.slice(0, limit).map(({ s, score }) => ({ marker: `§${s.marker}`, level: s.level as 2 | 3, title: oneLine(s.title), body: s.body, score }));
+  };
+}
+
 function hasTable(db: Database, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
@@ -144,6 +220,7 @@ export function createStoreSources(db: Database, opts: { retriever?: Retriever; 
     retriever: opts.retriever ?? createBm25Retriever(db),
     memory: memoryOk ? createMemoryProvider(db) : null,
     goals: hierarchyOk ? createGoalsProvider(db) : null,
+    hierarchy: hierarchyOk ? createHierarchyProvider(db) : null,
     sessions: ingestSessions(db),
     lineContext: chunkLineContext(db),
     staticText: opts.staticDir ? (name) => readStaticText(name, opts.staticDir) : undefined,

@@ -113,8 +113,10 @@ export const AO_V1: AoTemplate = {
       intro: 'Ranked for this task; each item names its source.',
       groups: [
         { key: 'evidence', title: 'Evidence (retrieved, ranked)', limit: 100 },
+        { key: 'hierarchy', title: 'Project Hierarchy (L2/L3, by relevance)', limit: 4 },
         { key: 'decisions', title: 'Relevant Decisions', limit: 10 },
-        { key: 'learnings', title: 'Relevant Learnings', limit: 10 },
+        { key: 'learnings', title: 'Relevant Learnings (freshness-weighted, task-filtered)', limit: 10 },
+        { key: 'patterns', title: 'Active Patterns', limit: 5 },
         { key: 'issues', title: 'Open Issues', limit: 10 },
       ],
       emptyNote: 'No prior knowledge found — this is the first cycle.\nAs you work, record decisions and learnings so future packets carry them.',
