@@ -303,6 +303,22 @@ export interface PacketInputs {
   keep_turns?: number;
 }
 
+/** One of 001's ContextPackV2 fields: where it came from, its items (each with provenance), or why it is empty. */
+export interface ContextPackV2Field {
+  source: string;
+  items: { text: string; source: string }[];
+  /** Set (and items empty) when no source had anything. */
+  empty: string | null;
+}
+
+export interface ContextPackV2Fields {
+  constraints: ContextPackV2Field;
+  preferences: ContextPackV2Field;
+  durable_facts: ContextPackV2Field;
+  suggested_plan: ContextPackV2Field;
+  routing_hints: ContextPackV2Field;
+}
+
 /**
  * The packet as stored and hashed: canonical JSON of this object (sorted keys, normalized text) is the snapshot;
  * its sha256 is the context_snapshot_hash. Nothing time- or machine-dependent goes in here.
@@ -323,6 +339,8 @@ export interface CanonicalPacket {
   policy_rules: string[];
   budget_warnings: string[];
   degradations: string[];
+  /** 001's ContextPackV2 fields (engine 1.1.0+; absent in older snapshots). */
+  context_v2?: ContextPackV2Fields;
 }
 
 export interface AssembledPacket {

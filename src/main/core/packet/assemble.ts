@@ -14,6 +14,7 @@ import { createTokenCounter, estimateTokens, type TokenCounter } from '../tokens
 import { layoutAo, buildAoItems } from './ao-v1.ts';
 import { canonicalJson, normalizeText, sha256Hex } from './canonical.ts';
 import { createCompressor } from './compress.ts';
+import { buildContextV2 } from './v2.ts';
 import { gather } from './gather.ts';
 import { Gate, gateTools, itemRef } from './items.ts';
 import { buildLayeredItems, layoutLayered } from './layered-v1.ts';
@@ -190,6 +191,7 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
     policy_rules: redactor.rules.map((x) => x.id),
     budget_warnings: layout.warnings,
     degradations,
+    context_v2: buildContextV2(g, gate, inputs, included.filter((i) => i.kind === 'evidence')),
   };
 }
 

@@ -1,9 +1,9 @@
-import type { CanonicalPacket, PacketFormat, PacketManifest } from '../../../shared/packet.ts';
+import type { CanonicalPacket, ContextPackV2Fields, PacketFormat, PacketManifest } from '../../../shared/packet.ts';
 import { DEFAULT_TIME_BUDGET_MS } from '../redact/index.ts';
 import { packetBody } from './ao-v1.ts';
 import { packId } from './snapshots.ts';
 
-const MEMORY_KINDS = new Set(['goal', 'blocker', 'priority', 'directive', 'state', 'decision_timeline', 'decision', 'learning', 'issue']);
+const MEMORY_KINDS = new Set(['goal', 'gate', 'blocker', 'priority', 'directive', 'state', 'decision_timeline', 'decision', 'learning', 'issue']);
 
 /** The manifest is a view of the stored packet plus its hash, so a replayed packet yields the same manifest. */
 export function manifestOf(p: CanonicalPacket, hash: string): PacketManifest {
@@ -31,6 +31,13 @@ export function manifestOf(p: CanonicalPacket, hash: string): PacketManifest {
     ...validityOf(p),
     context_snapshot_hash: hash,
   };
+}
+
+/** The packet's ContextPackV2 fields; a snapshot from before engine 1.1.0 has none, and says so in each. */
+export function contextV2Of(p: CanonicalPacket): ContextPackV2Fields {
+  if (p.context_v2) return p.context_v2;
+  const none = { source: `not recorded (built by ${p.engine_version})`, items: [], empty: 'this packet predates the ContextPackV2 fields' };
+  return { constraints: none, preferences: none, durable_facts: none, suggested_plan: none, routing_hints: none };
 }
 
 /** Acceptance items that ask for proof: the checklist "requires evidence" (003's Required vs Optional Items). */
@@ -75,6 +82,8 @@ export function renderJson(p: CanonicalPacket, hash: string): string {
       .filter((s) => !s.budget.reserved)
       .map((s) => ({ name: s.name, text: s.text, items: p.included.filter((i) => i.section === s.name) })),
     text: packetText(p),
+    // 001's ContextPackV2 fields, each with its source or the reason it is empty.
+    context_pack_v2: contextV2Of(p),
     manifest: manifestOf(p, hash),
   };
   return JSON.stringify(doc, null, 2) + '\n';
@@ -111,6 +120,7 @@ export function projectContextOs(p: CanonicalPacket, hash: string) {
   const m = manifestOf(p, hash);
   const pick = (kinds: string[]) => p.included.filter((i) => kinds.includes(i.kind)).map((i) => ({ id: i.id, kind: i.kind, source: i.source, score: i.score, digest: i.digest }));
   const criteria = successCriteria(p.inputs.task);
+  const v2 = contextV2Of(p);
   return {
     contract_meta: { contract: 'contextos-context-pack', contract_version: 2, schema_version: 1, producer: p.engine_version, projected_from: `contextpack.packet@${p.template}` },
     pack_meta: {
@@ -123,8 +133,17 @@ export function projectContextOs(p: CanonicalPacket, hash: string) {
       models: p.models,
     },
     intelligence_refs: { evidence: pick(['evidence']), retrieval: p.retrieval },
-    business_context: { intent: p.inputs.query, task: p.inputs.task, goals: pick(['goal', 'blocker', 'priority', 'directive']), payload: packetText(p) },
+    business_context: {
+      intent: p.inputs.query,
+      task: p.inputs.task,
+      goals: pick(['goal', 'gate', 'blocker', 'priority', 'directive']),
+      payload: packetText(p),
+      constraints: v2.constraints,
+      preferences: v2.preferences,
+      suggested_plan: v2.suggested_plan,
+    },
     policy_layer: {
+      routing_hints: v2.routing_hints,
       redaction: { rules: p.policy_rules, count: p.redactions.count, by_type: p.redactions.by_type, fail_closed: true },
       runtime_controls: { redaction_time_budget_ms: DEFAULT_TIME_BUDGET_MS, budget_unit: p.budgets.unit, total_budget: p.budgets.total_budget },
     },
@@ -132,13 +151,14 @@ export function projectContextOs(p: CanonicalPacket, hash: string) {
       tools: p.inputs.tools.map((t) => ({
         name: t.name,
         purpose: t.purpose,
+        ...(t.input_schema ? { input_schema: t.input_schema } : {}),
         capability_class: t.capability_class ?? 'observe',
         risk_level: t.risk_level ?? 'read_safe',
         approval_mode: t.approval_mode ?? 'read_only',
       })),
     },
     decision_layer: { decisions: pick(['decision', 'decision_timeline']), dropped_ids: m.dropped_ids },
-    memory_layer: { blocks: pick(['state', 'learning', 'issue', 'goal']), defaults: { write_back: 'explicit', scope: 'project' } },
+    memory_layer: { blocks: pick(['state', 'learning', 'issue', 'goal', 'gate']), defaults: { write_back: 'explicit', scope: 'project' }, durable_facts: v2.durable_facts },
     evaluation_layer: {
       success_criteria: criteria,
       validity: m.validity,
