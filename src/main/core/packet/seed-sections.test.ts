@@ -212,6 +212,16 @@ describe('ContextPackV2 fields (001)', () => {
     expect(v2.routing_hints.items).toEqual(expect.arrayContaining([{ text: 'see §2.1 Signing keys', source: 'hierarchy §2.1' }, { text: expect.stringMatching(/^read \/.*docs\/auth\.md$/), source: 'retrieval' }, { text: 'template ao-v1, retriever bm25', source: 'request' }]));
   });
 
+  it('passes every field through the gate', async () => {
+    const f = await fixture();
+    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    addMemory(f.store.db, { memory_type: 'learning', title: 'Deploy token', content: { lesson: `token = ${secret}` }, tags: ['fact', 'constraint'], importance: 9 });
+    const p = await buildPacket({ query: 'deploy token', task: `Deploy.\n\n## Constraints\n- use ${secret}\n\n## Plan\n- push ${secret}\n- [ ] done` }, { sources: f.sources });
+    expect(JSON.stringify(p)).not.toContain(secret);
+    expect(p.context_v2!.constraints.items.map((i) => i.text)).toEqual([expect.stringMatching(/^\[REDACTED: /), expect.stringMatching(/^\[REDACTED: /)]);
+    expect(p.context_v2!.suggested_plan.items.map((i) => i.text)).toEqual([expect.stringMatching(/^\[REDACTED: /)]);
+  });
+
   it('says explicitly why each field is empty', async () => {
     const f = await fixture();
     const v2 = (await buildPacket({ query: 'quantum chromodynamics' }, { sources: f.sources })).context_v2!;

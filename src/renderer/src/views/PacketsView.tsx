@@ -203,6 +203,10 @@ function Preview({ packet }: { packet: PacketView }) {
           {Object.entries(manifest.redactions.by_type).map(([t, n]) => `${t} × ${n}`).join(', ')}
         </p>
       ) : null}
+      {manifest.validity && !manifest.validity.valid ? (
+        <p className="notice" data-testid="packet-validity">Not a valid step (003): {manifest.validity.reasons.join('; ')}</p>
+      ) : null}
+      {manifest.evidence_needed ? <p className="notice" data-testid="evidence-needed">Evidence needed: the task asks for proof, but no evidence made it into this packet.</p> : null}
       {manifest.dropped.length > 0 ? (
         <details open>
           <summary>{manifest.dropped.length} evicted item{manifest.dropped.length === 1 ? '' : 's'}</summary>
