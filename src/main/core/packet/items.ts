@@ -37,12 +37,16 @@ export class Gate {
    * text, whose marker lines the gate no longer sees as secrets. A marker line at the same source and line as a
    * recorded event counts as that event again, so a rebuild on an unchanged store hashes the same.
    */
-  private readonly prior: Map<string, RedactionEvent>;
+  private readonly prior = new Map<string, RedactionEvent[]>();
 
   constructor(redactor: Redactor, log: ((e: RedactionEvent) => void) | null, prior: readonly PriorRedaction[] = []) {
     this.redactor = redactor;
     this.log = log;
-    this.prior = new Map(prior.map((e) => [`${e.source}\n${e.line}`, { ...e, ts: '' }]));
+    // Several events can share a source and line (the leaves of one tool schema): they are taken in order.
+    for (const e of prior) {
+      const key = `${e.source}\n${e.line}`;
+      this.prior.set(key, [...(this.prior.get(key) ?? []), { ...e, ts: '' }]);
+    }
   }
 
   /**
@@ -69,8 +73,11 @@ export class Gate {
     const adopted = new Set<number>();
     if (this.prior.size > 0) {
       lines.forEach((l, idx) => {
-        const p = this.prior.get(`${source}\n${idx + firstLine}`);
-        if (p && !byLine.has(idx + 1) && l === redactionMarker(p.type)) {
+        // The marker may stand alone or inside the line the gate judged (`key: [REDACTED: t]`, `name: purpose`).
+        const queue = this.prior.get(`${source}\n${idx + firstLine}`);
+        const p = queue?.[0];
+        if (p && !byLine.has(idx + 1) && l.includes(redactionMarker(p.type))) {
+          queue!.shift();
           byLine.set(idx + 1, { ...p, line: idx + 1 + skip });
           adopted.add(idx + 1);
         }

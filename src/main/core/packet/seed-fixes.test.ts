@@ -49,4 +49,17 @@ describe('replay --reassemble with a redacted task', () => {
       expect(r.diff).toMatchObject({ identical: true, reassembled_hash: a.hash, notes: [] });
     }
   });
+
+  it('also when tool definitions lost keys, leaves or a name/purpose pair to the gate', async () => {
+    const f = await packetStore(tmp.make());
+    closers.push(f.store);
+    const tools = [
+      { name: 'deploy', description: 'Deploy it', input_schema: { type: 'object', properties: { token: { type: 'string', default: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' }, key: { type: 'string', default: 'ghp_zyxwvutsrqponmlkjihgfedcba9876543210' } } } },
+      { name: 'api_key', description: 'sk_live_51Habcdefghijklmnopqrstuvwx' },
+    ];
+    const a = await assemble({ query: 'deploy', template: 'layered-v1', tools }, { db: f.store.db, sources: f.sources, now });
+    expect(a.packet.redactions.count).toBeGreaterThanOrEqual(3);
+    const r = await replay(f.store.db, a.hash, { reassemble: true }, { sources: f.sources });
+    expect(r.diff).toMatchObject({ identical: true, reassembled_hash: a.hash });
+  });
 });
