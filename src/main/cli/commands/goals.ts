@@ -38,7 +38,7 @@ function render(f: FitnessState): string {
 
 export const goalsCommand: Command = {
   name: 'goals',
-  summary: "000's fitness goals: show the gates' state, record a gate result, write a GOALS.md template",
+  summary: 'Fitness goals (GOALS.md gates and directives): show their state, record a gate result, write a template',
   usage: USAGE,
   options: { value: { type: 'string' }, agent: { type: 'string' }, dir: { type: 'string' } },
   async run(ctx) {

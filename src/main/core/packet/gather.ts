@@ -63,7 +63,12 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   if (!m && !(sources.unavailable ?? []).some((u) => u.startsWith('memory'))) degradations.push('memory: no provider');
   const q = rawQuery;
   const L = GATHER_LIMITS;
-  const goals = sources.goals ? await attempt('goals', degradations, gate, () => sources.goals!(), null) : null;
+  let goals = sources.goals ? await attempt('goals', degradations, gate, () => sources.goals!(), null) : null;
+  // The spec's path is provenance printed outside the gate (item sources, tails): judged once here, like a path#anchor.
+  if (goals?.fitness) {
+    const file = gate.pass(goals.fitness.file, 'goals.file', 'GOALS').text.replace(/\n/g, ' ');
+    goals = { ...goals, source: goals.source === goals.fitness.file ? file : goals.source, fitness: { ...goals.fitness, file } };
+  }
   if (!sources.goals && !(sources.unavailable ?? []).some((u) => u.startsWith('goals'))) degradations.push('goals: no provider');
   const sessions = sources.sessions ? await attempt('sessions', degradations, gate, () => sources.sessions!(L.sessions), []) : [];
   const states = m ? await attempt('memory.latestStates', degradations, gate, () => m.latestStates(L.states), []) : [];
