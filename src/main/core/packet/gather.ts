@@ -77,7 +77,16 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
     learnings: learnings.slice(0, L.learnings).map(clampScore),
     issues: issues.slice(0, L.issues).map(clampScore),
     degradations,
-    retrieval: { mode: sources.retriever.mode, k: inputs.k, filters: inputs.filters, hits: hits.length },
+    retrieval: {
+      mode: sources.retriever.mode,
+      k: inputs.k,
+      filters: inputs.filters,
+      hits: hits.length,
+      fusion: sources.retriever.params?.fusion ?? null,
+      mmr: sources.retriever.params?.mmr ?? null,
+      // The reason can name a model folder, so it passes the gate like every other manifest note.
+      fallback_reason: sources.retrievalFallback ? gate.pass(sources.retrievalFallback, 'retrieval.fallback', 'MANIFEST').text : null,
+    },
   };
 }
 
