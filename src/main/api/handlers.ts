@@ -18,7 +18,7 @@ export interface ApiDeps {
   store: Store;
   dataDir: string;
   version: string;
-  transport: 'ipc' | 'http';
+  transport: 'ipc' | 'http' | 'mcp';
   engines: Engines;
   /** Folders searched for a local embedding model (stats report why semantic search is off). */
   modelDirs?: readonly string[];

@@ -150,6 +150,8 @@ export const apiInputs = {
       k: z.number().int().min(1).max(100).optional(),
       filters: searchFiltersSchema.optional(),
       useDefaultExcludes: z.boolean().optional(),
+      /** The rendering of `text` (md by default); the stored snapshot and its hash do not depend on it. */
+      format: z.enum(['md', 'json', 'contextos']).optional(),
     })
     .strict(),
   'packets.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
@@ -176,7 +178,7 @@ export type CapabilityName = 'vector' | 'decisions' | 'hierarchy' | 'packets';
 
 export interface AppInfo {
   version: string;
-  transport: 'ipc' | 'http';
+  transport: 'ipc' | 'http' | 'mcp';
   dataDir: string;
   dbPath: string;
   capabilities: Record<CapabilityName, Capability>;

@@ -50,7 +50,8 @@ export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}
   return {
     build: (input) =>
       mapErrors(async (): Promise<PacketView> => {
-        const { bytes: _bytes, ...rest } = await assemble(input, { ...(await sourcesNow()), ...logs, db }, 'md');
+        const { format, ...request } = input;
+        const { bytes: _bytes, ...rest } = await assemble(request, { ...(await sourcesNow()), ...logs, db }, format ?? 'md');
         return rest;
       }),
     list: (input) => listPackets(db, { limit: input.limit ?? 200 }),

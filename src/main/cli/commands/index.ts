@@ -13,6 +13,7 @@ import { packetsCommand } from './packets.ts';
 import { redactCommand } from './redact.ts';
 import { projectsCommand } from './projects.ts';
 import { settingsCommand } from './settings.ts';
+import { mcpCommand } from './mcp.ts';
 
 /** Every CLI command; a capability adds its commands here. */
-export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand, packCommand, replayCommand, packetsCommand, redactCommand, projectsCommand, settingsCommand];
+export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand, packCommand, replayCommand, packetsCommand, redactCommand, projectsCommand, settingsCommand, mcpCommand];

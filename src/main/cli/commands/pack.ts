@@ -3,6 +3,7 @@ import { assemble, createStoreSources, packetLogs } from '../../core/packet/inde
 import { explainStoreError } from '../../core/store/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { CliError, intOption, oneOf, openCliStore, readInput, type Command } from '../command.ts';
+import { cliRetrieval } from '../retrieval.ts';
 import { asCliError, writeAtomic } from './packet-shared.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, filtersFromFlags } from './filter-flags.ts';
 
@@ -41,12 +42,14 @@ export const packCommand: Command = {
     const useDefaultExcludes = ctx.values['no-default-excludes'] !== true;
     const task = taskFile === undefined ? undefined : await readInput(ctx, taskFile, '--task-file');
     const store = openCliStore(ctx);
+    // Hybrid when the store's vectors are complete and the model is here, else BM25 + text MMR (the manifest says why).
+    const retrieval = await cliRetrieval(store, ctx.io.env, { purpose: 'packet' });
     try {
       const result = await assemble(
         { query, task, template, maxTokens, encoding, k, filters, useDefaultExcludes: useDefaultExcludes ? undefined : false, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined },
         {
           db: store.db,
-          sources: createStoreSources(store.db),
+          sources: createStoreSources(store.db, { retriever: retrieval.retriever, embedderId: retrieval.embedderId, retrievalFallback: retrieval.fallbackReason }),
           // FILE-data/logs/redaction.jsonl and injection-log.jsonl (the database's own data folder), as the app writes them.
           ...packetLogs(ctx.dbPath),
         },
@@ -62,6 +65,7 @@ export const packCommand: Command = {
     } catch (err) {
       throw asCliError(explainStoreError(store, err));
     } finally {
+      await retrieval.close();
       store.close();
     }
   },
