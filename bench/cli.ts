@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+// @ts-expect-error plain JavaScript module without type declarations
+import { freshBundle } from '../src/main/cli/fresh-bundle.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const RUNS = Number(values.runs);
@@ -47,7 +49,9 @@ for (let i = 0; i < RUNS; i++) for (const c of cases) times.get(c.name)!.push(ru
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const base = median(times.get('node -e 0')!);
 const targets: Record<string, number> = { 'contextpack --help': 4, 'contextpack search (20 files)': 6 };
+const bundle = freshBundle(fileURLToPath(new URL('../', import.meta.url)), env) as string | null;
 console.log(`node ${process.version}, ${RUNS} runs each, round-robin; median wall time of the whole process`);
+console.log(`CLI runs ${bundle ? 'the bundle in out/cli/ (fresh)' : 'the TypeScript sources (no fresh bundle: npm run build:cli; or CONTEXTPACK_CLI_SOURCES=1)'}`);
 console.log(`${'command'.padEnd(32)} median ms  × node -e 0  target`);
 for (const c of cases) {
   const m = median(times.get(c.name)!);
