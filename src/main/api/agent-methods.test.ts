@@ -69,6 +69,12 @@ describe('memory.rehydrate and hierarchy.show', () => {
     expect(one).toMatchObject({ marker: s.marker, section: { title: 'Storage' } });
     expect(one.text).toContain('One SQLite file per project.');
     expect(await api.dispatch('hierarchy.show', { marker: '§3.42' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    // §4: an ingested file with its chunks, by path or prefix.
+    const file = await ok('hierarchy.show', { marker: '§4.docs/guide.md' });
+    expect(file.text).toMatch(/^§4\.docs\/guide\.md \(markdown, \d+ chunks/);
+    expect(file.text).toMatch(/docs\/guide\.md#retries:\d+-\d+/);
+    expect((await ok('hierarchy.show', { marker: '§4.docs/*' })).files).toHaveLength(1);
+    expect(await api.dispatch('hierarchy.show', { marker: '§4.nope.md' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 });
 

@@ -8,7 +8,7 @@ import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, t
 import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree } from '../memory.ts';
 // For the agent-facing methods (issue #11): memory.create, memory.rehydrate, hierarchy.show, search retrieval.
 import type { RetrievalRanking } from '../types.ts';
-import { MEMORY_TYPES, type HierarchySection, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
+import { MEMORY_TYPES, type HierarchySection, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
 import type { ApiMethod } from './methods.ts';
 import type { ModelDownloadProgress } from './events.ts';
@@ -197,6 +197,8 @@ export interface HierarchyShow {
   text: string;
   section?: HierarchySection;
   index?: NavigationIndex;
+  /** §4 markers: the indexed files they match. */
+  files?: L4Node[];
 }
 
 export interface ChunkView {
