@@ -1,5 +1,6 @@
 // The MCP server end to end: the SDK's own client spawns `contextpack mcp` over stdio (the real CLI entry, a real
 // SQLite file, the real engine) and talks to it as an agent would.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -31,6 +32,39 @@ async function connect(db: string, env: Record<string, string>): Promise<Session
   return { client, stderr: () => err, close: () => client.close() };
 }
 
+/**
+ * Talks JSON-RPC to the server by hand and returns every stdout line: each must be a JSON-RPC message, since one
+ * stray log line would corrupt the stream for a real client.
+ */
+async function rawSession(db: string, env: Record<string, string>, call: { name: string; arguments: Record<string, unknown> }): Promise<string[]> {
+  const child = spawn(process.execPath, [bin, 'mcp', '--db', db], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  let out = '';
+  const done = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.split('\n').some((l) => l.includes('"id":2'))) resolve();
+    });
+    child.once('exit', () => reject(new Error(`server exited early; stdout: ${out}`)));
+  });
+  const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + '\n');
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { ...call, _meta: { progressToken: 'p1' } } });
+  try {
+    await done;
+  } finally {
+    child.stdin.end();
+    child.kill();
+  }
+  return out.split('\n').filter((l) => l !== '');
+}
+
+function expectOnlyProtocol(lines: string[]): unknown[] {
+  const messages = lines.map((l) => JSON.parse(l) as { jsonrpc: string });
+  for (const m of messages) expect(m.jsonrpc).toBe('2.0');
+  return messages;
+}
+
 type ToolResult = { isError?: boolean; content: { type: string; text?: string; uri?: string }[] };
 const text = (r: ToolResult) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 const call = async (s: Session, name: string, args: Record<string, unknown>, onprogress?: (p: { progress: number; total?: number }) => void) =>
@@ -48,16 +82,17 @@ function makeProject(): string {
 
 describe('contextpack mcp (BM25-only store)', () => {
   let s: Session;
-  let home: string;
+  let db: string;
+  let env: Record<string, string>;
   beforeAll(async () => {
     const dir = tmp.make();
-    home = tmp.make();
-    const db = join(dir, 'p.db');
+    db = join(dir, 'p.db');
     const store = openStore(db);
     await ingestPaths(store.db, [makeProject()]);
     store.close();
     // No model anywhere: an empty models folder and a throwaway user-data folder.
-    s = await connect(db, { CONTEXTPACK_MODELS_DIR: tmp.make(), CONTEXTPACK_HOME: home });
+    env = { CONTEXTPACK_MODELS_DIR: tmp.make(), CONTEXTPACK_HOME: tmp.make() };
+    s = await connect(db, env);
   }, 60_000);
   afterAll(async () => {
     await s?.close();
@@ -168,18 +203,21 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect((await call(s, 'stats', {})).isError).toBeFalsy();
   });
 
-  it('writes nothing but protocol on stdout (the client would have failed to parse it) and logs on stderr', () => {
+  it('writes nothing but protocol on stdout, progress included, and logs on stderr', async () => {
     expect(s.stderr()).toContain('contextpack mcp: serving');
+    const messages = expectOnlyProtocol(await rawSession(db, env, { name: 'pack', arguments: { query: 'pelican gateway' } })) as { method?: string; params?: { progressToken?: string } }[];
+    expect(messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params!.progressToken)).toEqual(['p1', 'p1']);
   });
 });
 
 describe('contextpack mcp with the tiny model installed', () => {
   let s: Session;
   let models: TinyModelDir;
+  let db: string;
   beforeAll(async () => {
     models = await tinyModels();
     const dir = tmp.make();
-    const db = join(dir, 'h.db');
+    db = join(dir, 'h.db');
     const store = openStore(db);
     await ingestPaths(store.db, [makeProject()]);
     await models.embedAll(store.db);
@@ -203,5 +241,11 @@ describe('contextpack mcp with the tiny model installed', () => {
     const found = text(await call(s, 'search', { query: 'pelican gateway' }));
     expect(found).toMatch(/retrieval: mode hybrid; fusion rrf k=60; MMR λ=0.5/);
     expect(found).not.toContain(FAKE_KEY);
+  });
+
+  it('keeps stdout to the protocol while the model runtime loads and embeds the query', async () => {
+    const lines = await rawSession(db, { CONTEXTPACK_MODELS_DIR: models.root, CONTEXTPACK_HOME: tmp.make() }, { name: 'search', arguments: { query: 'key rotation' } });
+    const messages = expectOnlyProtocol(lines) as { id?: number; result?: { content: { text: string }[] } }[];
+    expect(messages.find((m) => m.id === 2)!.result!.content[0]!.text).toMatch(/mode hybrid/);
   });
 });

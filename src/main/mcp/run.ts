@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createApi } from '../api/index.ts';
+import { createEngines } from '../api/wire-engines.ts';
 import { getDefaultRedactor } from '../core/redact/index.ts';
 import { openStore } from '../core/store/index.ts';
 import { createMcpServer } from './server.ts';
@@ -35,7 +37,19 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
   const log = (s: string) => options.stderr(`contextpack mcp: ${s}\n`);
   const version = (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
   const store = openStore(options.dbPath);
+  // The query embedder's worker thread writes to this process's stdout by default; its output goes to stderr instead.
+  const engines = createEngines(store, {
+    modelDirs: options.modelDirs,
+    embedWorker: {
+      spawnWorker: (url, init) => {
+        const worker = new Worker(url, { workerData: init, stdout: true });
+        worker.stdout.pipe(process.stderr);
+        return worker;
+      },
+    },
+  });
   const api = createApi({
+    engines,
     store,
     dataDir: options.dataDir,
     modelDirs: options.modelDirs,
