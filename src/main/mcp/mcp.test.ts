@@ -108,6 +108,7 @@ describe('contextpack mcp (BM25-only store)', () => {
     const pack = tools.find((t) => t.name === 'pack')!;
     expect(Object.keys(pack.inputSchema.properties!)).toEqual(['query', 'task', 'template', 'max_tokens', 'format']);
     expect(pack.inputSchema.required).toEqual(['query']);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name).sort()).toEqual(['pack', 'rehydrate', 'remember']);
   });
 
   it('search: cited hits, best-available mode with the reason, and the fake key redacted', async () => {

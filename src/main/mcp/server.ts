@@ -9,7 +9,7 @@ import type { ReplayDiff } from '../../shared/packet.ts';
 import type { SearchFilters } from '../../shared/types.ts';
 import { provenance } from '../../shared/provenance.ts';
 import type { Redactor } from '../core/redact/index.ts';
-import { API_TO_TOOL_FIELDS, TOOL_DESCRIPTIONS, TOOL_INPUTS, type ToolName } from './tools.ts';
+import { API_TO_TOOL_FIELDS, TOOL_ANNOTATIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, type ToolName } from './tools.ts';
 
 export interface McpServerDeps {
   dispatch: Dispatch;
@@ -112,7 +112,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   }
 
   function tool<N extends ToolName>(name: N, run: (args: any, extra: Extra) => Promise<CallToolResult>): void {
-    server.registerTool(name, { description: TOOL_DESCRIPTIONS[name], inputSchema: TOOL_INPUTS[name] as any }, (async (args: unknown, extra: Extra) => {
+    server.registerTool(name, { description: TOOL_DESCRIPTIONS[name], inputSchema: TOOL_INPUTS[name] as any, annotations: TOOL_ANNOTATIONS[name] }, (async (args: unknown, extra: Extra) => {
       try {
         const result = await run(args, extra);
         // The gate sees every text block, whatever produced it (search snippets, memory text, paths, errors).

@@ -100,3 +100,17 @@ export const API_TO_TOOL_FIELDS: Record<string, string> = {
   'filters.modifiedAfter': 'filters.modified_after',
   'filters.modifiedBefore': 'filters.modified_before',
 };
+
+/** Hints for clients deciding what to run without asking: only `remember` changes project memory. */
+export const TOOL_ANNOTATIONS: Record<ToolName, { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean }> = {
+  search: { readOnlyHint: true, openWorldHint: false },
+  // Stores a snapshot under its hash: the same request on the same store stores the same packet again.
+  pack: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  get_packet: { readOnlyHint: true, openWorldHint: false },
+  replay: { readOnlyHint: true, openWorldHint: false },
+  remember: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // Counts what it loads as accessed (the seed's rehydration step), which changes no content.
+  rehydrate: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  hierarchy: { readOnlyHint: true, openWorldHint: false },
+  stats: { readOnlyHint: true, openWorldHint: false },
+};
