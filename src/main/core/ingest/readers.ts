@@ -64,8 +64,9 @@ const BLOCK_TAGS = new Set([
 const HIDDEN_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'iframe', 'object']);
 
 // htmlparser2 loads with the first HTML file, not with every ingest (or every CLI command that imports ingest).
-// require() of the ES module keeps htmlToText synchronous (Node ≥ 22.12).
-const require = createRequire(import.meta.url);
+// require() of the ES module keeps htmlToText synchronous (Node ≥ 22.12). Not named `require`: a local of that
+// name would shadow CommonJS's own in the bundled main process.
+const requireHtmlParser = createRequire(import.meta.url);
 let htmlParser: typeof import('htmlparser2').Parser | undefined;
 
 /** Visible text only; headings become markdown headings so the markdown chunker yields § anchors for HTML too. */
@@ -75,7 +76,7 @@ export function htmlToText(html: string): { title: string | null; text: string }
   let title: string | null = null;
   let inTitle = false;
   let pre = 0;
-  htmlParser ??= (require('htmlparser2') as typeof import('htmlparser2')).Parser;
+  htmlParser ??= (requireHtmlParser('htmlparser2') as typeof import('htmlparser2')).Parser;
   const parser = new htmlParser(
     {
       onopentag(name) {
