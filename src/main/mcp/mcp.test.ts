@@ -121,6 +121,9 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect(t).not.toContain(FAKE_KEY);
     expect(t).toContain('[REDACTED:');
     expect(progress.at(-1)).toBe(1);
+    const onlyCode = text(await call(s, 'search', { query: 'pelican gateway key rotation', filters: { include: ['src/**'] } }));
+    expect(onlyCode).toMatch(/gateway\.ts/);
+    expect(onlyCode).not.toMatch(/\.md#/);
   });
 
   it('pack: the packet with its hash, BM25 + text MMR recorded with the fallback reason; get_packet, resource and replay agree', async () => {

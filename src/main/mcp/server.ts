@@ -42,9 +42,13 @@ function describeError(e: ApiError): string {
   return [`${e.code}: ${message}`, ...issues].join('\n');
 }
 
-function toApiFilters(f: { path_glob?: string; types?: SearchFilters['types']; modified_after?: string; modified_before?: string } | undefined): SearchFilters | undefined {
+function toApiFilters(
+  f: { include?: string[]; exclude?: string[]; path_glob?: string; types?: SearchFilters['types']; modified_after?: string; modified_before?: string } | undefined,
+): SearchFilters | undefined {
   if (!f) return undefined;
   return {
+    ...(f.include !== undefined ? { include: f.include } : {}),
+    ...(f.exclude !== undefined ? { exclude: f.exclude } : {}),
     ...(f.path_glob !== undefined ? { pathGlob: f.path_glob } : {}),
     ...(f.types !== undefined ? { types: f.types } : {}),
     ...(f.modified_after !== undefined ? { modifiedAfter: f.modified_after } : {}),

@@ -12,7 +12,9 @@ const hash = z
 
 const filters = z
   .object({
-    path_glob: z.string().max(1000).optional().describe('SQLite GLOB over the source path, e.g. "*/docs/*.md"'),
+    include: z.array(z.string().min(1).max(500)).max(100).optional().describe('globs over paths relative to their root; a hit must match one, e.g. ["docs/**", "src/**/*.ts"]'),
+    exclude: z.array(z.string().min(1).max(500)).max(100).optional().describe('globs over paths relative to their root that no hit may match, e.g. ["test/**"]'),
+    path_glob: z.string().max(1000).optional().describe('SQLite GLOB over the absolute source path, e.g. "*/docs/*.md"'),
     types: z.array(z.enum(SOURCE_TYPES)).optional().describe('source types to keep, e.g. ["markdown", "code"]'),
     modified_after: z.string().optional().describe('ISO date: only files modified at or after it'),
     modified_before: z.string().optional().describe('ISO date: only files modified before it'),
