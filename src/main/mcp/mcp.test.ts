@@ -75,6 +75,8 @@ function makeProject(): string {
   writeTree(root, {
     'docs/auth.md': `# Auth service\n\n## Tokens\n\nThe pelican gateway signs session tokens with a rotating key.\n\naws_access_key_id = ${FAKE_KEY}\n\n## Rotation\n\nKeys rotate every 24 hours; the pelican gateway reloads them.\n`,
     'docs/retries.md': '# Retries\n\nThe pelican gateway retries failed uploads with exponential backoff and jitter.\n',
+    // The key sits where a 240-character snippet would cut it in two.
+    'docs/long.md': `# Long\n\n${'ravens '.repeat(31).trim()}\nkey = ${FAKE_KEY}\n`,
     'src/gateway.ts': 'export function rotateKeys(now: Date) {\n  // pelican gateway key rotation\n  return now.getTime();\n}\n',
   });
   return root;
@@ -121,6 +123,9 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect(t).not.toContain(FAKE_KEY);
     expect(t).toContain('[REDACTED:');
     expect(progress.at(-1)).toBe(1);
+    const cut = text(await call(s, 'search', { query: 'ravens', k: 3 }));
+    expect(cut).toContain('long.md');
+    expect(cut).not.toContain(FAKE_KEY.slice(0, 8));
     const onlyCode = text(await call(s, 'search', { query: 'pelican gateway key rotation', filters: { include: ['src/**'] } }));
     expect(onlyCode).toMatch(/gateway\.ts/);
     expect(onlyCode).not.toMatch(/\.md#/);

@@ -132,7 +132,9 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     await progress(extra, 0, 1, 'searching');
     const r = await call<ApiOutput<'search.query'>>('search.query', { query: a.query, k: a.k ?? 10, mode: a.mode, filters: toApiFilters(a.filters) });
     await progress(extra, 1, 1, `${r.hits.length} hits`);
-    const hits = r.hits.map((h, i) => `${i + 1}. ${h.score.toFixed(3)}  ${provenance(h)}\n   ${h.text.replace(/\s+/g, ' ').slice(0, 240)}`);
+    // The gate judges the chunk's own lines before they are joined and cut: a snippet cut inside a key would no
+    // longer match the rule that knows the whole key.
+    const hits = r.hits.map((h, i) => `${i + 1}. ${h.score.toFixed(3)}  ${provenance(h)}\n   ${gate(h.text, 'search').replace(/\s+/g, ' ').slice(0, 240)}`);
     return { content: [{ type: 'text', text: [retrievalLine(r), '', ...(hits.length > 0 ? hits : ['no results'])].join('\n') }] };
   });
 
@@ -212,7 +214,8 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
         return {
           resources: (r.value as ApiOutput<'packets.list'>).map((p) => ({
             uri: `${PACKET_URI_PREFIX}${p.hash}`,
-            name: gate(`packet ${p.hash.slice(0, 12)}: ${p.query}`.replace(/\s+/g, ' ').slice(0, 120), 'resources/list'),
+            // Gated whole, then cut: a cut can hide a secret from the rule that matches it.
+            name: `packet ${p.hash.slice(0, 12)}: ${gate(p.query, 'resources/list')}`.replace(/\s+/g, ' ').slice(0, 120),
             mimeType: 'text/markdown',
           })),
         };
