@@ -90,6 +90,9 @@ describe('the retriever factory', () => {
       const opened = await openSemanticSearch(store.db, { dirs: [models.root], inProcess: true });
       if (opened.ok) await opened.engine.close();
     }
+    const broken = await chooseRetriever({ db: store.db, vec: store.vec, openSemantic: () => Promise.reject(new Error('onnxruntime exploded')) }, { purpose: 'packet' });
+    expect(broken).toMatchObject({ embedderId: null, fallbackReason: 'semantic search failed to open: onnxruntime exploded' });
+    expect(broken.retriever.mode).toBe('bm25');
     const gone = await chooseRetriever(deps([tmp.make()]), { purpose: 'packet' });
     expect(gone.fallbackReason).toMatch(/no model at/);
     // A new file without vectors: incomplete, so BM25 with the coverage in the reason.

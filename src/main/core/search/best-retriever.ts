@@ -84,7 +84,13 @@ export async function chooseRetriever(deps: BestRetrieverDeps, options: Retrieva
   const fallback = (reason: string): RetrievalChoice => ({ retriever: bm25Fallback(bm25, options), embedderId: null, fallbackReason: reason });
   const blocker = hybridBlocker(deps.db, deps.vec);
   if (blocker) return fallback(blocker);
-  const opened = await deps.openSemantic();
+  let opened: OpenSemanticSearch;
+  try {
+    opened = await deps.openSemantic();
+  } catch (err) {
+    // A model that fails to load must not take the packet down: BM25 serves, and the manifest says why.
+    return fallback(`semantic search failed to open: ${(err as Error).message ?? String(err)}`);
+  }
   if (!opened.ok) return fallback(opened.reason);
   return { retriever: semanticHybridRetriever(opened.engine, options), embedderId: opened.engine.modelId, fallbackReason: null };
 }
