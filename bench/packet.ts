@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { addMemory, createDecision } from '../src/main/core/memory/index.ts';
 import { assemble, buildPacket, createStoreSources } from '../src/main/core/packet/index.ts';
 import { getDefaultRedactor } from '../src/main/core/redact/index.ts';
+import { chooseRetriever } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { warmTokenizer } from '../src/main/core/tokens/index.ts';
 import { percentile } from './lib/trec-eval.ts';
@@ -56,7 +57,10 @@ for (let i = 0; i < 40; i++) {
   if (i % 4 === 0) addMemory(db, { memory_type: 'state', title: `State ${i}`, content: { task_description: line(), completion_percentage: i } }, deps);
 }
 
-const sources = createStoreSources(db);
+// The retriever every transport uses for packets: on this store (no vectors) BM25 + text MMR, with the reason.
+const choice = await chooseRetriever({ db, vec: store.vec, openSemantic: async () => ({ ok: false, reason: 'no model in this bench' }) }, { purpose: 'packet' });
+const sources = createStoreSources(db, { retriever: choice.retriever, retrievalFallback: choice.fallbackReason });
+const plainSources = createStoreSources(db);
 // Queries are three distinct terms, as a task's keywords are: drawn from below the 100 most frequent words (which
 // behave like stopwords: each is in most chunks). `--common` adds one of those to every query, the slow case for BM25.
 const term = () => vocab[100 + Math.floor(rand() * (vocab.length - 100))];
@@ -87,7 +91,9 @@ console.log(`packet: ${sample.budgets.total_chars} chars, ${sample.budgets.total
 await time('ao-v1 assemble + store (md)', (q) => assemble({ query: q, task }, { db, sources }, 'md'));
 await time('ao-v1 assemble + store (json)', (q) => assemble({ query: q, task }, { db, sources }, 'json'));
 await time('layered-v1 assemble + store (md)', (q) => assemble({ query: q, task, template: 'layered-v1' }, { db, sources }, 'md'));
-await time('ao-v1 retrieval only (bm25, k=20)', (q) => sources.retriever.search({ text: q, k: 20 }));
+await time('ao-v1 assemble + store, plain bm25', (q) => assemble({ query: q, task }, { db, sources: plainSources }, 'md'));
+await time('retrieval only (bm25 + text MMR, k=20)', (q) => sources.retriever.search({ text: q, k: 20 }));
+await time('retrieval only (plain bm25, k=20)', (q) => plainSources.retriever.search({ text: q, k: 20 }));
 
 store.close();
 if (!values['keep-db']) rmSync(tmp, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // redaction markers, history by hash, replay diffs). Plain JSON only. schema_version 1: fields are never removed or
 // renamed; readers ignore fields they do not know.
 
-import type { SearchFilters, SearchMode } from './types.ts';
+import type { RetrievalRanking, SearchFilters, SearchMode } from './types.ts';
 
 export type PacketTemplateId = 'ao-v1' | 'layered-v1';
 export const PACKET_TEMPLATES: readonly PacketTemplateId[] = ['ao-v1', 'layered-v1'];
@@ -180,6 +180,12 @@ export interface RetrievalParams {
   k: number;
   filters: SearchFilters | null;
   hits: number;
+  /** Fusion of keyword and vector lists (hybrid); null otherwise. */
+  fusion?: RetrievalRanking['fusion'];
+  /** MMR re-ranking: λ, candidates, and whether similarity came from chunk vectors or the chunks' words. */
+  mmr?: RetrievalRanking['mmr'];
+  /** Why the packet was not retrieved with hybrid search (no vectors, incomplete vectors, no model); null when it was. */
+  fallback_reason?: string | null;
 }
 
 /** 001's context ledger combined with 003's manifest. */

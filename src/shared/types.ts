@@ -52,6 +52,15 @@ export interface IngestProgress {
 
 export type SearchMode = 'bm25' | 'vector' | 'hybrid';
 
+/**
+ * How a retriever ranked, beside its mode: the fusion of keyword and vector lists, and the MMR re-ranking with the
+ * similarity it used (chunk vectors, or the chunks' own words when the store has none). Recorded in packet manifests.
+ */
+export interface RetrievalRanking {
+  fusion?: { method: 'rrf' | 'normalized'; k?: number; weights?: [number, number] } | null;
+  mmr?: { lambda: number; fetch_k: number; similarity: 'vector' | 'text' } | null;
+}
+
 export interface SearchFilters {
   /** SQLite GLOB over the absolute source path, e.g. `/home/me/proj/docs/*.md`. */
   pathGlob?: string;

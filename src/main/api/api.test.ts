@@ -136,7 +136,9 @@ describe('library, sources and search through the API', () => {
     expect(ctx.focus).toBe(found.hits[0].chunkId);
     expect(ctx.chunks.some((c: { text: string }) => c.text.includes('jitter'))).toBe(true);
     expect(await api.dispatch('chunks.context', { chunkId: 999999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await api.dispatch('search.query', { query: 'backoff', mmrLambda: 0.5 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    // Best available on a store without vectors: bm25, with the reason; a λ adds MMR over the chunks' words.
+    expect(found.retrieval).toMatchObject({ fusion: null, mmr: null, fallback_reason: expect.stringContaining('no vectors yet') });
+    expect(await api.dispatch('search.query', { query: 'backoff', mmrLambda: 0.5 })).toMatchObject({ ok: true, value: { mode: 'bm25', retrieval: { mmr: { lambda: 0.5, similarity: 'text' } } } });
   });
 
   it('imports uploaded folders under the data dir; a re-drop replaces the folder, so deleted files leave the index', async () => {

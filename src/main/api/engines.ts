@@ -1,5 +1,6 @@
 import type { Capability, CapabilityName, ApiParsedInput, ApiOutput } from '../../shared/api/index.ts';
 import type { SearchFilters, SearchHit, SearchMode } from '../../shared/types.ts';
+import type { OpenSemanticSearch } from '../core/search/index.ts';
 
 /**
  * The engine parts that land separately (#3 vectors, #4 memory/hierarchy, #5 packets), each behind the narrow
@@ -10,6 +11,8 @@ export interface VectorSearch {
   /** Asked on each app.info: vectors and the model can appear or go away while the app runs. */
   status(): Promise<Capability>;
   search(req: { text: string; k: number; mode: Exclude<SearchMode, 'bm25'>; mmrLambda?: number; filters?: SearchFilters }): Promise<SearchHit[]>;
+  /** The open semantic engine (opened on first use, kept), for the retriever factory; or why it cannot open. */
+  semantic(): Promise<OpenSemanticSearch>;
   /** Releases the query model (its worker thread); later searches answer `unavailable`. */
   close(): Promise<void>;
 }
@@ -24,6 +27,7 @@ export interface DecisionsEngine {
 export interface HierarchyEngine {
   tree(): ApiOutput<'hierarchy.tree'>;
   setSummary(input: ApiParsedInput<'hierarchy.summary'>): ApiOutput<'hierarchy.summary'>;
+  show(marker: string | undefined): ApiOutput<'hierarchy.show'>;
 }
 
 export interface PacketsEngine {

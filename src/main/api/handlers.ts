@@ -1,5 +1,6 @@
 import type { Store } from '../core/store/index.ts';
-import { createBm25Retriever } from '../core/search/index.ts';
+import { bm25Fallback, chooseRetriever, createBm25Retriever, type Retriever } from '../core/search/index.ts';
+import { createMemoryAdapter } from './adapters/memory.ts';
 import { storeStats } from '../core/stats.ts';
 import { createProject, listProjects, projectExists } from '../core/projects/projects.ts';
 import type { ApiOutput } from '../../shared/api/index.ts';
@@ -17,7 +18,7 @@ export interface ApiDeps {
   store: Store;
   dataDir: string;
   version: string;
-  transport: 'ipc' | 'http';
+  transport: 'ipc' | 'http' | 'mcp';
   engines: Engines;
   /** Folders searched for a local embedding model (stats report why semantic search is off). */
   modelDirs?: readonly string[];
@@ -38,6 +39,9 @@ export interface ApiDeps {
 export function createApiHandlers(deps: ApiDeps): ApiHandlers {
   const { store, engines, library } = deps;
   const bm25 = createBm25Retriever(store.db);
+  const memory = createMemoryAdapter(store.db);
+  const openSemantic = () =>
+    typeof engines.vector === 'string' ? Promise.resolve({ ok: false as const, reason: engines.vector }) : engines.vector.semantic();
   const need = <T extends object>(engine: T | string): T => {
     if (typeof engine === 'string') throw unavailable(engine);
     return engine;
@@ -73,12 +77,21 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       }
     },
     'search.query': async (input): Promise<ApiOutput<'search.query'>> => {
-      const mode = input.mode ?? 'bm25';
+      const mode = input.mode ?? 'best';
       const k = input.k ?? 20;
-      if (mode === 'bm25') {
-        if (input.mmrLambda !== undefined) throw new ApiFailure('invalid_input', 'MMR needs vectors: choose vector or hybrid mode', [{ field: 'mmrLambda', message: 'MMR needs vector or hybrid mode' }]);
-        return { mode, hits: await bm25.search({ text: input.query, k, filters: input.filters }) };
+      const query = { text: input.query, k, filters: input.filters };
+      const answer = async (retriever: Retriever, fallbackReason: string | null): Promise<ApiOutput<'search.query'>> => ({
+        mode: retriever.mode,
+        hits: await retriever.search(query),
+        retrieval: { fusion: retriever.params?.fusion ?? null, mmr: retriever.params?.mmr ?? null, fallback_reason: fallbackReason },
+      });
+      // Best available, as packets retrieve: hybrid when the vectors are complete and the model is here, else bm25.
+      if (mode === 'best') {
+        const choice = await chooseRetriever({ db: store.db, vec: store.vec, openSemantic, bm25 }, { purpose: 'search', mmrLambda: input.mmrLambda });
+        return answer(choice.retriever, choice.fallbackReason);
       }
+      // bm25 with a λ: MMR over the chunks' own words (no vectors needed).
+      if (mode === 'bm25') return answer(bm25Fallback(bm25, { purpose: 'search', mmrLambda: input.mmrLambda }), null);
       const hits = await need(engines.vector).search({ text: input.query, k, mode, mmrLambda: input.mmrLambda, filters: input.filters });
       return { mode, hits };
     },
@@ -98,6 +111,9 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     },
     'hierarchy.tree': async () => need(engines.hierarchy).tree(),
     'hierarchy.summary': async (input) => need(engines.hierarchy).setSummary(input),
+    'hierarchy.show': async (input) => need(engines.hierarchy).show(input.marker),
+    'memory.create': async (input) => memory.create(input),
+    'memory.rehydrate': async (input) => memory.rehydrate(input),
     'packets.build': (input) => need(engines.packets).build(input),
     'packets.list': async (input) => need(engines.packets).list(input),
     'packets.get': async (input) => need(engines.packets).get(input.hash),

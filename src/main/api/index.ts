@@ -22,7 +22,7 @@ export interface ApiOptions {
   store: Store;
   dataDir: string;
   version: string;
-  transport: 'ipc' | 'http';
+  transport: 'ipc' | 'http' | 'mcp';
   desktop?: ApiDeps['desktop'];
   engines?: Engines;
   modelDirs?: readonly string[];

@@ -1,5 +1,6 @@
 import type { WorkerDeps } from '../core/embed/embedder.ts';
 import type { Store } from '../core/store/index.ts';
+import { chooseRetriever, createBm25Retriever } from '../core/search/index.ts';
 import { createDecisionsAdapter } from './adapters/decisions.ts';
 import { createHierarchyAdapter } from './adapters/hierarchy.ts';
 import { createPacketsAdapter } from './adapters/packets.ts';
@@ -19,11 +20,17 @@ export interface EngineDeps {
  * (the UI shows it); vector search decides per call, from the store and the model folders.
  */
 export function createEngines(store: Store, deps: EngineDeps = {}): Engines {
+  const vector = createVectorAdapter(store, deps.modelDirs ?? [], deps.embedWorker);
+  const bm25 = createBm25Retriever(store.db);
   return {
-    vector: createVectorAdapter(store, deps.modelDirs ?? [], deps.embedWorker),
+    vector,
     decisions: createDecisionsAdapter(store.db, deps),
     hierarchy: createHierarchyAdapter(store.db, deps),
-    // An in-memory store has no folder to keep the audit logs beside.
-    packets: createPacketsAdapter(store.db, { ...deps, dbPath: store.path === ':memory:' ? undefined : store.path }),
+    packets: createPacketsAdapter(store.db, {
+      ...deps,
+      // An in-memory store has no folder to keep the audit logs beside.
+      dbPath: store.path === ':memory:' ? undefined : store.path,
+      retrieval: () => chooseRetriever({ db: store.db, vec: store.vec, openSemantic: () => vector.semantic(), bm25 }, { purpose: 'packet' }),
+    }),
   };
 }

@@ -1,5 +1,5 @@
-import { CliError, parseCommand, type CliIo } from './command.ts';
-import { commands } from './commands/index.ts';
+import type { CliIo } from './command.ts';
+import { commands, loadCommand } from './commands/index.ts';
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -21,12 +21,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(help());
     return name ? 0 : 2;
   }
-  const cmd = commands.find((c) => c.name === name);
-  if (!cmd) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.stderr(`contextpack: unknown command ${JSON.stringify(name)}\n\n${help()}`);
     return 2;
   }
+  // Loaded with the command, not for --help: command.ts brings the store (SQLite) with it.
+  const { CliError, parseCommand } = await import('./command.ts');
   try {
+    const cmd = await loadCommand(entry);
     const ctx = parseCommand(cmd, rest, io);
     if (ctx.values.help === true) {
       io.stdout(`${cmd.summary}\nusage: ${cmd.usage}\n`);

@@ -6,6 +6,9 @@ import { GLOB_MAX } from '../globs.ts';
 import { DECISION_ID_PATTERN, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../limits.ts';
 import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type SearchHit, type SearchMode, type SourceRecord, type StoreStats } from '../types.ts';
 import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree } from '../memory.ts';
+// For the agent-facing methods (issue #11): memory.create, memory.rehydrate, hierarchy.show, search retrieval.
+import type { RetrievalRanking } from '../types.ts';
+import { MEMORY_TYPES, type HierarchySection, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
 import type { ApiMethod } from './methods.ts';
 import type { ModelDownloadProgress } from './events.ts';
@@ -114,7 +117,8 @@ export const apiInputs = {
     .object({
       query: z.string().trim().min(1, 'query is empty').max(2000),
       k: z.number().int().min(1).max(200).optional(),
-      mode: z.enum(['bm25', 'vector', 'hybrid']).optional(),
+      /** Absent or 'best': hybrid when every chunk has a vector and the model is here, else bm25 (the reason comes back). */
+      mode: z.enum(['best', 'bm25', 'vector', 'hybrid']).optional(),
       mmrLambda: z.number().min(0).max(1).optional(),
       filters: searchFiltersSchema.optional(),
     })
@@ -137,6 +141,21 @@ export const apiInputs = {
       key_decisions: z.array(z.string().regex(DECISION_ID_PATTERN, 'key decisions are decision ids like DEC-2026-01-31-001')).max(20).optional(),
     })
     .strict(),
+  'hierarchy.show': z.object({ marker: z.string().trim().min(1, 'marker is empty').max(200).optional() }).strict(),
+  // Any memory type; decisions go through the decision template and its validation (content: decision, rationale, …).
+  'memory.create': z
+    .object({
+      type: z.enum(MEMORY_TYPES as [MemoryType, ...MemoryType[]]),
+      title: nonEmpty('title', TITLE_MAX),
+      content: z.record(z.string(), z.unknown()),
+      tags: z.array(z.string().trim().min(1).max(TAG_MAX)).max(20).optional(),
+      importance: z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10').optional(),
+      agent: z.string().trim().min(1).max(200).optional(),
+    })
+    .strict(),
+  'memory.rehydrate': z
+    .object({ maxTokens: z.number().int().min(500, 'maxTokens must be at least 500').max(200_000, 'maxTokens must be at most 200000').optional() })
+    .strict(),
   'packets.build': z
     .object({
       query: z.string().trim().min(1, 'query is required').max(2000),
@@ -152,6 +171,7 @@ export const apiInputs = {
       filters: searchFiltersSchema.optional(),
       useDefaultExcludes: z.boolean().optional(),
       // Issue #17: the same fields as `pack --format / --profile / --session / --tools-file / --conversation-file`.
+      /** The rendering of `text` (md by default); the stored snapshot and its hash do not depend on it. */
       format: z.enum(['md', 'json', 'contextos']).optional(),
       profile: z.enum(['research', 'docs', 'tests']).optional(),
       sessionId: z.string().trim().min(1, 'session id is empty').max(200).optional(),
@@ -184,7 +204,7 @@ export type CapabilityName = 'vector' | 'decisions' | 'hierarchy' | 'packets';
 
 export interface AppInfo {
   version: string;
-  transport: 'ipc' | 'http';
+  transport: 'ipc' | 'http' | 'mcp';
   dataDir: string;
   dbPath: string;
   capabilities: Record<CapabilityName, Capability>;
@@ -193,6 +213,18 @@ export interface AppInfo {
 export interface SearchResponse {
   mode: SearchMode;
   hits: SearchHit[];
+  /** How the hits were ranked: fusion and MMR settings, and why hybrid was not used when it was asked for or best. */
+  retrieval?: RetrievalRanking & { fallback_reason: string | null };
+}
+
+/** One § section, or (no marker) the navigation index with the executive summary; `text` is what to read. */
+export interface HierarchyShow {
+  marker: string | null;
+  text: string;
+  section?: HierarchySection;
+  index?: NavigationIndex;
+  /** §4 markers: the indexed files they match. */
+  files?: L4Node[];
 }
 
 export interface ChunkView {
@@ -294,6 +326,9 @@ export interface ApiOutputs {
   'decisions.exportMarkdown': DecisionExport;
   'hierarchy.tree': HierarchyView;
   'hierarchy.summary': ExecutiveSummary;
+  'hierarchy.show': HierarchyShow;
+  'memory.create': MemoryRecord;
+  'memory.rehydrate': RehydrationBundle;
   'packets.build': PacketView;
   'packets.list': PacketListItem[];
   'packets.get': PacketView;

@@ -11,6 +11,7 @@ import {
   SnapshotNotFoundError,
   type AssembleDeps,
 } from '../../core/packet/index.ts';
+import { chooseRetriever, type RetrievalChoice } from '../../core/search/index.ts';
 import type { PacketView } from '../../../shared/api/index.ts';
 import type { PacketsEngine } from '../engines.ts';
 import { ApiFailure } from '../failure.ts';
@@ -21,6 +22,8 @@ export interface PacketsAdapterDeps {
   now?: () => Date;
   /** The store's database file: every build appends to FILE-data/logs/redaction.jsonl and injection-log.jsonl (logPath), as the CLI does. None → no log files. */
   dbPath?: string;
+  /** The retriever for each build (core/search/best-retriever.ts); default: the store's own choice, without a model. */
+  retrieval?: () => Promise<RetrievalChoice>;
 }
 
 async function mapErrors<T>(fn: () => T | Promise<T>): Promise<T> {
@@ -37,11 +40,18 @@ export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}
   // Built once: openStore has applied every migration before the API starts, so the tables they read are there.
   const base: Omit<AssembleDeps, 'db'> = { sources: createStoreSources(db), redactor: deps.redactor, now: deps.now };
   const logs = deps.dbPath ? packetLogs(deps.dbPath) : {};
+  const retrieval =
+    deps.retrieval ?? (() => chooseRetriever({ db, vec: { loaded: true }, openSemantic: async () => ({ ok: false, reason: 'semantic search off: no query model wired in' }) }, { purpose: 'packet' }));
+  // Each build (and reassembly) asks for the best retriever now: vectors and a model can appear while the app runs.
+  const sourcesNow = async (): Promise<Omit<AssembleDeps, 'db'>> => {
+    const choice = await retrieval();
+    return { ...base, sources: { ...base.sources, retriever: choice.retriever, embedderId: choice.embedderId, retrievalFallback: choice.fallbackReason } };
+  };
   return {
     build: (input) =>
       mapErrors(async (): Promise<PacketView> => {
         const { format, ...request } = input;
-        const { bytes: _bytes, ...rest } = await assemble(request, { ...base, ...logs, db }, format ?? 'md');
+        const { bytes: _bytes, ...rest } = await assemble(request, { ...(await sourcesNow()), ...logs, db }, format ?? 'md');
         return rest;
       }),
     list: (input) => listPackets(db, { limit: input.limit ?? 200 }),
@@ -57,7 +67,7 @@ export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}
     replay: (hash) =>
       mapErrors(async () => {
         // A reassembly is a comparison, not a packet handed out: like `contextpack replay --reassemble`, it logs nothing.
-        const r = await replay(db, hash, { reassemble: true }, base);
+        const r = await replay(db, hash, { reassemble: true }, await sourcesNow());
         return r.diff!;
       }),
   };

@@ -41,6 +41,10 @@ export function createVectorAdapter(store: Store, modelDirs: readonly string[], 
       // No λ → the retriever's default: MMR 0.5 for hybrid (as in the CLI and the README), none for vector.
       return opened.engine.search({ text: req.text, k: req.k, mode: req.mode, mmrLambda: req.mmrLambda, filters: req.filters });
     },
+    async semantic() {
+      if (closed) return { ok: false, reason: 'semantic search is closed (the app is shutting down)' };
+      return engine();
+    },
     async close() {
       closed = true;
       const pending = opening;

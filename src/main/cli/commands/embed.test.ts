@@ -86,6 +86,16 @@ describe('embed, search --mode and stats on the CLI', () => {
       expect(out.hits[0].externalId).toBe('d3');
       expect(out.hits.length).toBeLessThanOrEqual(2);
     }
+    // No --mode: best available, which is hybrid now that every chunk has a vector; pack retrieves the same way.
+    const best = JSON.parse((await cli(['search', 'magma lava volcanoes', '--k', '2', '--db', db, '--json'], on)).stdout);
+    expect(best).toMatchObject({ mode: 'hybrid', retrieval: { fusion: { method: 'rrf', k: 60 }, mmr: { similarity: 'vector' }, fallback_reason: null } });
+    const packed = JSON.parse((await cli(['pack', '-q', 'magma lava volcanoes', '--format', 'json', '--db', db], on)).stdout);
+    expect(packed.manifest.retrieval).toMatchObject({ mode: 'hybrid', fusion: { method: 'rrf' }, mmr: { similarity: 'vector' }, fallback_reason: null });
+    expect(packed.manifest.models.embedder).toBe('Xenova/all-MiniLM-L6-v2');
+    // The same store without the model: BM25 (+ text MMR for the packet) and the reason.
+    const off = { CONTEXTPACK_MODELS_DIR: tmp.make(), CONTEXTPACK_HOME: tmp.make() };
+    const bm25 = JSON.parse((await cli(['pack', '-q', 'magma lava volcanoes', '--format', 'json', '--db', db], off)).stdout);
+    expect(bm25.manifest.retrieval).toMatchObject({ mode: 'bm25', mmr: { similarity: 'text' }, fallback_reason: expect.stringContaining('no model at') });
     const mmr = await cli(['search', 'whales ocean', '--mode', 'hybrid', '--mmr-lambda', '0.3', '--fetch-k', '10', '--fusion', 'normalized', '--db', db, '--json'], on);
     expect(JSON.parse(mmr.stdout).hits[0].externalId).toBe('d2');
     const q = join(tmp.make(), 'q.jsonl');
@@ -98,9 +108,12 @@ describe('embed, search --mode and stats on the CLI', () => {
 
   it('rejects bad search options with the option named', async () => {
     const on = { CONTEXTPACK_MODELS_DIR: models.root };
-    expect((await cli(['search', 'x', '--mode', 'fuzzy', '--db', db], on)).stderr).toMatch(/--mode must be one of bm25, vector, hybrid/);
+    expect((await cli(['search', 'x', '--mode', 'fuzzy', '--db', db], on)).stderr).toMatch(/--mode must be one of best, bm25, vector, hybrid/);
     expect((await cli(['search', 'x', '--mode', 'hybrid', '--mmr-lambda', '2', '--db', db], on)).stderr).toMatch(/--mmr-lambda must be a number in \[0, 1\]/);
-    expect((await cli(['search', 'x', '--mmr-lambda', '0.5', '--db', db], on)).stderr).toMatch(/need --mode vector or hybrid/);
+    expect((await cli(['search', 'x', '--mode', 'bm25', '--fusion', 'rrf', '--db', db], on)).stderr).toMatch(/--fusion needs --mode hybrid/);
+    // bm25 with a λ is MMR over the chunks' own words.
+    const mmr = JSON.parse((await cli(['search', 'x', '--mode', 'bm25', '--mmr-lambda', '0.5', '--json', '--db', db], on)).stdout);
+    expect(mmr).toMatchObject({ mode: 'bm25', retrieval: { mmr: { lambda: 0.5, similarity: 'text' } } });
     expect((await cli(['search', 'x', '--mode', 'hybrid', '--fusion', 'max', '--db', db], on)).stderr).toMatch(/--fusion must be one of rrf, normalized/);
   });
 

@@ -1,19 +1,42 @@
 import type { Command } from '../command.ts';
-import { decisionCommand } from './decision.ts';
-import { hierarchyCommand } from './hierarchy.ts';
-import { memoryCommand } from './memory.ts';
-import { embedCommand } from './embed.ts';
-import { ingestCommand } from './ingest.ts';
-import { searchCommand } from './search.ts';
-import { serveCommand } from './serve.ts';
-import { statsCommand } from './stats.ts';
-import { packCommand } from './pack.ts';
-import { replayCommand } from './replay.ts';
-import { packetsCommand } from './packets.ts';
-import { redactCommand } from './redact.ts';
-import { projectsCommand } from './projects.ts';
-import { settingsCommand } from './settings.ts';
-import { goalsCommand } from './goals.ts';
+
+/**
+ * A command known by name and summary only; its module (and everything it imports: the store, the engine, the
+ * heavy libraries) loads when it runs, so `contextpack --help` and each command start without the others' weight.
+ * lazy.test.ts checks each entry against the module it loads.
+ */
+export interface LazyCommand {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+/** An eager Command still works here (it just loads with the CLI). */
+export type CommandEntry = Command | LazyCommand;
+
+const lazy = (name: string, summary: string, load: () => Promise<Command>): LazyCommand => ({ name, summary, load });
 
 /** Every CLI command; a capability adds its commands here. */
-export const commands: Command[] = [ingestCommand, searchCommand, statsCommand, embedCommand, serveCommand, decisionCommand, memoryCommand, hierarchyCommand, packCommand, replayCommand, packetsCommand, redactCommand, projectsCommand, settingsCommand, goalsCommand];
+export const commands: CommandEntry[] = [
+  lazy('ingest', 'Index files and folders (honours .gitignore and .contextpackignore)', async () => (await import('./ingest.ts')).ingestCommand),
+  lazy('search', 'Search the index (best available: hybrid with vectors, else bm25); batch mode prints a TREC run', async () => (await import('./search.ts')).searchCommand),
+  lazy('stats', 'Show what the index holds and which capabilities are on', async () => (await import('./stats.ts')).statsCommand),
+  lazy('embed', 'Embed chunks that lack a vector (resumable); --model switches model and re-embeds', async () => (await import('./embed.ts')).embedCommand),
+  lazy('serve', 'Serve the workbench to a browser on 127.0.0.1, with a per-run token', async () => (await import('./serve.ts')).serveCommand),
+  lazy('decision', 'Record, list, show, supersede, export and import decisions (DEC-YYYY-MM-DD-NNN)', async () => (await import('./decision.ts')).decisionCommand),
+  lazy('memory', 'Project memory: add, search, show, archive/restore, delete, lifecycle maintenance, rehydration', async () => (await import('./memory.ts')).memoryCommand),
+  lazy('hierarchy', 'Four-level project hierarchy (§1.0 summary, §2 sections, §3 details, §4 files): show, check, edit', async () => (await import('./hierarchy.ts')).hierarchyCommand),
+  lazy('pack', 'Assemble a context packet (budgets, redaction, manifest, snapshot hash)', async () => (await import('./pack.ts')).packCommand),
+  lazy('replay', 'Print a stored packet by its hash (verified), or rebuild it and diff by item id', async () => (await import('./replay.ts')).replayCommand),
+  lazy('packets', 'List stored packets, newest first', async () => (await import('./packets.ts')).packetsCommand),
+  lazy('redact', 'Run text through the redaction gate (what packets get); --json reports what was redacted', async () => (await import('./redact.ts')).redactCommand),
+  lazy('projects', 'List, create, rename or delete projects (each has its own database)', async () => (await import('./projects.ts')).projectsCommand),
+  lazy('settings', "Show or change the project's settings (e.g. globs excluded from packet evidence by default)", async () => (await import('./settings.ts')).settingsCommand),
+  lazy('goals', 'Fitness goals (GOALS.md gates and directives): show their state, record a gate result, write a template', async () => (await import('./goals.ts')).goalsCommand),
+  lazy('mcp', 'Serve the project to coding agents over MCP (stdio): search, pack, remember, rehydrate, …', async () => (await import('./mcp.ts')).mcpCommand),
+];
+
+/** The command itself, loading its module when the entry is lazy. */
+export async function loadCommand(entry: CommandEntry): Promise<Command> {
+  return 'load' in entry ? entry.load() : entry;
+}

@@ -3,6 +3,7 @@ import { assemble, createStoreSources, InputFileError, packetLogs, parseConversa
 import { explainStoreError } from '../../core/store/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { CliError, intOption, oneOf, openCliStore, readInput, type Command } from '../command.ts';
+import { cliRetrieval } from '../retrieval.ts';
 import { asCliError, writeAtomic } from './packet-shared.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, filtersFromFlags } from './filter-flags.ts';
 
@@ -58,12 +59,14 @@ export const packCommand: Command = {
       throw err;
     }
     const store = openCliStore(ctx);
+    // Hybrid when the store's vectors are complete and the model is here, else BM25 + text MMR (the manifest says why).
+    const retrieval = await cliRetrieval(store, ctx.io.env, { purpose: 'packet' });
     try {
       const result = await assemble(
         { query, task, template, maxTokens, encoding, k, filters, useDefaultExcludes: useDefaultExcludes ? undefined : false, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined, tools, conversation, keepTurns },
         {
           db: store.db,
-          sources: createStoreSources(store.db),
+          sources: createStoreSources(store.db, { retriever: retrieval.retriever, embedderId: retrieval.embedderId, retrievalFallback: retrieval.fallbackReason }),
           // FILE-data/logs/redaction.jsonl and injection-log.jsonl (the database's own data folder), as the app writes them.
           ...packetLogs(ctx.dbPath),
         },
@@ -79,6 +82,7 @@ export const packCommand: Command = {
     } catch (err) {
       throw asCliError(explainStoreError(store, err));
     } finally {
+      await retrieval.close();
       store.close();
     }
   },

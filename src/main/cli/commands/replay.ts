@@ -2,6 +2,7 @@ import { PACKET_FORMATS, type ReplayDiff } from '../../../shared/packet.ts';
 import { createStoreSources, replay } from '../../core/packet/index.ts';
 import { CliError, oneOf, printJson, withStore, type Command } from '../command.ts';
 import { asCliError } from './packet-shared.ts';
+import { cliRetrieval } from '../retrieval.ts';
 
 function formatDiff(d: ReplayDiff): string {
   const out = [d.identical ? `identical: ${d.hash}` : `stored ${d.hash}\nrebuilt ${d.reassembled_hash}`];
@@ -29,7 +30,19 @@ export const replayCommand: Command = {
     return withStore(ctx, async (store) => {
       try {
         const reassemble = ctx.values.reassemble === true;
-        const r = await replay(store.db, hash, { reassemble, format }, reassemble ? { sources: createStoreSources(store.db) } : undefined);
+        // A reassembly retrieves as a new packet would today, so the diff shows what a rebuild would change.
+        const retrieval = reassemble ? await cliRetrieval(store, ctx.io.env, { purpose: 'packet' }) : null;
+        let r;
+        try {
+          r = await replay(
+            store.db,
+            hash,
+            { reassemble, format },
+            retrieval ? { sources: createStoreSources(store.db, { retriever: retrieval.retriever, embedderId: retrieval.embedderId, retrievalFallback: retrieval.fallbackReason }) } : undefined,
+          );
+        } finally {
+          await retrieval?.close();
+        }
         if (reassemble) {
           if (ctx.json) printJson(ctx, r.diff);
           else ctx.io.stdout(formatDiff(r.diff!));

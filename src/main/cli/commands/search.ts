@@ -1,23 +1,27 @@
 import { readFileSync } from 'node:fs';
 import type { Store } from '../../core/store/index.ts';
-import { bestPerDocument, createBm25Retriever, openSemanticSearch, type FusionMethod, type SemanticSearch } from '../../core/search/index.ts';
-import type { SearchHit, SearchMode } from '../../../shared/types.ts';
+import { bestPerDocument, bm25Fallback, createBm25Retriever, openSemanticSearch, semanticHybridRetriever, type FusionMethod, type Retriever, type SemanticSearch } from '../../core/search/index.ts';
+import type { SearchHit } from '../../../shared/types.ts';
 import { provenance } from '../../../shared/provenance.ts';
 import { defaultModelDirs } from '../../paths.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, filtersFromFlags } from './filter-flags.ts';
 import { printable } from '../printable.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, withStore, type Command, type CommandContext } from '../command.ts';
+import { cliRetrieval } from '../retrieval.ts';
 
-const MODES: readonly SearchMode[] = ['bm25', 'vector', 'hybrid'];
+const MODES = ['best', 'bm25', 'vector', 'hybrid'] as const;
+type RequestedMode = (typeof MODES)[number];
 const FUSIONS: readonly FusionMethod[] = ['rrf', 'normalized'];
 
 export const searchCommand: Command = {
   name: 'search',
-  summary: 'Search the index (bm25, vector or hybrid); batch mode prints a TREC run',
+  summary: 'Search the index (best available: hybrid with vectors, else bm25); batch mode prints a TREC run',
   usage:
-    'contextpack search "<query>" [--mode bm25|vector|hybrid] [--mmr-lambda X] [--fetch-k N] [--fusion rrf|normalized] [--k N] [--json] [--db FILE]\n' +
+    'contextpack search "<query>" [--mode best|bm25|vector|hybrid] [--mmr-lambda X] [--fetch-k N] [--fusion rrf|normalized] [--k N] [--json] [--db FILE]\n' +
     `                   ${FILTER_USAGE}   (globs over paths relative to their root: --exclude 'test/**')\n` +
-    '       contextpack search --queries FILE.jsonl --k 100 --format trec [--mode …] [--db FILE]',
+    '       contextpack search --queries FILE.jsonl --k 100 --format trec [--mode …] [--db FILE]\n' +
+    '  --mode best (default): hybrid when every chunk has a vector and the model is installed, else bm25;\n' +
+    '  --mmr-lambda with bm25: MMR over the chunks\' words (diversity without vectors)',
   options: {
     k: { type: 'string' },
     queries: { type: 'string' },
@@ -30,23 +34,19 @@ export const searchCommand: Command = {
   },
   async run(ctx) {
     const k = intOption(ctx, 'k', ctx.values.queries ? 100 : 10);
-    const requested = oneOf(ctx.values.mode, MODES, 'mode', 'bm25');
+    const requested = oneOf<RequestedMode>(ctx.values.mode, MODES, 'mode', 'best');
     const fusion = oneOf(ctx.values.fusion, FUSIONS, 'fusion', 'rrf');
     const mmrLambda = ctx.values['mmr-lambda'] === undefined ? undefined : numberOption(ctx, 'mmr-lambda', 0.5, 0, 1);
     const fetchK = intOption(ctx, 'fetch-k', undefined);
     const filters = filtersFromFlags(ctx);
-    if (requested === 'bm25' && (mmrLambda !== undefined || ctx.values.fusion !== undefined || fetchK !== undefined)) {
-      throw new CliError('--mmr-lambda, --fetch-k and --fusion need --mode vector or hybrid');
-    }
+    if (requested === 'bm25' && ctx.values.fusion !== undefined) throw new CliError('--fusion needs --mode hybrid (or best)');
     return withStore(ctx, async (store) => {
-      let semantic: SemanticSearch | undefined;
+      let close: (() => Promise<void>) | undefined;
       try {
-        const picked = await pickMode(ctx, store, requested);
-        const mode = picked.mode;
-        semantic = picked.semantic;
-        const bm25 = createBm25Retriever(store.db);
-        const search = (text: string, n: number): Promise<SearchHit[]> =>
-          semantic && mode !== 'bm25' ? semantic.search({ text, k: n, mode, mmrLambda, fetchK, fusion, filters }) : bm25.search({ text, k: n, filters });
+        const picked = await pickRetriever(ctx, store, requested, { mmrLambda, fetchK, fusion });
+        close = picked.close;
+        const { retriever } = picked;
+        const search = (text: string, n: number): Promise<SearchHit[]> => retriever.search({ text, k: n, filters });
         if (typeof ctx.values.queries === 'string') {
           const format = ctx.values.format ?? 'trec';
           if (format !== 'trec') throw new CliError(`--format must be trec in batch mode, got ${JSON.stringify(format)}`);
@@ -61,34 +61,55 @@ export const searchCommand: Command = {
         const text = ctx.args.join(' ');
         if (text.trim() === '') throw new CliError(`search: give a query\nusage: ${this.usage}`);
         const hits = await search(text, k);
-        if (ctx.json) printJson(ctx, { query: text, mode, k, ...(filters ? { filters } : {}), ...(picked.notice ? { notice: picked.notice } : {}), hits });
+        const retrieval = { fusion: retriever.params?.fusion ?? null, mmr: retriever.params?.mmr ?? null, fallback_reason: picked.fallbackReason };
+        if (ctx.json) printJson(ctx, { query: text, mode: retriever.mode, k, ...(filters ? { filters } : {}), ...(picked.notice ? { notice: picked.notice } : {}), retrieval, hits });
         else ctx.io.stdout(hits.length === 0 ? 'no results\n' : hits.map(formatHit).join('\n'));
         return 0;
       } finally {
-        await semantic?.close();
+        await close?.();
       }
     });
   },
 };
 
+interface Picked {
+  retriever: Retriever;
+  fallbackReason: string | null;
+  notice?: string;
+  close?: () => Promise<void>;
+}
+
 /**
- * vector fails when semantic search is off (it has nothing to fall back on); hybrid falls back to bm25 with the
- * reason on stderr, so scripts that ask for hybrid keep working on machines without a model.
+ * best: the retriever factory's choice (packets use the same). vector fails when semantic search is off (it has
+ * nothing to fall back on); hybrid falls back to bm25 with the reason on stderr, so scripts that ask for hybrid keep
+ * working on machines without a model. bm25 with --mmr-lambda re-ranks by MMR over the chunks' words.
  */
-async function pickMode(ctx: CommandContext, store: Store, requested: SearchMode): Promise<{ mode: SearchMode; semantic?: SemanticSearch; notice?: string }> {
-  if (requested === 'bm25') return { mode: 'bm25' };
+async function pickRetriever(ctx: CommandContext, store: Store, requested: RequestedMode, opts: { mmrLambda?: number; fetchK?: number; fusion: FusionMethod }): Promise<Picked> {
+  const bm25 = createBm25Retriever(store.db);
+  if (requested === 'bm25') return { retriever: bm25Fallback(bm25, { purpose: 'search', mmrLambda: opts.mmrLambda, fetchK: opts.fetchK }), fallbackReason: null };
+  if (requested === 'best') {
+    const r = await cliRetrieval(store, ctx.io.env, { purpose: 'search', ...opts });
+    return { retriever: r.retriever, fallbackReason: r.fallbackReason, close: r.close };
+  }
   let reason: string;
   if (!store.vec.loaded) reason = `semantic search off: ${store.vec.reason}`;
   else {
     const dirs = defaultModelDirs(ctx.io.env);
     const opened = await openSemanticSearch(store.db, { dirs, inProcess: true });
-    if (opened.ok) return { mode: requested, semantic: opened.engine };
+    if (opened.ok) {
+      const engine: SemanticSearch = opened.engine;
+      const retriever: Retriever =
+        requested === 'hybrid'
+          ? semanticHybridRetriever(engine, opts)
+          : { mode: 'vector', search: (q) => engine.search({ text: q.text, k: q.k, mode: 'vector', mmrLambda: opts.mmrLambda, fetchK: opts.fetchK, filters: q.filters }) };
+      return { retriever, fallbackReason: null, close: () => engine.close() };
+    }
     reason = opened.reason;
   }
   if (requested === 'vector') throw new CliError(`search --mode vector: ${reason}`);
   const notice = `search --mode hybrid: ${reason}; using bm25`;
   ctx.io.stderr(notice + '\n');
-  return { mode: 'bm25', notice };
+  return { retriever: bm25, fallbackReason: reason, notice };
 }
 
 export function formatHit(h: SearchHit, i: number): string {

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { Parser } from 'htmlparser2';
+import { createRequire } from 'node:module';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { SourceType } from '../../../shared/types.ts';
 import { chunkLines, chunkMarkdown, markdownSections, type ChunkDraft, type ChunkOptions } from './chunker.ts';
@@ -63,6 +63,12 @@ const BLOCK_TAGS = new Set([
 ]);
 const HIDDEN_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'iframe', 'object']);
 
+// htmlparser2 loads with the first HTML file, not with every ingest (or every CLI command that imports ingest).
+// require() of the ES module keeps htmlToText synchronous (Node ≥ 22.12). Not named `require`: a local of that
+// name would shadow CommonJS's own in the bundled main process.
+const requireHtmlParser = createRequire(import.meta.url);
+let htmlParser: typeof import('htmlparser2').Parser | undefined;
+
 /** Visible text only; headings become markdown headings so the markdown chunker yields § anchors for HTML too. */
 export function htmlToText(html: string): { title: string | null; text: string } {
   let out = '';
@@ -70,7 +76,8 @@ export function htmlToText(html: string): { title: string | null; text: string }
   let title: string | null = null;
   let inTitle = false;
   let pre = 0;
-  const parser = new Parser(
+  htmlParser ??= (requireHtmlParser('htmlparser2') as typeof import('htmlparser2')).Parser;
+  const parser = new htmlParser(
     {
       onopentag(name) {
         if (name === 'title') inTitle = true;

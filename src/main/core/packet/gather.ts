@@ -95,7 +95,16 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
     hierarchy: hierarchy.slice(0, L.hierarchy).map((h) => ({ ...h, score: roundScore(Math.min(1, Math.max(0, Number.isFinite(h.score) ? h.score : 0))) })),
     tagged: { constraint: tagged.constraint.map(clampScore), preference: tagged.preference.map(clampScore), fact: tagged.fact.map(clampScore) },
     degradations,
-    retrieval: { mode: sources.retriever.mode, k: inputs.k, filters: inputs.filters, hits: hits.length },
+    retrieval: {
+      mode: sources.retriever.mode,
+      k: inputs.k,
+      filters: inputs.filters,
+      hits: hits.length,
+      fusion: sources.retriever.params?.fusion ?? null,
+      mmr: sources.retriever.params?.mmr ?? null,
+      // The reason can name a model folder, so it passes the gate like every other manifest note.
+      fallback_reason: sources.retrievalFallback ? gate.pass(sources.retrievalFallback, 'retrieval.fallback', 'MANIFEST').text : null,
+    },
   };
 }
 

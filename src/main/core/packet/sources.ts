@@ -119,6 +119,8 @@ export interface PacketSources {
   embedderId?: string | null;
   /** The project's "exclude from evidence by default" globs (settings, migration 80); absent → none. */
   defaultExcludes?: (() => string[]) | null;
+  /** Why the retriever is not hybrid (see core/search/best-retriever.ts), recorded as retrieval.fallback_reason. */
+  retrievalFallback?: string | null;
   /** Why a provider is absent, shown as a degradation in the manifest (e.g. "memory: module not installed"). */
   unavailable?: string[];
 }

@@ -210,7 +210,7 @@ function hasTable(db: Database, name: string): boolean {
 }
 
 /** Every provider the store can back; a missing table leaves its provider out with a recorded reason. */
-export function createStoreSources(db: Database, opts: { retriever?: Retriever; embedderId?: string | null; staticDir?: string } = {}): PacketSources {
+export function createStoreSources(db: Database, opts: { retriever?: Retriever; embedderId?: string | null; retrievalFallback?: string | null; staticDir?: string } = {}): PacketSources {
   const unavailable: string[] = [];
   const memoryOk = hasTable(db, 'memories');
   const hierarchyOk = hasTable(db, 'hierarchy_sections');
@@ -226,6 +226,7 @@ export function createStoreSources(db: Database, opts: { retriever?: Retriever; 
     staticText: opts.staticDir ? (name) => readStaticText(name, opts.staticDir) : undefined,
     embedderId: opts.embedderId ?? null,
     defaultExcludes: hasTable(db, 'settings') ? () => getSettings(db).evidenceExclude : null,
+    retrievalFallback: opts.retrievalFallback ?? null,
     unavailable,
   };
 }

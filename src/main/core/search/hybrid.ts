@@ -33,6 +33,10 @@ export function createHybridRetriever(db: Database, options: HybridRetrieverOpti
   if (!Number.isInteger(fetchK) || fetchK < 1) throw new Error(`fetchK must be a positive integer, got ${fetchK}`);
   return {
     mode: 'hybrid',
+    params: {
+      fusion: fusion === 'rrf' ? { method: 'rrf', k: options.rrfK ?? DEFAULT_RRF_K } : { method: 'normalized', ...(options.weights ? { weights: options.weights } : {}) },
+      mmr: lambda < 1 ? { lambda, fetch_k: fetchK, similarity: 'vector' } : null,
+    },
     async search(query: RetrievalQuery): Promise<SearchHit[]> {
       if (query.k <= 0 || query.text.trim() === '') return [];
       const n = Math.max(query.k, fetchK);

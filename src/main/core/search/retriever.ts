@@ -1,4 +1,6 @@
-import type { SearchFilters, SearchHit, SearchMode } from '../../../shared/types.ts';
+import type { RetrievalRanking, SearchFilters, SearchHit, SearchMode } from '../../../shared/types.ts';
+
+export type RetrieverParams = RetrievalRanking;
 
 export interface RetrievalQuery {
   text: string;
@@ -9,6 +11,8 @@ export interface RetrievalQuery {
 /** One small interface, several implementations (bm25, vector, hybrid), one shared test suite. */
 export interface Retriever {
   readonly mode: SearchMode;
+  /** Fusion and MMR settings, for the packet manifest; absent means plain ranking by the mode's own score. */
+  readonly params?: RetrieverParams;
   search(query: RetrievalQuery): Promise<SearchHit[]>;
 }
 

@@ -3,7 +3,8 @@
 // resumes where it stopped. Switching model or chunker version fills a new space while searches keep using the old
 // one; the swap happens only once the new space covers every chunk.
 import type { Database } from 'better-sqlite3';
-import { CHUNKER_VERSION } from '../ingest/index.ts';
+// From the chunker itself: the ingest index would load every reader with it.
+import { CHUNKER_VERSION } from '../ingest/chunker.ts';
 import { activateSpace, activeSpace, ensureSpace, spaceCoverage, spaceTables } from './spaces.ts';
 import { openVectorIndex } from './vector-index.ts';
 

@@ -12,6 +12,12 @@ export const TOKENIZER_FIXTURES_DIR = fileURLToPath(new URL('../../../../../test
 export const TOKENIZER_SOURCE_ID = 'Xenova/all-MiniLM-L6-v2';
 const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'vocab.txt'];
 
+/**
+ * The tiny model the tests embed with, and `npm run models:tiny -- DIR` writes: it answers to the default model's id
+ * (so `contextpack embed` picks it up with no flag) but its vectors are random word vectors, useless for quality.
+ */
+export const TINY_TEST_MODEL = { modelId: 'Xenova/all-MiniLM-L6-v2', dim: 64, seed: 11 } as const;
+
 export type TinyModelOptions = {
   // Models root: the model lands in <root>/<modelId>/.
   root: string;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbedder, openInProcessEmbedder, type Embedder } from '../../embed/embedder.ts';
 import { probeModel, type ModelFound } from '../../embed/probe.ts';
-import { buildTinyModel } from '../../embed/testing/tiny-model.ts';
+import { buildTinyModel, TINY_TEST_MODEL } from '../../embed/testing/tiny-model.ts';
 import type { Database } from 'better-sqlite3';
 import { backfillVectors, type BackfillReport } from '../backfill.ts';
 
@@ -18,12 +18,13 @@ export interface TinyModelDir {
   cleanup(): Promise<void>;
 }
 
-export const TINY_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
+export const TINY_MODEL_ID = TINY_TEST_MODEL.modelId;
 
 /** Builds tiny models under one temp root; each id gets different random tables (seed) so they disagree. */
-export async function tinyModels(ids: readonly string[] = [TINY_MODEL_ID], dim = 64): Promise<TinyModelDir> {
+export async function tinyModels(ids: readonly string[] = [TINY_MODEL_ID], dim: number = TINY_TEST_MODEL.dim): Promise<TinyModelDir> {
   const root = await mkdtemp(join(tmpdir(), 'cp-vec-models-'));
-  for (const [i, modelId] of ids.entries()) await buildTinyModel({ root, modelId, dim, seed: 11 + i });
+  // The first id is exactly what `npm run models:tiny` writes (same id, dims and seed).
+  for (const [i, modelId] of ids.entries()) await buildTinyModel({ root, modelId, dim, seed: TINY_TEST_MODEL.seed + i });
   const found = async (modelId = ids[0]!): Promise<ModelFound> => {
     const p = await probeModel({ modelId, dirs: [root] });
     if (!p.ok) throw new Error(p.reason);

@@ -1,0 +1,103 @@
+// npm run bench:mcp [-- --chunks 10000 --runs 50 --tiny]
+// MCP round trips against a running `contextpack mcp` server: the SDK's client spawns it over stdio (the real CLI
+// entry), on a synthetic store of N chunks; after warm-up calls, each `pack` / `search` is timed from request to
+// response. Target (issue #11): `pack` p50 ≤ 150 ms on 10k chunks. --tiny embeds the store with the tiny test
+// model first, so packs run hybrid retrieval (the cost of the path, not of a real model).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { openInProcessEmbedder } from '../src/main/core/embed/embedder.ts';
+import { probeModel } from '../src/main/core/embed/probe.ts';
+import { buildTinyModel, TINY_TEST_MODEL } from '../src/main/core/embed/testing/tiny-model.ts';
+import { addMemory, createDecision } from '../src/main/core/memory/index.ts';
+import { openStore } from '../src/main/core/store/index.ts';
+import { backfillVectors } from '../src/main/core/vectors/index.ts';
+import { percentile } from './lib/trec-eval.ts';
+
+const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' }, runs: { type: 'string', default: '50' }, tiny: { type: 'boolean', default: false } } });
+const CHUNKS = Number(values.chunks);
+const RUNS = Number(values.runs);
+const PER_DOC = 10;
+const bin = fileURLToPath(new URL('../src/main/cli/bin.mjs', import.meta.url));
+
+// The synthetic corpus of bench/packet.ts: a Zipf-ish vocabulary of pronounceable words, some code-looking lines.
+let seed = 42;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const syll = ['ka', 'lo', 'mi', 'ne', 'ra', 'to', 'su', 'vi', 'de', 'po', 'ga', 'che', 'ri', 'zu', 'an', 'el'];
+const vocab = Array.from({ length: 6000 }, (_, i) => 'x' + [...i.toString(16).padStart(4, '0')].map((d) => syll[parseInt(d, 16)]).join(''));
+const word = () => vocab[Math.floor(vocab.length * rand() ** 2.2)];
+const line = () => (rand() < 0.15 ? `  const ${word()} = ${word()}(${word()}, ${Math.floor(rand() * 100)});` : Array.from({ length: 8 + Math.floor(rand() * 8) }, word).join(' ') + '.');
+const chunkText = () => Array.from({ length: 10 }, line).join('\n');
+
+const tmp = mkdtempSync(join(tmpdir(), 'cp-bench-mcp-'));
+const dbPath = join(tmp, 'bench.db');
+const store = openStore(dbPath);
+const db = store.db;
+db.transaction(() => {
+  const src = db.prepare(`INSERT INTO sources (path, root, size, mtime_ms, type, status, chunker_version, indexed_at) VALUES (?, '/bench', 0, 0, 'markdown', 'indexed', 1, '2026-01-01T00:00:00Z')`);
+  const doc = db.prepare('INSERT INTO documents (source_id, ordinal, title) VALUES (?, 0, ?)');
+  const chunk = db.prepare('INSERT INTO chunks (document_id, ordinal, text, heading_path, anchor, line_start, line_end, token_count, chunker_version) VALUES (?, ?, ?, ?, ?, ?, ?, 200, 1)');
+  for (let d = 0; d < CHUNKS / PER_DOC; d++) {
+    const sid = src.run(`/bench/docs/doc-${d}.md`).lastInsertRowid;
+    const did = doc.run(sid, `${word()} ${word()}`).lastInsertRowid;
+    for (let c = 0; c < PER_DOC; c++) chunk.run(did, c, chunkText(), `${word()} > ${word()}`, `s-${c}`, c * 10 + 1, c * 10 + 10);
+  }
+})();
+let n = 0;
+const deps = { now: () => new Date('2026-01-15T00:00:00Z'), newId: () => `bench-${++n}` };
+for (let i = 0; i < 20; i++) {
+  createDecision(db, { title: `Decision ${i} ${word()}`, decision: line(), rationale: line(), importance: 1 + (i % 10), timestamp: '2026-01-10T00:00:00Z' }, deps);
+  addMemory(db, { memory_type: 'learning', title: `Learning ${i} ${word()}`, content: { lesson: line() }, importance: 5 }, deps);
+}
+const modelsDir = join(tmp, 'models');
+if (values.tiny) {
+  const tiny = await buildTinyModel({ root: modelsDir, modelId: TINY_TEST_MODEL.modelId, dim: TINY_TEST_MODEL.dim, seed: TINY_TEST_MODEL.seed });
+  const found = await probeModel({ modelId: tiny.modelId, dirs: [modelsDir] });
+  if (!found.ok) throw new Error(found.reason);
+  const embedder = await openInProcessEmbedder(found);
+  await backfillVectors(db, embedder);
+  await embedder.close();
+}
+store.close();
+
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [bin, 'mcp', '--db', dbPath],
+  env: { ...(process.env as Record<string, string>), CONTEXTPACK_MODELS_DIR: modelsDir, CONTEXTPACK_HOME: join(tmp, 'home') },
+  stderr: 'ignore',
+});
+const client = new Client({ name: 'bench-mcp', version: '0' });
+const tStart = performance.now();
+await client.connect(transport);
+const connectMs = performance.now() - tStart;
+
+const term = () => vocab[100 + Math.floor(rand() * (vocab.length - 100))];
+const queries = Array.from({ length: RUNS }, () => `${term()} ${term()} ${term()}`);
+const task = 'Implement the change described below.\n- [ ] tests pass\n- [ ] docs updated';
+
+async function time(label: string, tool: string, args: (q: string) => Record<string, unknown>): Promise<string> {
+  for (const q of queries.slice(0, 5)) await client.callTool({ name: tool, arguments: args(`${q} warm`) });
+  const ms: number[] = [];
+  let first = '';
+  for (const q of queries) {
+    const s = performance.now();
+    const r = (await client.callTool({ name: tool, arguments: args(q) })) as { isError?: boolean; content: { text?: string }[] };
+    ms.push(performance.now() - s);
+    if (r.isError) throw new Error(`${tool}: ${r.content[0]?.text}`);
+    first ||= r.content[0]?.text ?? '';
+  }
+  ms.sort((a, b) => a - b);
+  console.log(`${label.padEnd(30)} p50 ${percentile(ms, 50).toFixed(1).padStart(6)} ms   p95 ${percentile(ms, 95).toFixed(1).padStart(6)} ms   (${ms.length} calls)`);
+  return first;
+}
+
+console.log(`store: ${CHUNKS} chunks in ${CHUNKS / PER_DOC} documents${values.tiny ? ', embedded with the tiny test model' : ''}; server up (connect + initialize) in ${connectMs.toFixed(0)} ms`);
+const head = await time('pack (ao-v1, md)', 'pack', (q) => ({ query: q, task }));
+console.log(`  ${head.split('\n').find((l) => l.startsWith('retrieval:'))}`);
+await time('search (k=10)', 'search', (q) => ({ query: q, k: 10 }));
+await client.close();
+rmSync(tmp, { recursive: true, force: true });

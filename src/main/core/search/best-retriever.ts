@@ -1,0 +1,96 @@
+// The one place that decides how packets and default searches retrieve: hybrid (RRF + MMR over chunk vectors) when
+// the active vector space covers every chunk and its model is here, BM25 otherwise, with the reason. The API, the
+// CLI and the MCP server all come through here, so a packet is built the same way whichever door it was asked at.
+import type { Database } from 'better-sqlite3';
+import type { SearchHit } from '../../../shared/types.ts';
+import { activeSpace, spaceCoverage } from '../vectors/spaces.ts';
+import { createBm25Retriever } from './bm25.ts';
+import { DEFAULT_RRF_K, type FusionMethod } from './fusion.ts';
+import { DEFAULT_MMR_LAMBDA } from './mmr.ts';
+import type { RetrievalQuery, Retriever } from './retriever.ts';
+import type { OpenSemanticSearch, SemanticSearch } from './semantic-search.ts';
+import { createTextMmrRetriever } from './text-mmr.ts';
+import { DEFAULT_FETCH_K } from './vector.ts';
+
+/**
+ * What the fallback is for. Packets always diversify (text MMR) so one file cannot fill the evidence; searches keep
+ * plain BM25 order, because text MMR lowered SciFact nDCG@10 (see README "Retrieval for packets").
+ */
+export type RetrievalPurpose = 'packet' | 'search';
+
+export const SEARCH_FALLBACK_TEXT_MMR = false;
+
+export interface BestRetrieverDeps {
+  db: Database;
+  /** Whether sqlite-vec loaded (Store.vec); without it there are no vectors to read. */
+  vec: { loaded: boolean; reason?: string };
+  /** Opens semantic search, or says why not. Called only when the active space is complete; the caller owns and closes it. */
+  openSemantic: () => Promise<OpenSemanticSearch>;
+  /** The BM25 retriever to use (a caller may hold one with its prepared statements); default: a new one. */
+  bm25?: Retriever;
+}
+
+export interface RetrievalOptions {
+  purpose: RetrievalPurpose;
+  mmrLambda?: number;
+  fetchK?: number;
+  fusion?: FusionMethod;
+}
+
+export interface RetrievalChoice {
+  retriever: Retriever;
+  /** The model that embeds queries, when the choice is hybrid. */
+  embedderId: string | null;
+  /** Why hybrid was not used; null when it was. */
+  fallbackReason: string | null;
+}
+
+/** Null when hybrid can run on the active space as far as the store can tell; else why not (no model is loaded to answer). */
+export function hybridBlocker(db: Database, vec: { loaded: boolean; reason?: string }): string | null {
+  if (!vec.loaded) return `semantic search off: sqlite-vec is not loaded${vec.reason ? ` (${vec.reason})` : ''}`;
+  const space = activeSpace(db);
+  if (!space) return 'semantic search off: no vectors yet; install a local model and run `contextpack embed`';
+  const c = spaceCoverage(db, space);
+  const missing = c.missing + c.otherVersion;
+  if (missing > 0) return `vectors of ${space.modelId} cover ${c.chunks - missing} of ${c.chunks} chunks; run \`contextpack embed\``;
+  return null;
+}
+
+/** Hybrid search of an open semantic engine, as a Retriever that records its fusion and MMR settings. */
+export function semanticHybridRetriever(engine: SemanticSearch, options: Omit<RetrievalOptions, 'purpose'> = {}): Retriever {
+  const mmrLambda = options.mmrLambda ?? DEFAULT_MMR_LAMBDA;
+  const fetchK = options.fetchK ?? DEFAULT_FETCH_K;
+  const fusion = options.fusion ?? 'rrf';
+  return {
+    mode: 'hybrid',
+    params: {
+      fusion: fusion === 'rrf' ? { method: 'rrf', k: DEFAULT_RRF_K } : { method: 'normalized' },
+      mmr: mmrLambda < 1 ? { lambda: mmrLambda, fetch_k: fetchK, similarity: 'vector' } : null,
+    },
+    search: (q: RetrievalQuery): Promise<SearchHit[]> =>
+      engine.search({ text: q.text, k: q.k, mode: 'hybrid', mmrLambda, fetchK, fusion, filters: q.filters }),
+  };
+}
+
+/** The BM25 fallback for a purpose: with text MMR for packets, plain for searches (unless told otherwise). */
+export function bm25Fallback(bm25: Retriever, options: RetrievalOptions): Retriever {
+  const textMmr = options.purpose === 'packet' || SEARCH_FALLBACK_TEXT_MMR || options.mmrLambda !== undefined;
+  return textMmr ? createTextMmrRetriever(bm25, { mmrLambda: options.mmrLambda, fetchK: options.fetchK }) : bm25;
+}
+
+/** The best retriever the store and the model folders allow right now. */
+export async function chooseRetriever(deps: BestRetrieverDeps, options: RetrievalOptions): Promise<RetrievalChoice> {
+  const bm25 = deps.bm25 ?? createBm25Retriever(deps.db);
+  const fallback = (reason: string): RetrievalChoice => ({ retriever: bm25Fallback(bm25, options), embedderId: null, fallbackReason: reason });
+  const blocker = hybridBlocker(deps.db, deps.vec);
+  if (blocker) return fallback(blocker);
+  let opened: OpenSemanticSearch;
+  try {
+    opened = await deps.openSemantic();
+  } catch (err) {
+    // A model that fails to load must not take the packet down: BM25 serves, and the manifest says why.
+    return fallback(`semantic search failed to open: ${(err as Error).message ?? String(err)}`);
+  }
+  if (!opened.ok) return fallback(opened.reason);
+  return { retriever: semanticHybridRetriever(opened.engine, options), embedderId: opened.engine.modelId, fallbackReason: null };
+}

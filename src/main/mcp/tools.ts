@@ -1,0 +1,118 @@
+// The MCP tools: each one a zod input schema (snake_case, as agents expect), a description an agent can act on, and
+// a mapping onto one API method. Nothing here touches the store: every call goes through the API's dispatcher, so
+// MCP is a third transport beside IPC and HTTP, with the same validation and the same engine.
+import { z } from 'zod';
+import { MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../../shared/limits.ts';
+import { SOURCE_TYPES } from '../../shared/types.ts';
+
+const hash = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'hash must be the 64 lowercase hex digits of a context_snapshot_hash')
+  .describe('context_snapshot_hash of a stored packet (64 hex digits), as returned by pack');
+
+const filters = z
+  .object({
+    include: z.array(z.string().min(1).max(500)).max(100).optional().describe('globs over paths relative to their root; a hit must match one, e.g. ["docs/**", "src/**/*.ts"]'),
+    exclude: z.array(z.string().min(1).max(500)).max(100).optional().describe('globs over paths relative to their root that no hit may match, e.g. ["test/**"]'),
+    path_glob: z.string().max(1000).optional().describe('SQLite GLOB over the absolute source path, e.g. "*/docs/*.md"'),
+    types: z.array(z.enum(SOURCE_TYPES)).optional().describe('source types to keep, e.g. ["markdown", "code"]'),
+    modified_after: z.string().optional().describe('ISO date: only files modified at or after it'),
+    modified_before: z.string().optional().describe('ISO date: only files modified before it'),
+  })
+  .strict();
+
+export const TOOL_INPUTS = {
+  search: {
+    query: z.string().min(1, 'query is required').max(2000, 'query is too long (max 2000)').describe('what to look for, in words'),
+    k: z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100').optional().describe('number of hits (default 10)'),
+    mode: z
+      .enum(['best', 'bm25', 'vector', 'hybrid'])
+      .optional()
+      .describe('best (default): hybrid when every chunk has a vector and the model is installed, else bm25'),
+    filters: filters.optional(),
+  },
+  pack: {
+    query: z.string().min(1, 'query is required').max(2000, 'query is too long (max 2000)').describe('what the evidence should be about'),
+    task: z.string().max(20_000, 'task is too long (max 20000)').optional().describe('the task and its acceptance criteria ("- [ ] ..." lines)'),
+    template: z.enum(['ao-v1', 'layered-v1']).optional().describe('ao-v1 (default: GOALS, HISTORY, INTEL, TASK, PROTOCOL) or layered-v1'),
+    max_tokens: z
+      .number()
+      .int('max_tokens must be a whole number')
+      .min(MIN_MAX_TOKENS, `max_tokens must be at least ${MIN_MAX_TOKENS}`)
+      .max(MAX_MAX_TOKENS, `max_tokens must be at most ${MAX_MAX_TOKENS}`)
+      .optional()
+      .describe('token budget of the packet (default 7000)'),
+    format: z.enum(['md', 'json', 'contextos']).optional().describe('md (default), json (with the manifest) or contextos'),
+  },
+  get_packet: { hash },
+  replay: { hash },
+  remember: {
+    type: z.enum(['decision', 'issue', 'state', 'learning']).describe('kind of memory'),
+    title: z.string().min(1, 'title is required').max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).describe('one line'),
+    content: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .describe(
+        'the typed fields, or plain text for the main one. decision: {decision, rationale, alternatives_considered?: [{name, reason}], expected_impact?, validation_criteria?, context?}; ' +
+          'issue: {description, severity?: critical|high|medium|low, reproduction_steps?, next_actions?}; state: {task_description, completion_percentage?, substeps_remaining?, blockers?, next_actions?}; ' +
+          'learning: {lesson, context?, applicability?, evidence?}',
+      ),
+    tags: z.array(z.string().min(1).max(TAG_MAX, `a tag is at most ${TAG_MAX} characters`)).max(20).optional(),
+    importance: z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10').optional().describe('1-10 (required for decisions)'),
+  },
+  rehydrate: {
+    max_tokens: z.number().int('max_tokens must be a whole number').min(500, 'max_tokens must be at least 500').max(200_000, 'max_tokens must be at most 200000').optional().describe('token budget (default 25000)'),
+  },
+  hierarchy: {
+    marker: z.string().min(1).max(200).optional().describe('a § section such as §1.0, §2.1, §3.1.2 or §4.src/auth.ts; none: the navigation index'),
+  },
+  stats: {},
+} as const;
+
+export type ToolName = keyof typeof TOOL_INPUTS;
+
+export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
+  search:
+    "Search the project's indexed files (docs, code, notes) and get ranked chunks, each cited as path#anchor:lines with a score and a snippet. " +
+    'Use it to find where something is written before opening files; follow up with pack for a bounded, redacted context packet. ' +
+    'Secrets in the results are replaced by [REDACTED: type] markers.',
+  pack:
+    'Assemble a context packet for a query (and optionally a task): goals, recent history, retrieved evidence with provenance, decisions, learnings and open issues, ' +
+    'within a token budget, redacted, and stored immutably under its context_snapshot_hash (also readable as the resource contextpack://packet/<hash>). ' +
+    'Call it at the start of a task and put the packet in your working context; cite the evidence labels it gives.',
+  get_packet: 'Fetch a stored packet by its context_snapshot_hash, exactly as it was built (Markdown). Use it to re-read a packet you or another agent made earlier.',
+  replay:
+    "Rebuild a stored packet against today's project state and report the difference by item (added, removed, changed evidence and memories), " +
+    'so you can tell whether a packet you are working from is stale.',
+  remember:
+    'Write a memory the next session will see: a decision (goes through the decision template: content needs decision and rationale, and importance is required), ' +
+    'an issue, the current state of a task, or a learning. Invalid input comes back as an error naming each bad field, e.g. content.rationale.',
+  rehydrate:
+    "Load the project's memory at the start of a session: the executive summary, current state, key decisions of the last 30 days, open critical and high issues, " +
+    'and recent learnings, within a token budget.',
+  hierarchy:
+    "Read the project's four-level hierarchy: without a marker, the navigation index (L1 executive summary, L2 sections, L3 details, L4 files) and the summary; " +
+    'with a marker such as §2.1, that section.',
+  stats: 'Report what the index holds (sources, documents, chunks, last ingest) and which capabilities are on, e.g. whether semantic search is available and why not.',
+};
+
+/** The API's field names, as the tool's input spells them, so an error names the field the agent sent. */
+export const API_TO_TOOL_FIELDS: Record<string, string> = {
+  maxTokens: 'max_tokens',
+  'filters.pathGlob': 'filters.path_glob',
+  'filters.modifiedAfter': 'filters.modified_after',
+  'filters.modifiedBefore': 'filters.modified_before',
+};
+
+/** Hints for clients deciding what to run without asking: only `remember` changes project memory. */
+export const TOOL_ANNOTATIONS: Record<ToolName, { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean }> = {
+  search: { readOnlyHint: true, openWorldHint: false },
+  // Stores a snapshot under its hash: the same request on the same store stores the same packet again.
+  pack: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  get_packet: { readOnlyHint: true, openWorldHint: false },
+  replay: { readOnlyHint: true, openWorldHint: false },
+  remember: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // Counts what it loads as accessed (the seed's rehydration step), which changes no content.
+  rehydrate: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  hierarchy: { readOnlyHint: true, openWorldHint: false },
+  stats: { readOnlyHint: true, openWorldHint: false },
+};
