@@ -8,6 +8,9 @@ export interface SourceRecord {
   id: number;
   path: string;
   root: string;
+  /** The root this source was ingested under (see RootRecord) and its path relative to it, with forward slashes. */
+  rootId: number | null;
+  relPath: string | null;
   type: SourceType | 'binary' | 'unknown';
   language: string | null;
   status: SourceStatus;
@@ -18,6 +21,21 @@ export interface SourceRecord {
   documents: number;
   chunks: number;
   indexedAt: string;
+}
+
+/** A folder or file that was ingested; a project remembers its roots (rescan and the watcher read them). */
+export interface RootRecord {
+  id: number;
+  path: string;
+  /** Unique among roots; prefixes citations when several roots are indexed (`myproj/docs/x.md#…`). */
+  name: string;
+  kind: 'folder' | 'file';
+  createdAt: string;
+  /** offline: the folder is gone (an unmounted drive); its sources are kept until it returns. */
+  status: 'online' | 'offline';
+  /** Whether the watcher follows this root. */
+  watch: boolean;
+  sources: number;
 }
 
 export interface IngestFileIssue {
@@ -39,6 +57,8 @@ export interface IngestReport {
   bytes: number;
   chunks: number;
   durationMs: number;
+  /** Folder roots that were not there: marked offline, their sources kept until they return. */
+  offline?: string[];
 }
 
 export interface IngestProgress {
@@ -97,6 +117,13 @@ export interface SearchHit {
   lineEnd: number;
   text: string;
   score: number;
+  /** The source's root and its path relative to it (null for sources indexed before roots existed and not yet backfilled). */
+  rootId?: number | null;
+  relPath?: string | null;
+  /** What to cite: relPath, prefixed by the root's name when several roots are indexed. Never an absolute path. */
+  displayPath?: string;
+  /** SHA-256 of the source file as indexed (packets record it to tell when they have gone stale). */
+  contentHash?: string | null;
 }
 
 export interface StoreStats {

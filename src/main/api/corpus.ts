@@ -7,7 +7,7 @@ import { ApiFailure } from './failure.ts';
 export function listSources(db: Database): SourceRecord[] {
   return db
     .prepare(
-      `SELECT s.id, s.path, s.root, s.type, s.language, s.status, s.error, s.size, s.mtime_ms AS mtimeMs,
+      `SELECT s.id, s.path, s.root, s.root_id AS rootId, s.rel_path AS relPath, s.type, s.language, s.status, s.error, s.size, s.mtime_ms AS mtimeMs,
               s.content_hash AS contentHash, s.indexed_at AS indexedAt,
               (SELECT count(*) FROM documents d WHERE d.source_id = s.id) AS documents,
               (SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.source_id = s.id) AS chunks

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import type { IngestFileIssue, IngestProgress, IngestReport, SourceType } from '../../../shared/types.ts';
+import type { IngestFileIssue, IngestProgress, IngestReport, RootRecord, SourceType } from '../../../shared/types.ts';
 import { CHUNKER_VERSION, type ChunkOptions } from './chunker.ts';
 import { classifyPath } from './file-types.ts';
 import { FileError, readers, type ParsedDocument } from './readers.ts';
 import { walk, type WalkedFile } from './walk.ts';
+import { ensureRoot, getRoot, isUnder, listRoots, relativeTo, rootContaining, setRootStatus } from './roots.ts';
 import { createWordPieceCounter, type WordPieceCounter } from './wordpiece.ts';
 
 export interface IngestOptions {
@@ -30,62 +31,118 @@ interface ExistingSource {
   mtime_ms: number;
   status: string;
   chunker_version: number | null;
+  root_id: number | null;
 }
 
 let sharedCounter: WordPieceCounter | null = null;
 
 /**
  * Ingests files and folders into the store. Each file is one transaction: a crash or a bad file never leaves a
- * half-indexed document, and every other file still goes in.
+ * half-indexed document, and every other file still goes in. Every path is filed under a root (see roots.ts): a
+ * path inside a known root is walked as part of it, so its citations stay the same.
  */
 export async function ingestPaths(db: Database, roots: string[], options: IngestOptions = {}): Promise<IngestReport> {
+  const now = options.now ?? (() => new Date());
+  const plan = new Map<number, { root: RootRecord; paths: string[] }>();
+  const notFound: { path: string; reason: string }[] = [];
+  for (const p of roots) {
+    let known = rootContaining(db, p);
+    if (!known && !exists(p)) {
+      notFound.push({ path: p, reason: 'not found: ENOENT' });
+      continue;
+    }
+    known ??= ensureRoot(db, p, now);
+    const entry = plan.get(known.id) ?? { root: known, paths: [] };
+    entry.paths.push(p);
+    plan.set(known.id, entry);
+  }
+  return runIngest(db, roots, [...plan.values()], notFound, options);
+}
+
+/**
+ * Re-ingests `paths` inside one root (the watcher's changed files and folders): what is there is indexed with the
+ * root's ignore rules, what is gone leaves the index (a path's sources and everything under it).
+ */
+export async function ingestWithin(db: Database, rootId: number, paths: string[], options: IngestOptions = {}): Promise<IngestReport> {
+  const root = getRoot(db, rootId);
+  if (!root) throw new Error(`root ${rootId} not found`);
+  return runIngest(db, paths, [{ root, paths }], [], options);
+}
+
+async function runIngest(
+  db: Database,
+  given: string[],
+  plan: { root: RootRecord; paths: string[] }[],
+  notFound: { path: string; reason: string }[],
+  options: IngestOptions,
+): Promise<IngestReport> {
   const t0 = performance.now();
   const now = options.now ?? (() => new Date());
   const counter = options.counter ?? (sharedCounter ??= createWordPieceCounter());
   const chunkOptions: ChunkOptions = { counter };
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const report: IngestReport = {
-    roots, added: [], updated: [], unchanged: 0, removed: [], skipped: [], failed: [], warnings: [], files: 0, bytes: 0, chunks: 0, durationMs: 0,
+    roots: given, added: [], updated: [], unchanged: 0, removed: [], skipped: [], failed: [], warnings: [], files: 0, bytes: 0, chunks: 0, durationMs: 0,
   };
   const logId = Number(
-    db.prepare('INSERT INTO ingest_log (started_at, roots) VALUES (?, ?)').run(now().toISOString(), JSON.stringify(roots)).lastInsertRowid,
+    db.prepare('INSERT INTO ingest_log (started_at, roots) VALUES (?, ?)').run(now().toISOString(), JSON.stringify(given)).lastInsertRowid,
   );
 
   options.onProgress?.({ phase: 'scan', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 });
-  const walked = walk(roots, { followSymlinks: options.followSymlinks });
   const stmts = prepare(db);
+  const removeUnder = (path: string, keep?: Set<string>) => {
+    const gone = sourcesUnder(stmts, path).filter((g) => !keep?.has(g.path));
+    if (gone.length === 0) return;
+    db.transaction(() => gone.forEach((g) => stmts.deleteSource.run(g.id)))();
+    report.removed.push(...gone.map((g) => g.path));
+  };
 
-  // Skipped on purpose (a link out of the root, a credential file): recorded like a binary, and anything indexed
-  // from that path before (by an older build) leaves the index in the same step.
-  for (const issue of walked.skipped) {
-    report.skipped.push({ path: issue.path, reason: issue.reason });
-    db.transaction(() => upsertIssue(stmts, issue.path, issue.root, 'skipped', issue.reason, now))();
-  }
-
-  // Roots that vanished take their sources with them; roots never seen before are plain errors.
-  for (const issue of walked.failed) {
-    if (issue.path === issue.root && issue.reason.startsWith('not found')) {
-      const gone = sourcesUnder(stmts, issue.root);
-      if (gone.length > 0) {
-        db.transaction(() => gone.forEach((g) => stmts.deleteSource.run(g.id)))();
-        report.removed.push(...gone.map((g) => g.path));
-        continue;
-      }
+  // A file belongs to the longest root that contains it, whichever root's walk found it: nested roots keep their files.
+  const allRoots = listRoots(db).sort((a, b) => b.path.length - a.path.length);
+  const owner = (path: string, fallback: RootRecord) => allRoots.find((r) => r.path === path || (r.kind === 'folder' && isUnder(path, r.path))) ?? fallback;
+  const work: { file: WalkedFile; root: RootRecord }[] = [];
+  const skippedPaths = new Set<string>();
+  const walkedFolders: { root: RootRecord; folder: string }[] = [];
+  for (const issue of notFound) report.failed.push(issue);
+  for (const { root, paths } of plan) {
+    const whole = paths.includes(root.path);
+    // A folder root that vanished (an unmounted drive) goes offline and keeps its sources until it returns.
+    if (whole && !exists(root.path)) {
+      if (root.kind === 'folder') {
+        setRootStatus(db, root.id, 'offline');
+        (report.offline ??= []).push(root.path);
+      } else removeUnder(root.path);
+      continue;
     }
-    report.failed.push({ path: issue.path, reason: issue.reason });
-    upsertIssue(stmts, issue.path, issue.root, 'failed', issue.reason, now);
+    if (whole) setRootStatus(db, root.id, 'online');
+    const walkOptions = { followSymlinks: options.followSymlinks };
+    const walked = whole ? walk([root.path], walkOptions) : walk(paths, { ...walkOptions, within: root.path });
+    for (const missing of walked.missing ?? []) removeUnder(missing);
+    // Skipped on purpose (a link out of the root, a credential file): recorded like a binary, and anything indexed
+    // from that path before (by an older build) leaves the index in the same step.
+    for (const issue of walked.skipped) {
+      report.skipped.push({ path: issue.path, reason: issue.reason });
+      skippedPaths.add(issue.path);
+      db.transaction(() => upsertIssue(stmts, issue.path, owner(issue.path, root), 'skipped', issue.reason, now))();
+    }
+    for (const issue of walked.failed) {
+      report.failed.push({ path: issue.path, reason: issue.reason });
+      upsertIssue(stmts, issue.path, owner(issue.path, root), 'failed', issue.reason, now);
+    }
+    for (const file of walked.files) work.push({ file, root: owner(file.path, root) });
+    for (const folder of walked.walkedFolders) walkedFolders.push({ root, folder });
   }
 
-  const total = walked.files.length;
-  const bytesTotal = walked.files.reduce((s, f) => s + f.stats.size, 0);
+  const total = work.length;
+  const bytesTotal = work.reduce((s, w) => s + w.file.stats.size, 0);
   let done = 0;
   let bytesDone = 0;
   let lastYield = performance.now();
-  const seen = new Set<string>([...walked.failed, ...walked.skipped].map((f) => f.path));
-  for (const file of walked.files) {
+  const seen = new Set<string>([...report.failed.map((f) => f.path), ...skippedPaths]);
+  for (const { file, root } of work) {
     if (options.signal?.aborted) break;
     seen.add(file.path);
-    await ingestOne(db, stmts, file, { maxBytes, chunkOptions, now, report });
+    await ingestOne(db, stmts, file, root, { maxBytes, chunkOptions, now, report });
     done++;
     bytesDone += file.stats.size;
     report.files++;
@@ -98,15 +155,7 @@ export async function ingestPaths(db: Database, roots: string[], options: Ingest
     }
   }
 
-  if (!options.signal?.aborted) {
-    for (const folder of walked.walkedFolders) {
-      const known = sourcesUnder(stmts, folder);
-      const gone = known.filter((k) => !seen.has(k.path));
-      if (gone.length === 0) continue;
-      db.transaction(() => gone.forEach((g) => stmts.deleteSource.run(g.id)))();
-      report.removed.push(...gone.map((g) => g.path));
-    }
-  }
+  if (!options.signal?.aborted) for (const { folder } of walkedFolders) removeUnder(folder, seen);
 
   report.durationMs = Math.round(performance.now() - t0);
   db.prepare(
@@ -120,9 +169,18 @@ export async function ingestPaths(db: Database, roots: string[], options: Ingest
   return report;
 }
 
-/** Re-ingests every root the store knows, picking up edits, new files and deletions. */
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Re-ingests every root the store knows (a project remembers them in `roots`), picking up edits, new files and deletions. */
 export async function rescan(db: Database, options: IngestOptions & { rootFilter?: (root: string) => boolean } = {}): Promise<IngestReport> {
-  const roots = (db.prepare('SELECT DISTINCT root FROM sources ORDER BY root').all() as { root: string }[]).map((r) => r.root);
+  const roots = (db.prepare('SELECT path FROM roots ORDER BY path').all() as { path: string }[]).map((r) => r.path);
   return ingestPaths(db, options.rootFilter ? roots.filter(options.rootFilter) : roots, options);
 }
 
@@ -137,12 +195,13 @@ function sourcesUnder(stmts: ReturnType<typeof prepare>, folder: string): { id: 
 
 function prepare(db: Database) {
   return {
-    existing: db.prepare('SELECT id, content_hash, size, mtime_ms, status, chunker_version FROM sources WHERE path = ?'),
+    existing: db.prepare('SELECT id, content_hash, size, mtime_ms, status, chunker_version, root_id FROM sources WHERE path = ?'),
     touch: db.prepare('UPDATE sources SET mtime_ms = ?, size = ? WHERE id = ?'),
+    refile: db.prepare('UPDATE sources SET root_id = ?, rel_path = ?, root = ? WHERE id = ?'),
     upsertSource: db.prepare(
-      `INSERT INTO sources (path, root, content_hash, size, mtime_ms, type, language, status, error, chunker_version, indexed_at)
-       VALUES (@path, @root, @hash, @size, @mtime, @type, @language, @status, @error, @chunker, @at)
-       ON CONFLICT(path) DO UPDATE SET root = excluded.root, content_hash = excluded.content_hash, size = excluded.size,
+      `INSERT INTO sources (path, root, root_id, rel_path, content_hash, size, mtime_ms, type, language, status, error, chunker_version, indexed_at)
+       VALUES (@path, @root, @rootId, @relPath, @hash, @size, @mtime, @type, @language, @status, @error, @chunker, @at)
+       ON CONFLICT(path) DO UPDATE SET root = excluded.root, root_id = excluded.root_id, rel_path = excluded.rel_path, content_hash = excluded.content_hash, size = excluded.size,
          mtime_ms = excluded.mtime_ms, type = excluded.type, language = excluded.language, status = excluded.status,
          error = excluded.error, chunker_version = excluded.chunker_version, indexed_at = excluded.indexed_at
        RETURNING id`,
@@ -160,11 +219,11 @@ function prepare(db: Database) {
 }
 type Statements = ReturnType<typeof prepare>;
 
-function upsertIssue(stmts: Statements, path: string, root: string, status: 'skipped' | 'failed', reason: string, now: () => Date, kind?: { type: string; language: string | null }, size = 0, mtime = 0): void {
+function upsertIssue(stmts: Statements, path: string, root: RootRecord, status: 'skipped' | 'failed', reason: string, now: () => Date, kind?: { type: string; language: string | null }, size = 0, mtime = 0): void {
   const existing = stmts.existing.get(path) as ExistingSource | undefined;
   if (existing) stmts.deleteDocuments.run(existing.id);
   stmts.upsertSource.get({
-    path, root, hash: null, size, mtime, type: kind?.type ?? 'unknown', language: kind?.language ?? null, status, error: reason,
+    path, root: root.path, rootId: root.id, relPath: relativeTo(root.path, path), hash: null, size, mtime, type: kind?.type ?? 'unknown', language: kind?.language ?? null, status, error: reason,
     chunker: null, at: now().toISOString(),
   });
 }
@@ -176,11 +235,12 @@ interface FileContext {
   report: IngestReport;
 }
 
-async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, ctx: FileContext): Promise<void> {
-  const { path, root, stats } = file;
+async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, root: RootRecord, ctx: FileContext): Promise<void> {
+  const { path, stats } = file;
   const mtime = Math.round(stats.mtimeMs);
   const existing = stmts.existing.get(path) as ExistingSource | undefined;
   const isCurrent = (e: ExistingSource | undefined) => e?.status === 'indexed' && e.chunker_version === CHUNKER_VERSION;
+  if (existing && existing.root_id !== root.id) stmts.refile.run(root.id, relativeTo(root.path, path), root.path, existing.id);
   if (existing && isCurrent(existing) && existing.size === stats.size && existing.mtime_ms === mtime) {
     ctx.report.unchanged++;
     return;
@@ -224,7 +284,7 @@ async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, ctx:
   let chunkCount = 0;
   db.transaction(() => {
     const sourceId = (stmts.upsertSource.get({
-      path, root, hash, size: stats.size, mtime, type: kind.type, language: kind.language, status: 'indexed', error: null,
+      path, root: root.path, rootId: root.id, relPath: relativeTo(root.path, path), hash, size: stats.size, mtime, type: kind.type, language: kind.language, status: 'indexed', error: null,
       chunker: CHUNKER_VERSION, at: ctx.now().toISOString(),
     }) as { id: number }).id;
     stmts.deleteDocuments.run(sourceId);

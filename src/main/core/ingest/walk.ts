@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isInside, PROJECT_IGNORE_FILE, reincluded, sensitiveReason, SYMLINK_OUTSIDE_ROOT, type ContainmentOptions } from './containment.ts';
 
@@ -26,6 +26,17 @@ export interface WalkResult {
   skipped: WalkIssue[];
   /** Folder roots that were walked; sources under them that were not seen again have left the disk. */
   walkedFolders: string[];
+  /** walk(…, { within }) only: paths that are not there (deleted or renamed away). */
+  missing?: string[];
+}
+
+export interface WalkOptions extends ContainmentOptions {
+  /**
+   * The folder root the given paths lie inside (the watcher's changed files and folders): each is walked with the
+   * ignore rules and containment a full walk of `within` would apply on the way down, and an ignored path, or one
+   * under an ignored folder, yields nothing.
+   */
+  within?: string;
 }
 
 interface Matcher {
@@ -86,7 +97,7 @@ function isIgnored(path: string, isDir: boolean, matchers: Matcher[]): boolean {
  * root (unless `followSymlinks`), and files named like credentials are skipped unless `.contextpackignore`
  * re-includes them; see containment.ts.
  */
-export function walk(roots: string[], options: ContainmentOptions = {}): WalkResult {
+export function walk(roots: string[], options: WalkOptions = {}): WalkResult {
   const files: WalkedFile[] = [];
   const failed: WalkIssue[] = [];
   const skipped: WalkIssue[] = [];
@@ -158,6 +169,68 @@ export function walk(roots: string[], options: ContainmentOptions = {}): WalkRes
       return;
     }
     files.push({ path, root, stats: st });
+  }
+
+  if (options.within !== undefined) {
+    const missing: string[] = [];
+    walkInside(options.within, roots, missing);
+    return { files, failed, skipped, walkedFolders, missing };
+  }
+
+  function walkInside(root: string, paths: string[], missing: string[]): void {
+    let realRoot: string;
+    try {
+      realRoot = realpathSync(root);
+    } catch {
+      missing.push(...paths);
+      return;
+    }
+    realRoots.set(root, realRoot);
+    const cache = new Map<string, Matcher | null>();
+    const matcherOf = (dir: string) => {
+      if (!cache.has(dir)) cache.set(dir, loadMatcher(dir, dir === root ? DEFAULT_IGNORES : []));
+      return cache.get(dir)!;
+    };
+    for (const path of paths) {
+      const rel = relative(root, path);
+      if (rel.startsWith('..') || isAbsolute(rel)) continue;
+      let st: Stats;
+      try {
+        st = lstatSync(path);
+      } catch {
+        missing.push(path);
+        continue;
+      }
+      if (rel === '') {
+        walkedFolders.push(root);
+        visitDir(root, root, [], new Set([realRoot]));
+        continue;
+      }
+      // The folders from the root down to the path's parent: their ignore files apply, and none may be ignored itself.
+      const parts = rel.split(sep);
+      const matchers: Matcher[] = [];
+      const ancestors = new Set<string>();
+      let dir = root;
+      let ignored = false;
+      for (let i = 0; i < parts.length; i++) {
+        const m = matcherOf(dir);
+        if (m) matchers.push(m);
+        try {
+          ancestors.add(realpathSync(dir));
+        } catch {
+          ancestors.add(dir);
+        }
+        if (i === parts.length - 1) break;
+        dir = join(dir, parts[i]!);
+        if (isIgnored(dir, true, matchers)) {
+          ignored = true;
+          break;
+        }
+      }
+      if (ignored) continue;
+      if (st.isDirectory()) walkedFolders.push(path);
+      visit(path, root, matchers, ancestors);
+    }
   }
 
   for (const root of roots) {

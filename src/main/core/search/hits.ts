@@ -3,13 +3,23 @@ import { filterDateMs } from '../../../shared/filters.ts';
 import { PATH_FILTER_FN } from '../store/functions.ts';
 import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
 
+/**
+ * What a hit cites: the path relative to its root, with the root's name first when several roots are indexed (a file
+ * root is cited by its name). The count is an uncorrelated subquery, evaluated once per statement.
+ */
+export const DISPLAY_PATH_SQL = `CASE
+    WHEN s.rel_path IS NULL OR rt.id IS NULL THEN s.path
+    WHEN (SELECT count(*) FROM roots) > 1 THEN (CASE WHEN rt.kind = 'file' THEN rt.name ELSE rt.name || '/' || s.rel_path END)
+    ELSE s.rel_path END`;
 
 /** The columns every retriever returns for a chunk, joined once so provenance is always complete. */
 export const HIT_COLUMNS = `
   c.id AS chunkId, c.document_id AS documentId, d.external_id AS externalId, s.path AS path, d.title AS title,
-  c.anchor AS anchor, c.heading_path AS headingPath, c.line_start AS lineStart, c.line_end AS lineEnd, c.text AS text`;
+  c.anchor AS anchor, c.heading_path AS headingPath, c.line_start AS lineStart, c.line_end AS lineEnd, c.text AS text,
+  s.root_id AS rootId, s.rel_path AS relPath, s.content_hash AS contentHash,
+  ${DISPLAY_PATH_SQL} AS displayPath`;
 
-export const HIT_JOINS = `JOIN documents d ON d.id = c.document_id JOIN sources s ON s.id = d.source_id`;
+export const HIT_JOINS = `JOIN documents d ON d.id = c.document_id JOIN sources s ON s.id = d.source_id LEFT JOIN roots rt ON rt.id = s.root_id`;
 
 export interface FilterSql {
   where: string;

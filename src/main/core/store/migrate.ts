@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 export interface Migration {
-  /** Unique and ordered. Ranges by capability: 1–9 core, 10–19 vectors, 20–29 memory/hierarchy, 30–39 packets. */
+  /** Unique and ordered. Ranges by capability: 1–9 core, 10–19 vectors, 20–29 memory/hierarchy, 30–39 packets, 40–49 roots/watch. */
   version: number;
   name: string;
   up: string | ((db: Database) => void);

@@ -2,10 +2,12 @@ import { join } from 'node:path';
 import { openStore, type Store } from '../../store/index.ts';
 import { coreMigration } from '../../store/migrations/001-core.ts';
 import { memoryMigration } from '../../store/migrations/020-memory.ts';
+import { rootsMigration } from '../../store/migrations/040-roots.ts';
 import { tempDirs } from '../../testing/tmp.ts';
 
 /** Only the migrations memory and hierarchy need, so these tests do not depend on other capabilities' work. */
-export const MEMORY_MIGRATIONS = [coreMigration, memoryMigration];
+// Roots come with the core tables: ingest files every source under one.
+export const MEMORY_MIGRATIONS = [coreMigration, memoryMigration, rootsMigration];
 
 export function memoryStores(prefix = 'cp-mem-') {
   const tmp = tempDirs(prefix);
