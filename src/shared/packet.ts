@@ -189,6 +189,19 @@ export interface RetrievalParams {
 }
 
 /** 001's context ledger combined with 003's manifest. */
+/** A source an included evidence item cites: its root-relative path as cited, and the root it lies under. */
+export interface CitedSource {
+  path: string;
+  root_id: number | null;
+}
+
+/** Whether a stored packet still matches the index: a cited source changed (new content hash) or vanished. */
+export interface PacketStaleness {
+  stale: boolean;
+  /** Cited sources that differ from what the packet used, by cited path. */
+  changed_sources?: { path: string; change: 'changed' | 'vanished' }[];
+}
+
 export interface PacketManifest {
   schema_version: 1;
   pack_id: string;
@@ -231,6 +244,8 @@ export interface PacketManifest {
   validity?: { valid: boolean; reasons: string[] };
   /** 003: evidence is required (the checklist asks for proof, or tools are in scope) but none made it in. */
   evidence_needed?: boolean;
+  /** Sources cited by included evidence (absent in packets built before roots existed). */
+  cited_sources?: CitedSource[];
   context_snapshot_hash: string;
 }
 
@@ -246,6 +261,9 @@ export interface PacketListItem {
   redactions: number;
   items: number;
   dropped: number;
+  /** Computed against the index on listing (never stored in the packet). */
+  stale?: boolean;
+  changed_sources?: PacketStaleness['changed_sources'];
 }
 
 export interface ReplayItemChange {
@@ -347,6 +365,8 @@ export interface CanonicalPacket {
   degradations: string[];
   /** 001's ContextPackV2 fields (engine 1.1.0+; absent in older snapshots). */
   context_v2?: ContextPackV2Fields;
+  /** Sources cited by included evidence, by cited path (no absolute path: roots are named, see #11). */
+  cited_sources?: CitedSource[];
 }
 
 export interface AssembledPacket {

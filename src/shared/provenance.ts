@@ -4,9 +4,16 @@
 /** Enough of a search hit to say where it sits. */
 export interface Located {
   path: string;
+  /** Root-relative path (prefixed by the root's name when several roots are indexed); cited instead of path. */
+  displayPath?: string | null;
   anchor?: string | null;
   lineStart: number;
   lineEnd: number;
+}
+
+/** What a hit is cited by: its root-relative display path when the index gave one, else its path. */
+export function citePath(h: { path: string; displayPath?: string | null }): string {
+  return h.displayPath ?? h.path;
 }
 
 /** path#anchor, or the bare path when there is no anchor. */
@@ -16,5 +23,5 @@ export function anchoredPath(path: string, anchor: string | null | undefined): s
 
 /** path#anchor:start-end. */
 export function provenance(h: Located): string {
-  return `${anchoredPath(h.path, h.anchor)}:${h.lineStart}-${h.lineEnd}`;
+  return `${anchoredPath(citePath(h), h.anchor)}:${h.lineStart}-${h.lineEnd}`;
 }

@@ -94,7 +94,10 @@ describe('ao-v1: sections, budgets and degradation', () => {
     expect(section(p, 'TASK').text).toBe('## TASK\n### Assignment\nRotate the signing key.\n- [ ] no downtime');
     const ev = p.included.filter((i) => i.kind === 'evidence');
     expect(ev.length).toBeGreaterThan(0);
-    for (const e of ev) expect(e.source).toMatch(/^\/.*:\d+-\d+$/);
+    // Cited relative to the ingest root (#11): no absolute path, the manifest keeps the root id.
+    for (const e of ev) expect(e.source).toMatch(/^(docs|notes)\/[^/].*:\d+-\d+$/);
+    expect(p.cited_sources!.length).toBeGreaterThan(0);
+    for (const c of p.cited_sources!) expect(c).toMatchObject({ path: expect.stringMatching(/^(docs|notes)\//), root_id: expect.any(Number) });
     const dec = p.included.find((i) => i.kind === 'decision')!;
     expect(dec.source).toMatch(/^DEC-\S+ \(memory mem-\d+\)$/);
   });

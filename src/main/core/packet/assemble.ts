@@ -21,6 +21,9 @@ import { buildLayeredItems, layoutLayered } from './layered-v1.ts';
 import { renderPacket, manifestOf, successCriteria } from './render.ts';
 import { resolveRequest, type ResolvedRequest } from './request.ts';
 import { appendInjection, packId, saveSnapshot } from './snapshots.ts';
+import { saveCitedSources } from './staleness.ts';
+import { citePath } from '../../../shared/provenance.ts';
+import type { SearchHit } from '../../../shared/types.ts';
 import { readStaticText, type PacketSources } from './sources.ts';
 import { AO_V1, LAYERED_V1 } from './templates.ts';
 
@@ -68,6 +71,11 @@ function withoutDefaults(f: SearchFilters | null): SearchFilters | undefined {
 
 /** Builds the canonical packet for a request without storing it. Same request + same store → same packet. */
 export async function buildPacket(request: PacketRequest, deps: AssembleDeps): Promise<CanonicalPacket> {
+  return (await buildCitedPacket(request, deps)).packet;
+}
+
+/** The packet and the hits its included evidence cites (with their sources' content hashes, kept beside the snapshot). */
+async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Promise<{ packet: CanonicalPacket; cites: SearchHit[] }> {
   const r = resolveRequest(request);
   const redactor = deps.redactor ?? getDefaultRedactor();
   const counter = deps.counter && deps.counter.encoding === r.encoding ? deps.counter : counterFor(r.encoding);
@@ -175,7 +183,14 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
     };
   }
 
-  return {
+  const citedItems = included.filter((i) => i.kind === 'evidence' && gate.cited.has(i.id)).map((i) => ({ id: i.id, hit: gate.cited.get(i.id)! }));
+  const cites = citedItems.map((c) => c.hit);
+  // A cited path the gate redacted stays out of the packet: its item id already shows the marker instead.
+  const citedSources = [...new Map(citedItems
+    .filter((c) => c.id.startsWith(citePath(c.hit)))
+    .map((c) => [citePath(c.hit), { path: citePath(c.hit), root_id: c.hit.rootId ?? null }] as const)).values()]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const packet: CanonicalPacket = {
     schema_version: 1,
     engine_version: PACKET_ENGINE_VERSION,
     template: r.template,
@@ -192,7 +207,9 @@ export async function buildPacket(request: PacketRequest, deps: AssembleDeps): P
     budget_warnings: layout.warnings,
     degradations,
     context_v2: buildContextV2(g, gate, inputs, included.filter((i) => i.kind === 'evidence')),
+    cited_sources: citedSources,
   };
+  return { packet, cites };
 }
 
 export function encodePacket(packet: CanonicalPacket): { bytes: Uint8Array; hash: string } {
@@ -227,7 +244,7 @@ export function injectionRecord(packet: CanonicalPacket, hash: string, ts: strin
  * renders the requested format.
  */
 export async function assemble(request: PacketRequest, deps: AssembleDeps, format: PacketFormat = 'md'): Promise<AssembledPacket> {
-  const packet = await buildPacket(request, deps);
+  const { packet, cites } = await buildCitedPacket(request, deps);
   const { bytes, hash } = encodePacket(packet);
   const text = renderPacket(packet, hash, format);
   const ts = (deps.now ?? (() => new Date()))().toISOString();
@@ -238,6 +255,7 @@ export async function assemble(request: PacketRequest, deps: AssembleDeps, forma
     db.transaction(() => {
       saveSnapshot(db, { hash, bytes, packet, request: recordedRequest(request, packet, sessionId), createdAt: ts });
       appendInjection(db, record);
+      saveCitedSources(db, hash, cites);
     })();
   }
   deps.injectionLog?.(record);

@@ -35,7 +35,7 @@ describe('packet formats', async () => {
     expect(Object.keys(m).sort()).toEqual(
       [
         'schema_version', 'pack_id', 'template', 'query', 'task', 'budgets', 'included', 'dropped', 'truncation_events', 'redactions', 'retrieval', 'models',
-        'engine_version', 'evidence_ids', 'memory_block_ids', 'dropped_ids', 'policy_rules', 'tool_capabilities', 'budget_warnings', 'degradations', 'context_snapshot_hash',
+        'engine_version', 'evidence_ids', 'memory_block_ids', 'dropped_ids', 'policy_rules', 'tool_capabilities', 'budget_warnings', 'degradations', 'cited_sources', 'context_snapshot_hash',
         'validity', 'evidence_needed',
       ].sort(),
     );

@@ -3,7 +3,7 @@ import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
 import { roundScore } from './canonical.ts';
 import type { Gate } from './items.ts';
 import type { GoalsData, HierarchyEntry, LineContext, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
-import { anchoredPath } from '../../../shared/provenance.ts';
+import { anchoredPath, citePath } from '../../../shared/provenance.ts';
 
 /** Everything the sources returned for one request, before redaction and budgets. */
 export interface Gathered {
@@ -108,7 +108,7 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   };
 }
 
-/** path#anchor (the part of an evidence source that comes from the indexed content); gated by gatedEvidence. */
+/** root-relative path#anchor (the part of an evidence source that comes from the indexed content); gated by gatedEvidence. */
 export function evidenceLabel(h: SearchHit): string {
-  return anchoredPath(h.path, h.anchor || h.externalId);
+  return anchoredPath(citePath(h), h.anchor || h.externalId);
 }

@@ -4,6 +4,9 @@ import type { Database } from 'better-sqlite3';
 import type { CanonicalPacket, PacketListItem, PacketManifest } from '../../../shared/packet.ts';
 import { manifestOf } from './render.ts';
 import { decodePacket, getSnapshot, listSnapshots } from './snapshots.ts';
+import { packetStaleness } from './staleness.ts';
+
+export { packetStaleness, saveCitedSources } from './staleness.ts';
 
 export { assemble, buildPacket, encodePacket, injectionRecord, PACKET_ENGINE_VERSION, type AssembleDeps } from './assemble.ts';
 export { replay, diffPackets, type ReplayResult } from './replay.ts';
@@ -29,7 +32,9 @@ export { createJsonlInjectionLog, logPath, packetLogs, type PacketLogName } from
 
 /** Stored packets, newest first (the UI's history by hash). */
 export function listPackets(db: Database, opts: { limit?: number; offset?: number } = {}): PacketListItem[] {
-  return listSnapshots(db, opts);
+  const list = listSnapshots(db, opts);
+  const staleness = packetStaleness(db, list.map((p) => p.hash));
+  return list.map((p) => ({ ...p, ...staleness.get(p.hash)! }));
 }
 
 /** One stored packet by hash or unique prefix, verified against its hash (SnapshotTamperedError otherwise). */

@@ -4,6 +4,7 @@ import { redactionMarker, type RedactionEvent, type Redactor } from '../redact/i
 import type { LineContext } from './sources.ts';
 import { digest16, normalizeText } from './canonical.ts';
 import { evidenceLabel } from './gather.ts';
+import { citePath } from '../../../shared/provenance.ts';
 
 /** A candidate item after redaction, rendered, waiting for budgets to decide whether it stays. */
 export interface Item {
@@ -29,6 +30,8 @@ export interface Item {
  */
 export class Gate {
   readonly events: RedactionEvent[] = [];
+  /** Evidence item id → the hit it cites, so the packet can record which sources (and which versions) it used. */
+  readonly cited = new Map<string, SearchHit>();
   private readonly redactor: Redactor;
   private readonly log: ((e: RedactionEvent) => void) | null;
   private readonly sources = new Map<string, string>();
@@ -168,8 +171,10 @@ export interface Gated {
  * head, and with the line range (the packet's own formatting, kept out of the gate) its id and provenance.
  */
 export function gatedEvidence(gate: Gate, h: SearchHit, section: string): { label: Gated; id: string } {
-  const label = gate.pass(evidenceLabel(h), h.path, section);
-  return { label, id: `${label.text}:${h.lineStart}-${h.lineEnd}` };
+  const label = gate.pass(evidenceLabel(h), citePath(h), section);
+  const id = `${label.text}:${h.lineStart}-${h.lineEnd}`;
+  gate.cited.set(id, h);
+  return { label, id };
 }
 
 /**

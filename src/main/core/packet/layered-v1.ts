@@ -4,6 +4,7 @@ import type { Gathered } from './gather.ts';
 import { day, fmtScore, gatedEvidence, renderItem, toolSignature, type Gate, type Item } from './items.ts';
 import type { Compressor } from './compress.ts';
 import type { DynamicLayer, LayerName, LayeredTemplate } from './templates.ts';
+import { citePath } from '../../../shared/provenance.ts';
 
 // 003's layered pack: System → Task → Tools → Evidence → Memory → Conversation → Slack. Fixed floors, the
 // remainder split by profile weights, then the deterministic drop order Memory → older Evidence → older
@@ -58,7 +59,7 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
   });
   g.evidence.forEach((h, i) => {
     const { label, id: source } = gatedEvidence(gate, h, 'EVIDENCE');
-    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: h.path, section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
+    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: citePath(h), section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
   });
   // L2/L3 hierarchy sections relevant to the query: evidence with their § markers.
   g.hierarchy.forEach((h, i) =>

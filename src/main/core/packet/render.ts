@@ -29,6 +29,7 @@ export function manifestOf(p: CanonicalPacket, hash: string): PacketManifest {
     budget_warnings: p.budget_warnings,
     degradations: p.degradations,
     ...validityOf(p),
+    ...(p.cited_sources ? { cited_sources: p.cited_sources } : {}),
     context_snapshot_hash: hash,
   };
 }

@@ -142,28 +142,38 @@ export function readStaticText(name: string, dir: string = RESOURCE_DIR): string
  * Read-only and deterministic for an unchanged store.
  */
 export function ingestSessions(db: Database): (limit: number) => SessionEntry[] {
+  const hasRoots = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'roots'").get() !== undefined;
+  const rootsStmt = hasRoots ? db.prepare('SELECT path, name, kind FROM roots ORDER BY length(path) DESC') : null;
+  // Logged paths are absolute; a packet names them by root (`myproj`, `myproj/docs`), never by the user's folders.
+  const named = (p: string, roots: { path: string; name: string; kind: string }[]): string => {
+    const r = roots.find((x) => x.path === p || (x.kind === 'folder' && (p.startsWith(x.path + '/') || p.startsWith(x.path + '\\'))));
+    if (!r) return p.split(/[\\/]/).filter(Boolean).pop() ?? p;
+    return r.path === p ? r.name : `${r.name}/${p.slice(r.path.length + 1).split('\\').join('/')}`;
+  };
   const stmt = db.prepare(
     `SELECT id, started_at, roots, added, updated, removed, failed FROM ingest_log
      WHERE finished_at IS NOT NULL AND (added + updated + removed + failed) > 0
      ORDER BY started_at DESC, id DESC LIMIT ?`,
   );
-  return (limit) =>
-    (stmt.all(limit) as { id: number; started_at: string; roots: string; added: number; updated: number; removed: number; failed: number }[]).map(
+  return (limit) => {
+    const roots = (rootsStmt?.all() ?? []) as { path: string; name: string; kind: string }[];
+    return (stmt.all(limit) as { id: number; started_at: string; roots: string; added: number; updated: number; removed: number; failed: number }[]).map(
       (r) => {
-        let roots: string[] = [];
+        let paths: string[] = [];
         try {
-          roots = JSON.parse(r.roots) as string[];
+          paths = JSON.parse(r.roots) as string[];
         } catch {
-          roots = [r.roots];
+          paths = [r.roots];
         }
         return {
           id: `ingest:${r.id}`,
           source: `ingest_log#${r.id}`,
           ts: r.started_at,
-          text: `indexed ${roots.join(', ')}: ${r.added} added, ${r.updated} updated, ${r.removed} removed${r.failed ? `, ${r.failed} failed` : ''}`,
+          text: `indexed ${paths.map((p) => named(p, roots)).join(', ')}: ${r.added} added, ${r.updated} updated, ${r.removed} removed${r.failed ? `, ${r.failed} failed` : ''}`,
         };
       },
     );
+  };
 }
 
 /**

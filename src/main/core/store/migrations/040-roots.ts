@@ -23,7 +23,7 @@ export const rootsMigration: Migration = {
       );
       ALTER TABLE sources ADD COLUMN root_id INTEGER REFERENCES roots(id);
       ALTER TABLE sources ADD COLUMN rel_path TEXT;
-      CREATE INDEX sources_root_id ON sources(root_id);
+      CREATE INDEX sources_root_rel ON sources(root_id, rel_path);
 
       CREATE TABLE packet_sources (
         hash TEXT NOT NULL REFERENCES packet_snapshots(hash),
