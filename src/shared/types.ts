@@ -158,3 +158,27 @@ export interface ProjectsView {
   switchable: boolean;
   projects: ProjectInfo[];
 }
+
+/** One watcher batch (or reconcile) that changed the index: the API's `library.changed` event. */
+export interface LibraryChange {
+  rootId: number;
+  /** The root's name (never its absolute path). */
+  root: string;
+  /** Paths relative to the root. */
+  added: string[];
+  updated: string[];
+  removed: string[];
+  at: string;
+}
+
+/** The watcher's live state: the Library view's status line. */
+export interface WatchStatus {
+  /** Roots with a live subscription (or polled, for file roots). */
+  watching: number;
+  roots: { id: number; name: string; status: 'online' | 'offline'; watching: boolean }[];
+  lastChange: string | null;
+  /** Changed paths waiting for the next batch. */
+  queue: number;
+  busy: boolean;
+  batches: number;
+}
