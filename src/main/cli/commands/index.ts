@@ -28,11 +28,12 @@ export const commands: CommandEntry[] = [
   lazy('hierarchy', 'Four-level project hierarchy (§1.0 summary, §2 sections, §3 details, §4 files): show, check, edit', async () => (await import('./hierarchy.ts')).hierarchyCommand),
   lazy('pack', 'Assemble a context packet (budgets, redaction, manifest, snapshot hash)', async () => (await import('./pack.ts')).packCommand),
   lazy('replay', 'Print a stored packet by its hash (verified), or rebuild it and diff by item id', async () => (await import('./replay.ts')).replayCommand),
-  lazy('packets', 'List stored packets, newest first', async () => (await import('./packets.ts')).packetsCommand),
+  lazy('packets', 'List stored packets, newest first, each with whether a cited source changed since (stale)', async () => (await import('./packets.ts')).packetsCommand),
   lazy('redact', 'Run text through the redaction gate (what packets get); --json reports what was redacted', async () => (await import('./redact.ts')).redactCommand),
   lazy('projects', 'List, create, rename or delete projects (each has its own database)', async () => (await import('./projects.ts')).projectsCommand),
   lazy('settings', "Show or change the project's settings (e.g. globs excluded from packet evidence by default)", async () => (await import('./settings.ts')).settingsCommand),
   lazy('goals', 'Fitness goals (GOALS.md gates and directives): show their state, record a gate result, write a template', async () => (await import('./goals.ts')).goalsCommand),
+  lazy('watch', 'Keep the index current: follow folders and re-index what changes (Ctrl+C stops)', async () => (await import('./watch.ts')).watchCommand),
   lazy('mcp', 'Serve the project to coding agents over MCP (stdio): search, pack, remember, rehydrate, …', async () => (await import('./mcp.ts')).mcpCommand),
 ];
 

@@ -3,7 +3,7 @@ import { intOption, printJson, withStore, type Command } from '../command.ts';
 
 export const packetsCommand: Command = {
   name: 'packets',
-  summary: 'List stored packets, newest first',
+  summary: 'List stored packets, newest first, each with whether a cited source changed since (stale)',
   usage: 'contextpack packets [--limit N] [--json] [--db FILE]',
   options: { limit: { type: 'string' } },
   async run(ctx) {
@@ -15,7 +15,7 @@ export const packetsCommand: Command = {
       else
         ctx.io.stdout(
           list
-            .map((p) => `${p.hash.slice(0, 16)}  ${p.created_at}  ${p.template.padEnd(10)}  ${String(p.total_chars).padStart(6)} chars  ${String(p.total_tokens).padStart(5)} tok  ${p.redactions} red.  ${JSON.stringify(p.query)}`)
+            .map((p) => `${p.hash.slice(0, 16)}  ${p.created_at}  ${p.template.padEnd(10)}  ${String(p.total_chars).padStart(6)} chars  ${String(p.total_tokens).padStart(5)} tok  ${p.redactions} red.  ${JSON.stringify(p.query)}${p.stale ? `  STALE (${(p.changed_sources ?? []).map((c) => `${c.path} ${c.change}`).join(', ')})` : ''}`)
             .join('\n') + '\n',
         );
       return 0;
