@@ -13,6 +13,7 @@ import { capabilities, type Engines } from './engines.ts';
 import { ApiFailure, unavailable } from './failure.ts';
 import type { Library } from './library.ts';
 import type { Models } from './adapters/models.ts';
+import type { LiveLibrary } from './watch.ts';
 
 export interface ApiDeps {
   store: Store;
@@ -28,6 +29,8 @@ export interface ApiDeps {
   models: Models;
   /** The ContextPack home and the open project (null when one database file was named); switchTo when this window may switch. */
   projects?: { home: string; current: string | null; switchTo?: (name: string) => Promise<void> };
+  /** Roots and the watcher (#12). */
+  live: LiveLibrary;
   /** Desktop-only abilities; absent in serve mode, where the browser does these itself. */
   desktop?: {
     pickPaths(kind: 'files' | 'folders'): Promise<string[]>;
@@ -142,6 +145,9 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       await projects.switchTo(input.name);
       return { current: input.name };
     },
+    'roots.list': async () => deps.live.roots(),
+    'roots.setWatch': (input) => deps.live.setWatch(input.rootId, input.watch),
+    'watch.status': async () => deps.live.status(),
     'desktop.pickPaths': (input) => desktop().pickPaths(input.kind),
     'desktop.copyText': async (input) => {
       desktop().copyText(input.text);

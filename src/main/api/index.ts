@@ -6,10 +6,12 @@ import { createApiHandlers, type ApiDeps } from './handlers.ts';
 import { closeEngines, type Engines } from './engines.ts';
 import { createEngines } from './wire-engines.ts';
 import { createBackgroundJobs } from './background.ts';
-import { createLibrary } from './library.ts';
+import { allowedRoots, createLibrary } from './library.ts';
 import { createModels } from './adapters/models.ts';
 import { DEFAULT_HUB } from '../core/embed/download.ts';
 import { ApiFailure } from './failure.ts';
+import { createLiveLibrary, type LiveLibrary } from './watch.ts';
+import { emitIngestChanges } from './library-events.ts';
 
 export { createDispatcher, fieldIssues, type ApiHandlers, type Dispatch } from './dispatch.ts';
 export { createApiHandlers, type ApiDeps } from './handlers.ts';
@@ -36,6 +38,8 @@ export interface ApiOptions {
   ingestRoots?: readonly string[];
   /** Background work (embedding after ingest, daily memory maintenance); on unless false. */
   background?: boolean;
+  /** Follow every root whose watch switch is on (#12); on unless false. Tests pass their debounce. */
+  watch?: boolean | { debounceMs?: number; pollMs?: number };
   onError?: (method: string, err: unknown) => void;
 }
 
@@ -62,12 +66,30 @@ export function createApi(options: ApiOptions): Api {
         onError: options.onError,
       });
   const engines = options.engines ?? createEngines(options.store, { modelDirs, embedWorker: options.embedWorkerUrl ? { workerUrl: options.embedWorkerUrl } : undefined });
+  let live: LiveLibrary | null = null;
   const library = createLibrary({
     db: options.store.db,
     importsDir: join(options.dataDir, 'imports'),
     onProgress: (payload) => events.emit({ name: 'ingest.progress', payload }),
     afterIngest: background ? () => void background.embedPending() : undefined,
     ingestRoots: options.ingestRoots,
+    afterJob: (r) => {
+      emitIngestChanges(options.store.db, r, events.emit);
+      void live?.adoptNewRoots().catch((err) => options.onError?.('watch', err));
+    },
+  });
+  const watchOpts = typeof options.watch === 'object' ? options.watch : {};
+  live = createLiveLibrary({
+    db: options.store.db,
+    emit: events.emit,
+    exclusive: (work) => library.exclusive(work),
+    afterBatch: background ? () => void background.embedPending() : undefined,
+    // A store opened read-only (damaged) is not written to by anyone, the watcher included.
+    enabled: options.watch !== false && !options.store.readOnlyReason,
+    accept: allowedRoots(options.ingestRoots, join(options.dataDir, 'imports')),
+    debounceMs: watchOpts.debounceMs,
+    pollMs: watchOpts.pollMs,
+    onError: options.onError,
   });
   const models = createModels({
     db: options.store.db,
@@ -86,6 +108,7 @@ export function createApi(options: ApiOptions): Api {
     engines,
     modelDirs,
     library,
+    live,
     desktop: options.desktop,
     projects: options.projects,
     models,
@@ -95,6 +118,7 @@ export function createApi(options: ApiOptions): Api {
     events,
     close: async () => {
       // Ingest first: a job that finishes during the drain may still schedule embedding, which the next step stops.
+      await live?.close();
       await library.close();
       await models.close();
       await background?.close();

@@ -19,6 +19,8 @@ export interface LibraryDeps {
    * every path. Undefined (desktop, where the user picks the paths) allows any. The imports folder is always allowed.
    */
   ingestRoots?: readonly string[];
+  /** Called after every ingest job, changed or not (the watcher adopts roots the job created). */
+  afterJob?: (report: IngestReport) => void;
 }
 
 export interface UploadedFile {
@@ -55,6 +57,7 @@ export function createLibrary(deps: LibraryDeps) {
       // Only ingest jobs return a report (a removal does not): those that changed something get embedded after.
       const r = result as Partial<IngestReport>;
       if (!abort.signal.aborted && Array.isArray(r.added) && Array.isArray(r.updated) && r.added.length + r.updated.length > 0) deps.afterIngest?.(r as IngestReport);
+      if (!abort.signal.aborted && Array.isArray(r.added)) deps.afterJob?.(r as IngestReport);
       return result;
     });
     tail = run.catch(() => undefined);
@@ -66,10 +69,16 @@ export function createLibrary(deps: LibraryDeps) {
       if (deps.ingestRoots) checkUnderRoots(paths, deps.ingestRoots, deps.importsDir);
       return enqueue((onProgress, signal) => ingestPaths(deps.db, paths, { onProgress, signal }));
     },
+    /** Runs other index work (watcher batches) in the same queue, without a job id or progress events. */
+    exclusive<T>(work: () => Promise<T>): Promise<T> {
+      if (abort.signal.aborted) return Promise.reject(closing());
+      const run = tail.then(() => work());
+      tail = run.catch(() => undefined);
+      return run;
+    },
     rescan(): Promise<IngestReport> {
       // Restricted, a rescan re-reads only what lies under the allowed roots (sources indexed by the CLI elsewhere stay as they are).
-      const allowed = deps.ingestRoots ? [...deps.ingestRoots, deps.importsDir].map(realOrResolved) : null;
-      const rootFilter = allowed ? (root: string) => allowed.some((a) => isInside(realOrResolved(root), a)) : undefined;
+      const rootFilter = allowedRoots(deps.ingestRoots, deps.importsDir);
       return enqueue((onProgress, signal) => rescan(deps.db, { onProgress, signal, rootFilter }));
     },
     /**
@@ -264,4 +273,11 @@ function dropAbandoned(stagingRoot: string, maxAgeMs = 60 * 60 * 1000): void {
       // gone meanwhile
     }
   }
+}
+
+/** Serve mode with `--root`: which indexed roots the app may re-read (rescan, the watcher); undefined: all of them. */
+export function allowedRoots(ingestRoots: readonly string[] | undefined, importsDir: string): ((root: string) => boolean) | undefined {
+  if (!ingestRoots) return undefined;
+  const allowed = [...ingestRoots, importsDir].map(realOrResolved);
+  return (root: string) => allowed.some((a) => isInside(realOrResolved(root), a));
 }

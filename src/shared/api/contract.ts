@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { filterDateMs } from '../filters.ts';
 import { GLOB_MAX } from '../globs.ts';
 import { DECISION_ID_PATTERN, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../limits.ts';
-import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type SearchHit, type SearchMode, type SourceRecord, type StoreStats } from '../types.ts';
+import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type RootRecord, type SearchHit, type SearchMode, type SourceRecord, type StoreStats, type WatchStatus } from '../types.ts';
 import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree } from '../memory.ts';
 // For the agent-facing methods (issue #11): memory.create, memory.rehydrate, hierarchy.show, search retrieval.
 import type { RetrievalRanking } from '../types.ts';
@@ -190,6 +190,9 @@ export const apiInputs = {
   'projects.list': empty,
   'projects.create': z.object({ name: projectNameSchema }).strict(),
   'projects.switch': z.object({ name: projectNameSchema }).strict(),
+  'roots.list': empty,
+  'roots.setWatch': z.object({ rootId: z.number().int().positive(), watch: z.boolean() }).strict(),
+  'watch.status': empty,
   'desktop.pickPaths': z.object({ kind: z.enum(['files', 'folders']) }).strict(),
   'desktop.copyText': z.object({ text: z.string().max(10 * 1024 * 1024) }).strict(),
 } satisfies Record<ApiMethod, z.ZodType>;
@@ -340,6 +343,9 @@ export interface ApiOutputs {
   'projects.list': ProjectsView;
   'projects.create': ProjectInfo;
   'projects.switch': { current: string };
+  'roots.list': RootRecord[];
+  'roots.setWatch': RootRecord;
+  'watch.status': WatchStatus;
   'desktop.pickPaths': string[];
   'desktop.copyText': { copied: number };
 }

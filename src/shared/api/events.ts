@@ -1,4 +1,4 @@
-import type { IngestProgress } from '../types.ts';
+import type { IngestProgress, LibraryChange, WatchStatus } from '../types.ts';
 import type { ApiEventName } from './methods.ts';
 
 /** Pushed from main to the renderer: `webContents.send` in Electron, Server-Sent Events in serve mode. */
@@ -27,6 +27,10 @@ export interface ApiEvents {
   'ingest.progress': IngestProgress & { jobId: number };
   'embed.progress': EmbedProgress;
   'models.progress': ModelDownloadProgress;
+  /** Files added / updated / removed by one watcher batch or ingest job (paths relative to the root). */
+  'library.changed': LibraryChange;
+  /** The watcher's status line: roots watched, last change, queue. */
+  'watch.status': WatchStatus;
 }
 
 /** Discriminated by name, so a listener that checks `e.name` gets that event's payload type. */

@@ -34,13 +34,16 @@ export const API_METHODS = [
   'projects.list',
   'projects.create',
   'projects.switch',
+  'roots.list',
+  'roots.setWatch',
+  'watch.status',
   'desktop.pickPaths',
   'desktop.copyText',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];
 
-export const API_EVENTS = ['ingest.progress', 'embed.progress', 'models.progress'] as const;
+export const API_EVENTS = ['ingest.progress', 'embed.progress', 'models.progress', 'library.changed', 'watch.status'] as const;
 export type ApiEventName = (typeof API_EVENTS)[number];
 
 export function isApiMethod(name: unknown): name is ApiMethod {

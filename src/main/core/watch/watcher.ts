@@ -18,6 +18,8 @@ export interface WatcherDeps {
   subscribe: Subscribe;
   /** Roots to follow; default: every root whose watch switch is on. */
   rootIds?: number[];
+  /** Roots this watcher may follow at all (serve mode restricted to some folders); default: any. */
+  accept?: (root: RootRecord) => boolean;
   /** Quiet time after the last event before a batch runs: a git checkout's burst of events becomes one batch. */
   debounceMs?: number;
   /** A batch runs at the latest this long after its first event, even if events keep coming. */
@@ -270,7 +272,7 @@ export function createWatcher(deps: WatcherDeps) {
   }
 
   async function follow(root: RootRecord): Promise<void> {
-    if (followed.has(root.id)) return;
+    if (followed.has(root.id) || (deps.accept && !deps.accept(root))) return;
     const f: Followed = { root, sub: null, fileStamp: null };
     followed.set(root.id, f);
     if (present(root.path)) await serial(() => reconcile(f));
@@ -299,7 +301,7 @@ export function createWatcher(deps: WatcherDeps) {
     /** Reconciles every root, then listens; resolves once all are followed. */
     async start(): Promise<void> {
       const wanted = deps.rootIds;
-      const roots = listRoots(deps.db).filter((r) => (wanted ? wanted.includes(r.id) : r.watch));
+      const roots = listRoots(deps.db).filter((r) => (wanted ? wanted.includes(r.id) : r.watch) && (!deps.accept || deps.accept(r)));
       // Outer folders first, so a nested root finds itself covered and needs no subscription of its own.
       roots.sort((a, b) => a.path.length - b.path.length);
       for (const r of roots) await follow(r);
