@@ -4,6 +4,7 @@ import { ProjectSwitcher } from './components/ProjectSwitcher.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { SEARCH_INPUT_ID, useApp, VIEW_LABELS, VIEWS, type ViewName } from './state/app.ts';
 import { useLibrary } from './state/library.ts';
+import { usePackets } from './state/packets.ts';
 
 // One chunk per view (React.lazy), so the first paint loads the shell and the Library only.
 const VIEW_COMPONENTS: Record<ViewName, LazyExoticComponent<ComponentType>> = {
@@ -22,6 +23,11 @@ export function App() {
     return api().onEvent((e) => {
       if (e.name === 'ingest.progress') useLibrary.getState().onProgress(e.payload);
       else if (e.name === 'embed.progress') useLibrary.getState().onEmbedProgress(e.payload);
+      else if (e.name === 'library.changed') {
+        // Open views follow the index without polling: sources and stats, and packets that may have gone stale.
+        useLibrary.getState().onLibraryChanged(e.payload);
+        if (usePackets.getState().history.length > 0) void usePackets.getState().loadHistory();
+      } else if (e.name === 'watch.status') useLibrary.getState().onWatchStatus(e.payload);
     });
   }, [loadInfo]);
 

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { IngestProgress, IngestReport, SourceRecord, StoreStats } from '../../../shared/types.ts';
+import type { IngestProgress, IngestReport, LibraryChange, RootRecord, SourceRecord, StoreStats, WatchStatus } from '../../../shared/types.ts';
 import type { EmbedProgress } from '../../../shared/api/index.ts';
 import { api, errorText } from '../api/client.ts';
 import type { UploadOutcome, UploadProgress } from '../api/platform.ts';
@@ -23,7 +23,17 @@ interface LibraryState {
   /** Background embedding after an ingest (desktop or serve with a local model). */
   embedding: EmbedProgress | null;
   onEmbedProgress(p: EmbedProgress): void;
+  /** Indexed roots with their watch switch, and the watcher's live status line. */
+  roots: RootRecord[];
+  watch: WatchStatus | null;
+  lastChange: LibraryChange | null;
+  setWatch(rootId: number, on: boolean): Promise<void>;
+  onLibraryChanged(c: LibraryChange): void;
+  onWatchStatus(s: WatchStatus): void;
 }
+
+// Batches can arrive back to back (a burst, several roots): one refresh for what lands within this window.
+let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 
 export const useLibrary = create<LibraryState>((set, get) => ({
   sources: [],
@@ -36,8 +46,13 @@ export const useLibrary = create<LibraryState>((set, get) => ({
   onUpload: (upload) => set({ upload }),
   refresh: async () => {
     try {
-      const [sources, stats] = await Promise.all([api().call('sources.list', {}), api().call('stats.get', {})]);
-      set({ sources, stats });
+      const [sources, stats, roots, watch] = await Promise.all([
+        api().call('sources.list', {}),
+        api().call('stats.get', {}),
+        api().call('roots.list', {}),
+        api().call('watch.status', {}),
+      ]);
+      set({ sources, stats, roots, watch });
     } catch (err) {
       set({ error: errorText(err) });
     }
@@ -58,6 +73,27 @@ export const useLibrary = create<LibraryState>((set, get) => ({
   },
   // While batches are still going up, the server's progress events belong to the final swap-and-index only.
   onProgress: (progress) => set((s) => ({ progress, busy: s.busy === 'uploading' && (!s.upload || s.upload.batch === s.upload.batches) ? 'indexing' : s.busy })),
+  roots: [],
+  watch: null,
+  lastChange: null,
+  setWatch: async (rootId, on) => {
+    try {
+      const root = await api().call('roots.setWatch', { rootId, watch: on });
+      set((s) => ({ roots: s.roots.map((r) => (r.id === root.id ? root : r)) }));
+      set({ watch: await api().call('watch.status', {}) });
+    } catch (err) {
+      set({ error: errorText(err) });
+    }
+  },
+  onLibraryChanged: (lastChange) => {
+    set({ lastChange });
+    if (refreshTimer) clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      void get().refresh();
+    }, 150);
+  },
+  onWatchStatus: (watch) => set({ watch }),
   embedding: null,
   onEmbedProgress: (embedding) => {
     set({ embedding });

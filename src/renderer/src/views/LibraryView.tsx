@@ -107,6 +107,8 @@ export function LibraryView() {
         </div>
       ) : null}
 
+      <Roots />
+
       <h2>
         Sources <span className="muted">{stats ? `${stats.sources.indexed} indexed · ${stats.sources.skipped} skipped · ${stats.sources.failed} failed · ${stats.chunks} chunks` : ''}</span>
       </h2>
@@ -193,6 +195,42 @@ function SourceRow({ source: s, busy }: { source: SourceRecord; busy: boolean })
         </span>
       )}
       {s.error ? <span className="source-error">{s.error}</span> : null}
+    </div>
+  );
+}
+
+/** Each indexed root with its watch switch, and the watcher's status line (watching N roots, last change, queue). */
+function Roots() {
+  const { roots, watch, setWatch } = useLibrary();
+  if (roots.length === 0) return null;
+  const last = watch?.lastChange ? new Date(watch.lastChange).toLocaleTimeString() : 'none yet';
+  return (
+    <div className="roots" aria-labelledby="roots-title">
+      <h2 id="roots-title">Roots</h2>
+      <p className="muted" role="status" data-testid="watch-status">
+        {watch ? `Watching ${watch.watching} root${watch.watching === 1 ? '' : 's'} · last change ${last} · queue ${watch.queue}${watch.busy ? ' · indexing…' : ''}` : 'Watcher off'}
+      </p>
+      <ul className="root-list">
+        {roots.map((r) => (
+          <li key={r.id} className="root-row" data-testid="root-row">
+            <label className="switch">
+              <input
+                type="checkbox"
+                role="switch"
+                aria-checked={r.watch}
+                checked={r.watch}
+                aria-label={`Watch ${r.name}`}
+                data-testid="root-watch"
+                onChange={(e) => void setWatch(r.id, e.target.checked)}
+              />
+              <span>{r.name}</span>
+            </label>
+            <span className={`badge badge-${r.status === 'online' ? 'indexed' : 'failed'}`}>{r.status}</span>
+            <span className="source-path muted" title={r.path}>{r.path}</span>
+            <span className="muted">{r.sources} sources</span>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -128,11 +128,24 @@ function History() {
               <span className="mono" title={h.hash}>{shortHash(h.hash)}</span>
               <span className="grow ellipsis">{h.query}</span>
               <span className="muted">{h.total_tokens} tok · {h.redactions} redacted</span>
+              {h.stale ? (
+                <span
+                  className="badge badge-failed"
+                  data-testid="stale-badge"
+                  title={`Changed since: ${(h.changed_sources ?? []).map((c) => `${c.path} (${c.change})`).join(', ')}`}
+                >
+                  stale
+                </span>
+              ) : null}
             </div>
             <div className="row">
               <span className="muted grow">{h.template} · {new Date(h.created_at).toLocaleString()}</span>
               <button type="button" onClick={() => void show(h.hash)}>Open</button>
-              <button type="button" onClick={() => void replayHash(h.hash)}>Replay</button>
+              {h.stale ? (
+                <button type="button" onClick={() => void replayHash(h.hash)} title="Reassemble against the current index and show what changed">Rebuild</button>
+              ) : (
+                <button type="button" onClick={() => void replayHash(h.hash)}>Replay</button>
+              )}
             </div>
           </div>
         )}
