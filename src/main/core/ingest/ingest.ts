@@ -66,7 +66,8 @@ export async function ingestPaths(db: Database, roots: string[], options: Ingest
 export async function ingestWithin(db: Database, rootId: number, paths: string[], options: IngestOptions = {}): Promise<IngestReport> {
   const root = getRoot(db, rootId);
   if (!root) throw new Error(`root ${rootId} not found`);
-  return runIngest(db, paths, [{ root, paths }], [], options);
+  // Logged (and later shown in a packet's HISTORY) as the root, not as the list of files a batch touched.
+  return runIngest(db, [root.path], [{ root, paths }], [], options);
 }
 
 async function runIngest(
