@@ -88,6 +88,8 @@ describe('watcher', () => {
     // One debounced batch for the whole burst (reconcile on start counted before).
     expect(t.watcher.status().batches - before).toBe(1);
     expect(t.hits('zebra299')).toBe(1);
+    // The batch is logged under its root (a packet's HISTORY shows the log), not as 300 file paths.
+    expect(t.store.db.prepare('SELECT roots FROM ingest_log ORDER BY id DESC LIMIT 1').get()).toEqual({ roots: JSON.stringify([t.root]) });
   });
 
   it('reconciles each root with the index before listening (edits made while nothing watched)', async () => {
