@@ -57,6 +57,7 @@ export function formatReport(r: IngestReport): string {
     `added ${r.added.length}, updated ${r.updated.length}, unchanged ${r.unchanged}, removed ${r.removed.length}, ` +
       `skipped ${r.skipped.length}, failed ${r.failed.length} — ${r.files} files, ${r.chunks} chunks in ${(r.durationMs / 1000).toFixed(2)} s`,
   ];
+  for (const o of r.offline ?? []) lines.push(`  offline ${printable(o)}: not there; its sources are kept until it returns`);
   for (const f of r.failed) lines.push(`  failed  ${printable(f.path)}: ${printable(f.reason)}`);
   for (const s of r.skipped) lines.push(`  skipped ${printable(s.path)}: ${printable(s.reason)}`);
   for (const w of r.warnings ?? []) lines.push(`  warning ${printable(w.path)}: ${printable(w.reason)}`);

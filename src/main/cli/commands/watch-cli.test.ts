@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../core/store/index.ts';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
+import { runCli } from '../run.ts';
 
 const tmp = tempDirs('cp-watch-cli-');
 afterAll(() => tmp.cleanup());
@@ -36,6 +37,12 @@ describe('contextpack watch', () => {
     const lines = out.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ event: 'library.changed', added: ['docs/a.md'] }); // the reconcile on start
     expect(lines.some((l) => l.event === 'library.changed' && l.added.includes('docs/b.md'))).toBe(true);
+    // Search output cites the path relative to the root, never the absolute one.
+    let text = '';
+    const rc = await runCli(['search', 'capybara', '--db', db], { stdout: (s) => void (text += s), stderr: () => {}, env: {}, readStdin: async () => '' });
+    expect(rc).toBe(0);
+    expect(text).toContain('docs/b.md#');
+    expect(text).not.toContain(root);
     const store = openStore(db, { loadVec: false });
     expect(store.db.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'capybara'").get()).toEqual({ n: 1 });
     store.close();
