@@ -109,8 +109,10 @@ describe('ingest and search output', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n').filter((l) => l !== '');
     expect(lines).toHaveLength(4); // two hits, two lines each
-    expect(r.stdout).toContain(`${root}/two\\nlines.md#title:1-3`);
-    for (const hitLine of [lines[0], lines[2]]) expect(hitLine).toMatch(/^ ?\d+\. \d+\.\d{3} {2}\//);
+    // Cited relative to the root (#11): the escaped name, no absolute path.
+    expect(r.stdout).toContain('two\\nlines.md#title:1-3');
+    expect(r.stdout).not.toContain(root);
+    for (const hitLine of [lines[0], lines[2]]) expect(hitLine).toMatch(/^ ?\d+\. \d+\.\d{3} {2}\S/);
     // --json keeps the real name.
     const json = JSON.parse((await cli(['search', 'capybara swims', '--db', db, '--json', '--k', '1'])).stdout);
     expect(json.hits[0].path).toBe(join(root, 'two\nlines.md'));

@@ -55,8 +55,9 @@ describe('--path / --exclude / --type on search and pack; project default exclud
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout);
     };
-    const evidence = (doc: { manifest: { included: { source: string | null }[] } }) =>
-      doc.manifest.included.map((i) => i.source).filter((s): s is string => s !== null && s.startsWith(root)).map((s) => rel(s.split('#')[0]!.split(':')[0]!)).sort();
+    // Evidence cites paths relative to the root (#11).
+    const evidence = (doc: { manifest: { included: { kind: string; source: string | null }[] } }) =>
+      doc.manifest.included.filter((i) => i.kind === 'evidence' && i.source !== null).map((i) => i.source!.split('#')[0]!.split(':')[0]!).sort();
     const plain = await pack();
     expect(evidence(plain)).toContain('test/nest.test.md');
     const flagged = await pack('--exclude', 'test/**', '--type', 'md');

@@ -167,7 +167,7 @@ describe("003's rules: compress before drop, validity, the end of the payload", 
     expect(compressed.length).toBeGreaterThan(0);
     const text = sec(p, 'EVIDENCE');
     // The kept sentence is the one sharing the query's terms, under the item's own provenance line.
-    expect(text).toMatch(/- \[E\d+\] \/.*\.md#doc-\d+:1-3 · score [\d.]+\n  \(compressed: 2 of 12 sentences\)\n  • # Doc \d+\n  • Signing keys rotate in doc \d+\./);
+    expect(text).toMatch(/- \[E\d+\] [^\s/]\S*\.md#doc-\d+:1-3 · score [\d.]+\n  \(compressed: 2 of 12 sentences\)\n  • # Doc \d+\n  • Signing keys rotate in doc \d+\./);
   });
 
   it('marks the pack invalid without a step or acceptance criteria, and asks for evidence the checklist needs', async () => {
@@ -209,7 +209,7 @@ describe('ContextPackV2 fields (001)', () => {
     expect(v2.preferences.items.map((i) => i.text)).toEqual(['Concise answers — Lesson: The user prefers short output.']);
     expect(v2.durable_facts).toMatchObject({ source: 'memories tagged fact', empty: null, items: [{ text: 'Keys live in the vault — Lesson: All signing keys are in Vault.' }] });
     expect(v2.suggested_plan).toEqual({ source: 'task file section "Plan"', items: [{ text: 'add the new key', source: 'task §Plan' }, { text: 'switch readers', source: 'task §Plan' }], empty: null });
-    expect(v2.routing_hints.items).toEqual(expect.arrayContaining([{ text: 'see §2.1 Signing keys', source: 'hierarchy §2.1' }, { text: expect.stringMatching(/^read \/.*docs\/auth\.md$/), source: 'retrieval' }, { text: 'template ao-v1, retriever bm25', source: 'request' }]));
+    expect(v2.routing_hints.items).toEqual(expect.arrayContaining([{ text: 'see §2.1 Signing keys', source: 'hierarchy §2.1' }, { text: expect.stringMatching(/^read docs\/auth\.md$/), source: 'retrieval' }, { text: 'template ao-v1, retriever bm25', source: 'request' }]));
   });
 
   it('passes every field through the gate', async () => {
