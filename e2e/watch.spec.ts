@@ -7,7 +7,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { writeTree } from '../src/main/core/testing/tmp.ts';
 
 // Its own `contextpack serve` on its own database (the shared one of global-setup belongs to workbench.spec): a
-// folder indexed in place by the CLI, then followed by the server's watcher while the Library view is open.
+// folder indexed in place by the CLI, then followed by the server's watcher while the Library view is open (serve
+// re-reads only folders under --root, and uploads).
 test.describe.configure({ mode: 'serial' });
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -24,7 +25,7 @@ test.beforeAll(async ({ browser }) => {
   const db = join(dir, 'w.db');
   const r = spawnSync(process.execPath, [bin, 'ingest', project, '--db', db, '--no-embed'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
-  server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db], { cwd: repo, env: { ...process.env, CONTEXTPACK_HOME: join(dir, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--root', project], { cwd: repo, env: { ...process.env, CONTEXTPACK_HOME: join(dir, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`serve printed no URL\n${out}`)), 30_000);
