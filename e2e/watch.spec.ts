@@ -85,3 +85,23 @@ test('switching a root off stops following it; switching it on catches up', asyn
   await expect(page.getByTestId('watch-status')).toContainText('Watching 1 root');
   await expect(page.getByTestId('source-row')).toHaveCount(3);
 });
+
+test('a packet whose cited file changes on disk is marked stale and rebuilds with its diff', async () => {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: /^Packets/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Packets' })).toBeVisible();
+  await page.getByLabel('Query').fill('herons nest colonies');
+  await page.getByRole('button', { name: 'Build packet' }).click();
+  await expect(page.getByTestId('packet-preview')).toBeVisible();
+  await expect(page.getByTestId('packet-text')).toContainText('docs/nest.md#');
+  await expect(page.getByTestId('packet-text')).not.toContainText(project);
+  const hash = await page.getByTestId('packet-hash').getAttribute('title');
+  const row = page.locator(`[data-testid="packet-row"][data-hash="${hash}"]`);
+  await expect(row.getByTestId('stale-badge')).toHaveCount(0);
+
+  writeFileSync(join(project, 'docs', 'nest.md'), '# Nest\n\nHerons nest in large colonies near water.\n');
+  // The watcher re-indexes it; library.changed makes the history refresh, with no reload.
+  await expect(row.getByTestId('stale-badge')).toBeVisible();
+  await expect(row.getByTestId('stale-badge')).toHaveAttribute('title', /docs\/nest\.md \(changed\)/);
+  await row.getByRole('button', { name: 'Rebuild' }).click();
+  await expect(page.getByTestId('replay-result')).toContainText('Replay differs');
+});
