@@ -5,6 +5,7 @@ import { openStore } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
 import type { ApiEvent } from '../../shared/api/events.ts';
 import { createApi } from './index.ts';
+import { tinyModels } from '../core/vectors/testing/tiny-embedder.ts';
 
 const tmp = tempDirs('cp-api-watch-');
 afterAll(() => tmp.cleanup());
@@ -60,4 +61,45 @@ describe('the app watcher through the API', () => {
       store.close();
     }
   });
+});
+
+describe('the app watcher with a model', () => {
+  it('embeds the chunks of a watched edit in the worker, so vector search finds it', async () => {
+    const models = await tinyModels();
+    const dataDir = tmp.make();
+    const root = join(tmp.make(), 'lib');
+    writeTree(root, { 'a.md': '# Volcano\n\nmagma and ash\n' });
+    const store = openStore(join(dataDir, 'e.db'));
+    const api = createApi({ store, dataDir, version: 't', transport: 'http', modelDirs: [models.root], background: true, watch: { debounceMs: 50, pollMs: 100 } });
+    const covered = () => (store.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+    try {
+      const r = await api.dispatch('library.ingest', { paths: [root] });
+      expect(r.ok).toBe(true);
+      const vectors = () => {
+        const space = store.db.prepare("SELECT id FROM vector_spaces WHERE state = 'active'").get() as { id: number } | undefined;
+        return space ? (store.db.prepare(`SELECT count(*) AS n FROM vec_f32_${space.id}`).get() as { n: number }).n : 0;
+      };
+      const until = async (what: string, cond: () => boolean | Promise<boolean>) => {
+        const end = Date.now() + 20_000;
+        while (!(await cond())) {
+          if (Date.now() > end) throw new Error(`timed out: ${what}`);
+          await new Promise((res) => setTimeout(res, 25));
+        }
+      };
+      await until('first embedding', () => vectors() === covered() && covered() > 0);
+      // The watcher follows the new root; an edit on disk gets its vectors without any call.
+      await until('followed', async () => {
+        const st = await api.dispatch('watch.status', {});
+        return st.ok && (st.value as { watching: number }).watching === 1;
+      });
+      writeFileSync(join(root, 'b.md'), '# Ocean\n\ncoral reefs and currents\n');
+      await until('watched file embedded', () => covered() === 2 && vectors() === 2);
+      const hits = await api.dispatch('search.query', { query: 'coral reefs', mode: 'vector', k: 1 });
+      expect(hits.ok && (hits.value as { hits: { relPath: string }[] }).hits[0]!.relPath).toBe('b.md');
+    } finally {
+      await api.close();
+      store.close();
+      await models.cleanup();
+    }
+  }, 40_000);
 });

@@ -68,10 +68,12 @@ describe('watcher', () => {
     mkdirSync(join(t.root, 'build'));
     writeFileSync(join(t.root, 'build', 'out.md'), 'ignored tapir\n');
     writeFileSync(join(t.root, 'debug.log'), 'ignored tapir\n');
+    writeFileSync(join(t.root, '.env'), 'TAPIR_MODE=ignored tapir\n'); // a credential file: the walker's containment rules skip it
     writeFileSync(join(t.root, 'f.md'), 'fox\n'); // a later event that proves the ignored ones were seen and dropped
     await until('after ignored', () => t.paths().includes('f.md'), t.watcher);
     expect(t.hits('tapir')).toBe(0);
-    expect(t.paths()).toEqual(['.gitignore', 'a.md', 'd.md', 'f.md', 'moved/deeper/e.md']);
+    expect(t.paths()).toEqual(['.env', '.gitignore', 'a.md', 'd.md', 'f.md', 'moved/deeper/e.md']);
+    expect(t.store.db.prepare("SELECT status FROM sources WHERE rel_path = '.env'").get()).toEqual({ status: 'skipped' });
 
     const all = t.changes.flatMap((c) => [...c.added, ...c.updated, ...c.removed]);
     expect(all.every((p) => !p.startsWith('/'))).toBe(true);
