@@ -23,6 +23,11 @@ describe('paths an agent can use, and stale packets', () => {
     const rootId = (store.db.prepare('SELECT id FROM roots').get() as { id: number }).id;
     expect(one.manifest.cited_sources).toEqual([{ path: 'docs/x.md', root_id: rootId }]);
 
+    // A root without sources (an empty folder) does not make citations longer.
+    await ingestPaths(store.db, [tmp.make()]);
+    const still = await assemble({ query: 'walrus' }, { db: store.db, sources }, 'md');
+    expect(still.packet.included.filter((i) => i.kind === 'evidence').map((i) => i.source)).toEqual(['docs/x.md#setup:1-3']);
+
     await ingestPaths(store.db, [other]);
     const two = await assemble({ query: 'walrus' }, { db: store.db, sources }, 'md');
     const cited = two.packet.included.filter((i) => i.kind === 'evidence').map((i) => i.source).sort();

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { PacketStaleness } from '../../../shared/packet.ts';
 import type { SearchHit } from '../../../shared/types.ts';
+import { ROOTS_IN_USE_SQL } from '../search/hits.ts';
 
 // A packet records the content hash of every source its evidence cites (packet_sources, beside the snapshot and
 // never exported: a file's hash is not the packet's to hand out). Staleness compares those with the index, so it
@@ -18,7 +19,7 @@ export function packetStaleness(db: Database, hashes: string[]): Map<string, Pac
   const rows = db
     .prepare(
       `SELECT ps.hash, ps.rel_path AS relPath, s.id AS sourceId, r.name AS rootName, r.kind AS rootKind,
-              (SELECT count(*) FROM roots) AS roots
+              ${ROOTS_IN_USE_SQL} AS roots
        FROM packet_sources ps
        LEFT JOIN sources s ON s.root_id = ps.root_id AND s.rel_path = ps.rel_path
        LEFT JOIN roots r ON r.id = ps.root_id

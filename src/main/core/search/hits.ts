@@ -7,9 +7,12 @@ import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
  * What a hit cites: the path relative to its root, with the root's name first when several roots are indexed (a file
  * root is cited by its name). The count is an uncorrelated subquery, evaluated once per statement.
  */
+/** Roots that hold at least one source: an emptied or never-filled root does not make citations longer. */
+export const ROOTS_IN_USE_SQL = `(SELECT count(*) FROM roots r2 WHERE EXISTS (SELECT 1 FROM sources s2 WHERE s2.root_id = r2.id))`;
+
 export const DISPLAY_PATH_SQL = `CASE
     WHEN s.rel_path IS NULL OR rt.id IS NULL THEN s.path
-    WHEN (SELECT count(*) FROM roots) > 1 THEN (CASE WHEN rt.kind = 'file' THEN rt.name ELSE rt.name || '/' || s.rel_path END)
+    WHEN ${ROOTS_IN_USE_SQL} > 1 THEN (CASE WHEN rt.kind = 'file' THEN rt.name ELSE rt.name || '/' || s.rel_path END)
     ELSE s.rel_path END`;
 
 /** The columns every retriever returns for a chunk, joined once so provenance is always complete. */
