@@ -27,7 +27,9 @@ export const compileRe2: CompileFn = (source, flags) => {
             break;
           }
         }
-        hits.push({ index: m.index, value });
+        const groups: Array<string | undefined> = [];
+        for (let g = 1; g < m.length; g++) groups.push(m[g] ?? undefined);
+        hits.push({ index: m.index, value, groups, end: m.index + m[0].length });
         // An empty match would never advance lastIndex on its own.
         if (m[0].length === 0) re.lastIndex = m.index + 1;
         if (re.lastIndex > line.length) break;

@@ -1,7 +1,11 @@
 import { shannonEntropy } from './entropy.ts';
+import { detectOpening, continueValue, type Pending } from './multiline.ts';
+import { canonicalViews, mayDisguise } from './normalize.ts';
 import { compileRe2, compileRe2Set } from './re2-compile.ts';
 import { BUILTIN_RULES } from './rules.ts';
 import { validateUserPattern } from './user-patterns.ts';
+import { createPrefilter, type Prefilter } from './prefilter.ts';
+import { checkValue } from './value-check.ts';
 import type {
   MatchHit,
   Matcher,
@@ -20,6 +24,8 @@ export const DEFAULT_TIME_BUDGET_MS = 100;
 /** Rule ids used when the gate fails closed rather than on a pattern match. */
 export const ERROR_RULE = { id: 'redaction_error', type: 'error' } as const;
 export const TIMEOUT_RULE = { id: 'redaction_timeout', type: 'timeout' } as const;
+/** A line holding part of a value that started on an earlier line (multiline.ts). */
+export const MULTILINE_RULE = { id: 'multiline_secret_value', type: 'password' } as const;
 
 export function redactionMarker(type: string): string {
   return `[REDACTED: ${type}]`;
@@ -56,34 +62,54 @@ function compileRule(rule: RedactionRule, compile: (s: string, f: string) => Mat
   };
 }
 
-const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
-
-/** Byte-wise %XX decoding that cannot throw (decodeURIComponent does on malformed input). */
-function percentDecode(line: string): string {
-  return line.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-}
-
 function maxIndex(hits: readonly MatchHit[]): number {
   let max = -1;
   for (const h of hits) if (h.index > max) max = h.index;
   return max;
 }
 
+/** The secret a hit holds: the rule's secret group, else the first group that took part other than the key. */
+function valueOf(rule: RedactionRule, hit: MatchHit): { value: string; key: string | undefined } {
+  const groups = hit.groups;
+  if (!groups) return { value: hit.value, key: undefined };
+  const key = rule.keyGroup ? groups[rule.keyGroup - 1] : undefined;
+  if (rule.secretGroup) return { value: groups[rule.secretGroup - 1] ?? '', key };
+  for (let g = 0; g < groups.length; g++) {
+    if (g === (rule.keyGroup ?? 0) - 1) continue;
+    if (groups[g] !== undefined) return { value: groups[g]!, key };
+  }
+  return { value: hit.value, key };
+}
+
+interface LineState {
+  /** Open private-key style block (blockEnd rule). */
+  block: CompiledRule | null;
+  /** Open multi-line value under a sensitive key. */
+  pending: Pending | null;
+}
+
 /**
  * The redaction gate. Every line is checked against the rules in order; the
  * first rule that fires replaces the whole line with `[REDACTED: <type>]`.
+ * Each line is judged as written and in its canonical views (normalize.ts);
+ * values that run over several lines redact every line they touch (multiline.ts).
  * Fail-closed: a throwing matcher or a line whose checks exceed the time
  * budget is redacted too.
  */
 export function createRedactor(deps: RedactorDeps = {}): Redactor {
   const compile = deps.compile ?? compileRe2;
   const compileSet = deps.compileSet ?? (deps.compile ? null : compileRe2Set);
+  // Default engines: the keyword prefilter (prefilter.ts) picks the lines and the rules worth running. With an
+  // injected compiler or set there is no keyword prefilter, so injected matchers are exercised on every line.
+  const useKeywords = !deps.compile && !deps.compileSet;
   const budget = deps.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
   const clock = deps.clock ?? (() => performance.now());
   const now = deps.now ?? (() => new Date());
 
   const compiled: CompiledRule[] = (deps.rules ?? BUILTIN_RULES).map((r) => compileRule(r, compile));
   let prefilter: MatcherSet | null = null;
+  let keywordFilter: Prefilter | null = null;
+  const keywordIndex = (): Prefilter => (keywordFilter ??= createPrefilter(compiled.map((c) => c.rule)));
 
   const ruleList = (): RedactionRule[] => compiled.map((c) => c.rule);
 
@@ -99,11 +125,13 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       blockEnd: null,
     });
     prefilter = null;
+    keywordFilter = null;
   }
 
   for (const p of deps.userPatterns ?? []) addUserPattern(p);
 
   function candidates(line: string): number[] {
+    if (useKeywords) return keywordIndex().candidates(line);
     if (!compileSet) return compiled.map((_, i) => i);
     prefilter ??= compileSet(compiled.map((c) => ({ source: c.rule.pattern, flags: c.rule.flags ?? '' })));
     return prefilter.match(line).sort((a, b) => a - b);
@@ -112,14 +140,21 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
   function realHits(c: CompiledRule, line: string): MatchHit[] {
     const hits = c.matcher.findAll(line);
     if (hits.length === 0) return hits;
+    const r = c.rule;
     return hits.filter((h) => {
-      if (c.rule.minEntropy !== undefined && shannonEntropy(h.value) < c.rule.minEntropy) return false;
-      if (c.allow && c.allow.findAll(h.value).length > 0) return false;
+      if (r.minEntropy === undefined && !c.allow && !r.valueCheck) return true;
+      const { value, key } = valueOf(r, h);
+      if (r.minEntropy !== undefined && shannonEntropy(value) < r.minEntropy) return false;
+      if (c.allow && c.allow.findAll(value).length > 0) return false;
+      if (r.valueCheck) {
+        const after = h.end !== undefined ? line.slice(h.end, h.end + 8) : '';
+        if (!checkValue(r.valueCheck, { value, key, quoted: r.valueQuoted === true, after })) return false;
+      }
       return true;
     });
   }
 
-  /** First rule that fires on the line, or null; also reports whether it opens a block. */
+  /** First rule that fires on one line of one view, or null; also reports whether it opens a block. */
   function scan(line: string, overBudget: () => boolean): { verdict: Verdict; open: CompiledRule | null } | null {
     let lower: string | null = null;
     for (const i of candidates(line)) {
@@ -144,42 +179,100 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     return null;
   }
 
-  /** Returns the verdict for one line and the block state for the next. */
-  function checkLine(line: string, open: CompiledRule | null): { verdict: Verdict | null; open: CompiledRule | null } {
+  /** One piece of a view against the rules, continuing an open block. */
+  function judge(part: string, block: CompiledRule | null, overBudget: () => boolean): { verdict: Verdict | null; block: CompiledRule | null } {
+    if (block) {
+      // Inside a private-key body: redacted regardless; only look for where it ends.
+      const ends = (block.blockEnd as Matcher).findAll(part);
+      let next: CompiledRule | null = block;
+      if (ends.length > 0) {
+        const reopened = realHits(block, part).some((h) => h.index > maxIndex(ends));
+        next = reopened ? block : null;
+      }
+      return { verdict: { id: block.rule.id, type: block.rule.type }, block: next };
+    }
+    const found = scan(part, overBudget);
+    return found ? { verdict: found.verdict, block: found.open } : { verdict: null, block: null };
+  }
+
+  /** A view may hold decoded newlines (`\n` escapes): each part is judged in turn, carrying an open block. */
+  function judgeView(view: string, block: CompiledRule | null, overBudget: () => boolean): { verdict: Verdict | null; block: CompiledRule | null } {
+    if (!view.includes('\n')) return judge(view, block, overBudget);
+    let verdict: Verdict | null = null;
+    let open = block;
+    for (const part of view.split('\n')) {
+      const r = judge(part, open, overBudget);
+      verdict ??= r.verdict;
+      open = r.block;
+    }
+    return { verdict, block: open };
+  }
+
+  /** Verdict for one line and the state for the next. */
+  function checkLine(line: string, hot: boolean, state: LineState): { verdict: Verdict | null; state: LineState } {
     const start = clock();
     const overBudget = () => clock() - start > budget;
+    let pending = state.pending;
+    let fromValue = false;
     try {
-      if (open) {
-        // Inside a private-key body: redacted regardless; only look for where it ends.
-        const ends = (open.blockEnd as Matcher).findAll(line);
-        let next: CompiledRule | null = open;
-        if (ends.length > 0) {
-          const reopened = realHits(open, line).some((h) => h.index > maxIndex(ends));
-          next = reopened ? open : null;
-        }
-        return { verdict: { id: open.rule.id, type: open.rule.type }, open: next };
+      if (pending) {
+        const c = continueValue(line, pending);
+        fromValue = c.redact;
+        pending = c.next;
       }
+      if (!hot && !state.block) return { verdict: fromValue ? MULTILINE_RULE : null, state: { block: null, pending } };
 
-      const found = scan(line, overBudget);
-      if (found || !PERCENT_ESCAPE.test(line)) return found ?? { verdict: null, open: null };
-      // Secrets in query strings arrive percent-encoded (%2F, %3A): look at the decoded line too.
-      return scan(percentDecode(line), overBudget) ?? { verdict: null, open: null };
+      const views = hot && mayDisguise(line) ? canonicalViews(line) : [];
+      const raw = judgeView(line, state.block, overBudget);
+      let verdict = raw.verdict;
+      let block = raw.block;
+      for (const view of views) {
+        const r = judgeView(view, state.block, overBudget);
+        verdict ??= r.verdict;
+        block ??= r.block;
+      }
+      if (hot && !pending && !fromValue) {
+        // A sensitive key whose value continues on the following lines (judged in its canonical form too).
+        for (const form of [line, ...views]) {
+          const opening = detectOpening(form.split('\n').at(-1) as string);
+          if (!opening) continue;
+          pending = opening.pending;
+          if (opening.redactSelf) verdict ??= MULTILINE_RULE;
+          break;
+        }
+      }
+      if (verdict && !pending && verdict !== MULTILINE_RULE && line.trimEnd().endsWith('\\') && !block) {
+        pending = { kind: 'cont' }; // `export TOKEN=abc\` + next line
+      }
+      if (!verdict && fromValue) verdict = MULTILINE_RULE;
+      return { verdict, state: { block, pending } };
     } catch {
       // Keep an open block open: the body is still being redacted either way.
-      return { verdict: ERROR_RULE, open };
+      return { verdict: ERROR_RULE, state: { block: state.block, pending } };
     }
+  }
+
+  function hotLines(text: string, lineCount: number): Uint8Array | null {
+    return useKeywords ? keywordIndex().hotLines(text, lineCount) : null;
   }
 
   function redactText(text: string, ctx: RedactContext): RedactResult {
     const lines = text.split('\n');
+    let hot: Uint8Array | null;
+    try {
+      hot = hotLines(text, lines.length);
+    } catch {
+      hot = null; // the scan failed: judge every line
+    }
     const redactions: RedactionEvent[] = [];
-    let open: CompiledRule | null = null;
+    let state: LineState = { block: null, pending: null };
     for (let i = 0; i < lines.length; i++) {
+      if (hot && hot[i] === 0 && !state.block && !state.pending) continue;
       const raw = lines[i];
       const crlf = raw.endsWith('\r');
       const line = crlf ? raw.slice(0, -1) : raw;
-      const result = checkLine(line, open);
-      open = result.open;
+      const result = checkLine(line, hot ? hot[i] === 1 : true, state);
+      state = result.state;
       if (!result.verdict) continue;
       lines[i] = redactionMarker(result.verdict.type) + (crlf ? '\r' : '');
       redactions.push({
@@ -206,7 +299,7 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
 
 let defaultRedactor: Redactor | null = null;
 
-/** Shared redactor with the built-in rules only (compiling ~100 RE2 patterns is not free). */
+/** Shared redactor with the built-in rules only (compiling ~350 RE2 patterns is not free). */
 export function getDefaultRedactor(): Redactor {
   defaultRedactor ??= createRedactor();
   return defaultRedactor;

@@ -34,6 +34,23 @@ export interface RedactionRule {
    * left open runs to the end of the text.
    */
   blockEnd?: string;
+  /**
+   * RE2 source of a cheap trigger used by the gate's one-pass hot-line scan when the rule has no keywords: a line
+   * with neither a keyword nor a trigger of any rule is skipped without running the rules. Must match (within the
+   * line) wherever `pattern` does; a rule with neither keywords nor trigger uses its own pattern.
+   */
+  trigger?: string;
+  /** 1-based capture group holding the secret (gitleaks' secretGroup); default: the first group that took part. */
+  secretGroup?: number;
+  /** 1-based capture group holding the key name; the value is then the first other group that took part. */
+  keyGroup?: number;
+  /**
+   * A named check the value must pass for the match to count (value-check.ts): `password`, `credential`,
+   * `keyed` (password or credential, chosen by the captured key name), `random`, `env`.
+   */
+  valueCheck?: 'password' | 'credential' | 'keyed' | 'random' | 'env';
+  /** The value was a quoted literal (changes what counts as code in `valueCheck`). */
+  valueQuoted?: boolean;
   /** Why the rule exists / what it covers. */
   description?: string;
 }
@@ -77,6 +94,10 @@ export interface MatchHit {
   index: number;
   /** First capture group that took part in the match, else the whole match. */
   value: string;
+  /** Every capture group (index 0 = group 1); undefined where a group did not take part. Optional for injected matchers. */
+  groups?: ReadonlyArray<string | undefined>;
+  /** Offset just past the match. */
+  end?: number;
 }
 
 /** A compiled single pattern. May throw; the gate treats a throw as a match. */

@@ -1,0 +1,138 @@
+import { compileRe2 } from './re2-compile.ts';
+import { SECRET_KEY_NAME } from './key-names.ts';
+import { isCode, isPlaceholder, keyIsMeta } from './value-check.ts';
+import type { Matcher } from './types.ts';
+
+/*
+ * Values that continue past their key's line. "A line is the unit" still holds: every line that holds part of
+ * the value is redacted whole. What opens a value (always on a line naming a sensitive key):
+ * - YAML block scalars `password: |` / `key: >-` → every following line indented deeper (blank lines included);
+ * - TOML / Python triple quotes `password = """` → every line through the closing `"""` / `'''`;
+ * - a JS template literal or a quoted string left open (`token: "abc` / `` secret = `abc ``) → through the closing quote;
+ * - a key with nothing after it (`password:`, `"password":`, `PASSWORD = (`, `secret =`) → the next line is the
+ *   value, and so is every following line indented deeper than the key (YAML plain continuation, a Python dict
+ *   value split over lines), each judged as a value: a nested mapping, code or a placeholder is left alone;
+ * - a sensitive line ending in a backslash → the next line continues it.
+ */
+
+export type Pending =
+  | { kind: 'block'; indent: number }
+  | { kind: 'until'; delim: string }
+  | { kind: 'next'; indent: number; seen: boolean }
+  | { kind: 'cont' };
+
+export interface Opening {
+  pending: Pending;
+  /** The opening line itself holds part of the value (text after an open quote). */
+  redactSelf: boolean;
+}
+
+const KEY = `(?:["'\`]?(${SECRET_KEY_NAME})["'\`]?)`;
+const LEAD = '^(\\s*)(?:-\\s+)?(?:(?:export|const|let|var|final|private|public|static|readonly|val|set)\\s+)*';
+
+let compiled: { block: Matcher; triple: Matcher; open: Matcher; dangling: Matcher } | null = null;
+function matchers() {
+  compiled ??= {
+    block: compileRe2(`${LEAD}${KEY}\\s*:\\s*[|>][-+0-9]*\\s*(?:#.*)?$`, 'i'),
+    triple: compileRe2(`${KEY}\\s*(?:=|:)\\s*[rRbBuUfF]{0,2}("""|''')(.*)$`, 'i'),
+    open: compileRe2(`${KEY}\\s*(?:=|:|=>)\\s*(["'\`])([^"'\`]*)$`, 'i'),
+    dangling: compileRe2(`${LEAD}${KEY}\\s*(?::|=|:=|=>)\\s*[(\\\\+]?\\s*(?:#.*|//.*)?$`, 'i'),
+  };
+  return compiled;
+}
+
+export function indentOf(line: string): number {
+  let i = 0;
+  while (i < line.length && (line[i] === ' ' || line[i] === '\t')) i++;
+  return i;
+}
+
+const CLOSES = /[:=(|>\\+"'`-]\s*(?:#.*|\/\/.*)?$|[:=]\s*[|>][-+0-9]*\s*$/;
+
+/** A line that opens a multi-line value under a sensitive key, or null. Cheap test first: what the line ends with. */
+export function detectOpening(line: string): Opening | null {
+  const trimmed = line.trimEnd();
+  if (trimmed.length === 0 || !CLOSES.test(trimmed)) return null;
+  const m = matchers();
+  const sensitive = (key: string | undefined) => key !== undefined && !keyIsMeta(key);
+
+  const block = m.block.findAll(trimmed)[0];
+  if (block && sensitive(block.groups?.[1])) return { pending: { kind: 'block', indent: block.groups?.[0]?.length ?? 0 }, redactSelf: false };
+
+  const triple = m.triple.findAll(trimmed)[0];
+  if (triple && sensitive(triple.groups?.[0])) {
+    const delim = triple.groups?.[1] ?? '"""';
+    const rest = triple.groups?.[2] ?? '';
+    if (!rest.includes(delim)) return { pending: { kind: 'until', delim }, redactSelf: rest.trim().length > 0 };
+  }
+
+  const open = m.open.findAll(trimmed)[0];
+  if (open && sensitive(open.groups?.[0])) {
+    const quote = open.groups?.[1] ?? '"';
+    const rest = open.groups?.[2] ?? '';
+    // `password: "` … `"`: a YAML multi-line quoted scalar, a shell string with a newline, a template literal.
+    if (rest.endsWith('\\')) return { pending: { kind: 'until', delim: quote }, redactSelf: true };
+    return { pending: { kind: 'until', delim: quote }, redactSelf: rest.trim().length > 0 };
+  }
+
+  const dangling = m.dangling.findAll(trimmed)[0];
+  if (dangling && sensitive(dangling.groups?.[1])) {
+    return { pending: { kind: 'next', indent: dangling.groups?.[0]?.length ?? 0, seen: false }, redactSelf: false };
+  }
+  return null;
+}
+
+/** A nested `key: value` / `key = value` / `key:` line: structure, not the value itself. */
+const MAPPING = /^\s*(?:-\s+)?["']?[A-Za-z_$][\w$.-]*["']?\s*(?::(?:\s|$)|=[^=]|=$|=>)/;
+const CLOSER = /^\s*[)\]}]/;
+const OPENER = /^\s*[[{(]\s*$/;
+
+function valueOf(line: string): { value: string; quoted: boolean } {
+  let v = line.trim().replace(/^-\s+/, '');
+  if (!/^["'`]/.test(v)) v = v.replace(/\s+#.*$/, '');
+  v = v.replace(/[\s,;)+\\]+$/, '');
+  // One string literal (closed, or left open for the next line), nothing else.
+  const q = /^(["'`])([^"'`]*)(["'`]?)$/.exec(v);
+  if (q && (q[3] === '' || q[3] === q[1])) return { value: q[2]!, quoted: true };
+  return { value: v, quoted: false };
+}
+
+// Operators and brackets: an unquoted line holding them with a space is an expression, not a value.
+const EXPRESSION = /[()[\]{}=?:&|<>+*;,]/;
+
+function looksLikeValue(line: string): boolean {
+  const { value, quoted } = valueOf(line);
+  if (value.length < 4 || isPlaceholder(value)) return false;
+  if (quoted) return true;
+  if (/\s/.test(value) && EXPRESSION.test(value)) return false;
+  if (/^["'`]/.test(value)) return false; // more than one literal: an expression
+  if (isCode(value) && !/\d/.test(value)) return false;
+  if (/^(?:const|let|var|return|if|for|while|def|class|function|import|export|typeof|new|await)\b/.test(value)) return false;
+  return true;
+}
+
+/**
+ * The next line under an open value: whether it is redacted, and the state after it. `null` state: the value
+ * ended (the line is then judged as an ordinary line by the caller).
+ */
+export function continueValue(line: string, p: Pending): { redact: boolean; next: Pending | null } {
+  const blank = line.trim().length === 0;
+  switch (p.kind) {
+    case 'until':
+      return { redact: true, next: line.includes(p.delim) ? null : p };
+    case 'cont':
+      return { redact: true, next: line.trimEnd().endsWith('\\') ? p : null };
+    case 'block':
+      if (blank) return { redact: false, next: p };
+      if (indentOf(line) > p.indent) return { redact: true, next: p };
+      return { redact: false, next: null };
+    case 'next': {
+      if (blank) return { redact: false, next: p };
+      const deeper = indentOf(line) > p.indent;
+      if (!deeper && (p.seen || MAPPING.test(line) || CLOSER.test(line))) return { redact: false, next: null };
+      if (MAPPING.test(line) || OPENER.test(line) || CLOSER.test(line)) return { redact: false, next: null };
+      if (!looksLikeValue(line)) return { redact: false, next: null };
+      return { redact: true, next: { ...p, seen: true } };
+    }
+  }
+}

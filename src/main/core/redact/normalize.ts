@@ -1,0 +1,86 @@
+/*
+ * Canonical views of one line, so a secret disguised by encoding is judged in its plain form: full-width letters,
+ * zero-width characters inside a token, no-break spaces around `=`, JSON / JS string escapes (`\u0041`, `\/`, `\n`),
+ * HTML character references and percent-encoding. The gate matches every view and redacts the *original* line on
+ * a hit in any of them.
+ */
+
+// Characters that render as nothing (or only steer direction) and can sit inside a token unnoticed.
+// Soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul fillers, Khmer vowel inherents, Mongolian
+// selectors, zero-width space/joiners, LRM/RLM, bidi embeddings and isolates, word joiner and invisible operators,
+// variation selectors, BOM / zero-width no-break space.
+const INVISIBLE =
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/g;
+// Spaces NFKC leaves alone (or that we want as plain spaces whatever the form): no-break, ogham, en/em/thin…,
+// line/paragraph separators, narrow no-break, medium mathematical, ideographic.
+const UNICODE_SPACE = /[\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\u0085\u000B\u000C]/g;
+
+const NON_ASCII = /[^\x00-\x7F]/;
+const ESCAPE = /\\(?:u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[/nrt"'\\bf0])/;
+const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|quot|amp|lt|gt|apos|nbsp|sol|colon|equals|period|lowbar|hyphen);/;
+const PERCENT = /%[0-9A-Fa-f]{2}/;
+
+/** True when `canonicalViews` could differ from the line itself (cheap test, run first). */
+export function mayDisguise(line: string): boolean {
+  return NON_ASCII.test(line) || ESCAPE.test(line) || ENTITY.test(line) || PERCENT.test(line);
+}
+
+function fromCodePoint(cp: number): string {
+  return cp >= 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : '';
+}
+
+const SIMPLE_ESCAPE: Record<string, string> = { n: '\n', r: '', t: '\t', b: '', f: '', '0': '', '/': '/', '"': '"', "'": "'", '\\': '\\' };
+
+/** JSON / JavaScript / Python string escapes. `\n` becomes a real newline: the gate judges each part as a line. */
+export function decodeEscapes(s: string): string {
+  return s.replace(/\\(u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[/nrt"'\\bf0])/g, (_, e: string) => {
+    if (e.startsWith('u{')) return fromCodePoint(parseInt(e.slice(2, -1), 16));
+    if (e[0] === 'u' && e.length === 5) return fromCodePoint(parseInt(e.slice(1), 16));
+    if (e[0] === 'x' && e.length === 3) return fromCodePoint(parseInt(e.slice(1), 16));
+    return SIMPLE_ESCAPE[e] ?? '';
+  });
+}
+
+const NAMED_ENTITY: Record<string, string> = {
+  quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", nbsp: ' ', sol: '/', colon: ':', equals: '=', period: '.', lowbar: '_', hyphen: '-',
+};
+
+export function decodeEntities(s: string): string {
+  return s.replace(/&(#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[a-z]+);/g, (all, e: string) => {
+    if (e[0] === '#') return fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    return NAMED_ENTITY[e] ?? all;
+  });
+}
+
+/** Byte-wise %XX decoding that cannot throw (decodeURIComponent does on malformed input). */
+export function percentDecode(s: string): string {
+  return s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/** NFKC (full-width → ASCII, ligatures, math letters), invisible characters dropped, every Unicode space a space. */
+export function canonicalUnicode(s: string): string {
+  if (!NON_ASCII.test(s)) return s;
+  return s.normalize('NFKC').replace(INVISIBLE, '').replace(UNICODE_SPACE, ' ');
+}
+
+/**
+ * The views of a line other than the line itself, each distinct and different from it: the canonical form
+ * (escapes and entities decoded, then Unicode-normalized) and the percent-decoded forms. A view may hold `\n`
+ * (a decoded escape); the gate then judges each part.
+ */
+export function canonicalViews(line: string): string[] {
+  const views: string[] = [];
+  const add = (v: string) => {
+    if (v !== line && !views.includes(v)) views.push(v);
+  };
+  let c = line;
+  if (ESCAPE.test(c)) c = decodeEscapes(c);
+  if (ENTITY.test(c)) c = decodeEntities(c);
+  c = canonicalUnicode(c);
+  // Escapes can produce what Unicode normalization then folds (and the reverse): one more round settles it.
+  if (ESCAPE.test(c)) c = canonicalUnicode(decodeEscapes(c));
+  add(c);
+  if (PERCENT.test(line)) add(percentDecode(line));
+  if (c !== line && PERCENT.test(c)) add(percentDecode(c));
+  return views;
+}

@@ -1,0 +1,249 @@
+import { shannonEntropy } from './entropy.ts';
+
+/*
+ * Does a value next to a key word look like a credential? Key-context rules
+ * (`password: …`, `apiKey = …`, "the token is …") match far more code than
+ * secrets: `someKey: { type: 'string' }`, `const token = tokens[i]`,
+ * `messageKey: 'message'`. These checks run on the value a rule captured and
+ * decide whether the match counts. Plain string work, linear in the value.
+ *
+ * Named checks (RedactionRule.valueCheck):
+ * - `password`: the key is a password word. A quoted literal counts from 6
+ *   characters unless it is a placeholder or prose; an unquoted one must also
+ *   not be code (identifier, property access, call, index, type, number).
+ * - `credential`: secret / token / key / auth names. As `password`, and the
+ *   value must not read as words (`my-app-session`, `application/json`).
+ * - `keyed`: `password` when the captured key name is a password word, else `credential`.
+ * - `random`: generic high-entropy rules: ≥ 16 characters, entropy ≥ 3,
+ *   not words, not a code path — the "needs a key word nearby" family.
+ * - `env`: spec 000's `NAME=value`: everything except obviously safe values
+ *   (numbers, booleans, short words, paths, `$VAR` references).
+ */
+export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env';
+
+export interface ValueCheckInput {
+  value: string;
+  /** The key name the rule captured, when it has one (`keyGroup`). */
+  key?: string;
+  /** Whether the value was a quoted literal in the source. */
+  quoted: boolean;
+  /** The rest of the line after the match (`,` / `;` after an unquoted value marks code). */
+  after?: string;
+}
+
+// Values that stand in for a secret in docs, templates and code.
+const PLACEHOLDER_WORDS = new Set([
+  'string', 'number', 'boolean', 'bool', 'int', 'integer', 'str', 'bytes', 'object', 'any', 'unknown', 'never', 'void',
+  'null', 'nil', 'none', 'undefined', 'true', 'false', 'yes', 'no', 'on', 'off', 'empty', 'blank', 'default',
+  'required', 'optional', 'secret', 'secrets', 'password', 'passwd', 'passphrase', 'pass', 'pwd', 'token', 'tokens',
+  'key', 'apikey', 'api_key', 'api-key', 'changeme', 'change_me', 'change-me', 'changeit', 'example', 'sample', 'dummy',
+  'test', 'testing', 'fake', 'foo', 'bar', 'baz', 'qux', 'redacted', 'hidden', 'removed', 'masked', 'todo', 'tbd',
+  'fixme', 'n/a', 'na', 'xxx', 'value', 'values', 'placeholder', 'notasecret', 'not-a-secret', 'mysecret', 'my-secret',
+  'secretkey', 'secret_key', 'secret-key', 'mypassword', 'my-password', 'yourpassword', 'password123', 'letmein',
+  'hunter', 'admin', 'root', 'guest', 'user', 'username', 'bearer', 'basic', 'oauth', 'jwt', 'hmac', 'sha256', 'sha1',
+  'md5', 'base64', 'hex', 'utf8', 'utf-8', 'ascii', 'auto', 'env', 'environment', 'prompt', 'stdin', 'file', 'inline',
+]);
+
+const PLACEHOLDER_SHAPES: RegExp[] = [
+  /^<[^<>]*>$/, // <your-key>
+  /^\[[^[\]]*\]$/, // [token]
+  /^\{\{.*\}\}$/, // {{ .Values.token }}
+  /^\$\{\{?[^}]*\}\}?$/, // ${VAR}, ${{ secrets.X }}
+  /^\$\([^)]*\)$/, // $(cat file)
+  /^\$[A-Za-z_][A-Za-z0-9_]*$/, // $VAR
+  /^%[A-Za-z_][A-Za-z0-9_]*%$/, // %VAR%
+  /^@[A-Za-z_][A-Za-z0-9_]*@$/, // @VAR@
+  /^#\{[^}]*\}$/, // #{var}
+  /^:[a-z_]+$/, // :symbol
+  /^([*xX.#_-])\1*$/, // ****, xxxx, ....
+  /^(.)\1+$/, // one character repeated
+  /^(?:0123456789|1234567890|abcdefgh|qwerty)/i,
+];
+
+// Inside a value: reads like a placeholder even with more around it (`sk-xxxx…`, `your_api_key_here`).
+const PLACEHOLDER_INSIDE =
+  /x{4,}|X{4,}|\*{3,}|\.{3}|…|<[a-z_ -]+>|\$\{[^}]*\}|\{\{|\byour[_ -]?(?:own[_ -]?)?(?:api|access|secret|app|auth|real|private)?[_ -]?(?:key|token|secret|pass(?:word)?|pwd|id)|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)/i;
+
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim();
+  if (v.length === 0) return true;
+  if (PLACEHOLDER_WORDS.has(v.toLowerCase())) return true;
+  for (const re of PLACEHOLDER_SHAPES) if (re.test(v)) return true;
+  return PLACEHOLDER_INSIDE.test(v);
+}
+
+// The letter pairs that make up 95% of the pairs in English technical prose (measured on the READMEs of this
+// project's dependencies): words and identifiers are made of them, random strings mostly are not (≈ 37%).
+const COMMON_BIGRAMS = new Set(
+  (
+    'abacadagaiakalamanaparasatauavaybabebibjblbobrbubycacechcickclcocrcsctcudadddedidldodrdsdueaebecedeeefegeiel' +
+    'emenepeqeresetevewexeyfafefffiflfofrfugeghgiglgngogrgsguhahehihohrhthuiaibicidieifigiliminioipirisitivizjajejs' +
+    'kakekilaldlelilllolsltlulymambmemimlmmmompnancndnenfngninlnnnonpnsntnunvnyoaobocodofogokolomonoooporosotouovow' +
+    'papepiplpmpoppprpsptpuqurarcrdrergrirkrlrmrnrorrrsrtrurvrysascseshsisospssstsusvsytatctethtitmtotptrtstttutyua' +
+    'ubucueufuguiulumunupurusutvavevgviwawewhwiwnwowrwswwxaxpxtynyoypze'
+  ).match(/../g) ?? [],
+);
+
+/**
+ * Splits a value into word-ish segments: runs of letters split at camelCase
+ * humps (`getItemKey` → get, Item, Key; `HTMLParser` → HTML, Parser), runs of
+ * digits, and separators dropped.
+ */
+export function segments(value: string): string[] {
+  return value.match(/[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? [];
+}
+
+/**
+ * True when the value reads as words or identifiers (`getItemKey`,
+ * `TOKEN_TYPES.Identifier`, `my-app-session`, `onnx/model_quantized.onnx`)
+ * rather than random characters: its letter segments are long enough and
+ * made of common English letter pairs, with few single letters and digits.
+ */
+export function isWordy(value: string): boolean {
+  const segs = segments(value);
+  if (segs.length === 0) return true;
+  let alnum = 0;
+  let digits = 0;
+  let singles = 0;
+  let letters = 0;
+  let letterSegs = 0;
+  let pairs = 0;
+  let common = 0;
+  for (const seg of segs) {
+    alnum += seg.length;
+    if (seg.charCodeAt(0) <= 57) {
+      digits += seg.length;
+      continue;
+    }
+    if (seg.length === 1) {
+      singles++;
+      continue;
+    }
+    // Short all-caps acronyms (`URL`, `API`, `HTTP`) are neutral.
+    if (seg.length <= 4 && seg === seg.toUpperCase()) continue;
+    letters += seg.length;
+    letterSegs++;
+    const lower = seg.toLowerCase();
+    for (let i = 0; i + 1 < lower.length; i++) {
+      pairs++;
+      if (COMMON_BIGRAMS.has(lower.slice(i, i + 2))) common++;
+    }
+  }
+  if (digits / alnum > 0.3 || singles / alnum > 0.15) return false;
+  if (letterSegs === 0) return singles === 0 && digits === 0;
+  // Random mixed case breaks into many short segments; words and identifiers do not.
+  if (letters / letterSegs < 3 || alnum / segs.length < 3.2) return false;
+  return pairs > 0 && common / pairs >= 0.82;
+}
+
+const IDENT = '[A-Za-z_$][\\w$]*';
+const PATH = `${IDENT}(?:(?:\\?\\.|\\.|::|->|!\\.)${IDENT})*`;
+const CODE_SHAPES: RegExp[] = [
+  new RegExp(`^(?:new\\s+|await\\s+|typeof\\s+|yield\\s+|!+|\\.\\.\\.|&|\\*)?${PATH}[!?]?$`), // identifier / property access
+  new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[^>]*>)?\\(.*\\)?[;,)]*$`), // call (arguments may run on)
+  new RegExp(`^${PATH}(?:\\[[^\\]]*\\]?)+.*$`), // index
+  /^[[{(]$|^[[{(][\s\])}]*$|^\(\)\s*=>|^=>/, // structure opening on this line, arrow
+  /^-?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})(?:ms|s|m|h|d|kb|mb|gb|px|em|%)?[;,]?$/i, // numbers, durations, sizes
+  /^(?:https?|file|wss?):\/\/[^@\s]*$/i, // a URL without credentials
+  /^\.{0,2}\/[\w./@-]*$|^~\/[\w./@-]*$|^[A-Za-z]:\\[\w\\. -]*$/, // a file path
+];
+
+/** `Math.max`, `this.options.getItemKey`, `TOKEN_TYPES.Identifier`: each part a word, a short name or CONSTANT_CASE. */
+function isIdentifierPath(path: string): boolean {
+  const parts = path.split(/\?\.|\.|::|->|!\./);
+  if (parts.length === 1) return isWordy(path);
+  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_[a-z]+)$/.test(p));
+}
+
+/** An unquoted value that is code, a type, a number, a URL or a path, not a literal secret. */
+export function isCode(value: string): boolean {
+  const v = value.replace(/[;,]+$/, '');
+  for (const re of CODE_SHAPES) {
+    if (!re.test(v)) continue;
+    // A random identifier-shaped string (`Xk9qLmZ2pW`) is still a possible password.
+    const head = v.match(new RegExp(`^(?:new\\s+|await\\s+|typeof\\s+|yield\\s+|!+|\\.\\.\\.|&|\\*)?(${PATH})`));
+    if (!head || isIdentifierPath(head[1]!)) return true;
+  }
+  return false;
+}
+
+// A key name that describes a credential without holding one: `passwordLength`, `tokenType`, `secretName`, `keyPath`.
+const META_KEY_SUFFIX =
+  /(?:^|[_.\-\s]|[a-z0-9](?=[A-Z]))(?:length|len|limit|count|size|max|min|type|types|kind|name|names|label|field|fields|path|paths|file|files|dir|folder|prefix|suffix|url|uri|urls|endpoint|header|headers|param|params|expiry|expires|expiration|expiresin|ttl|timeout|index|idx|regex|regexp|re|pattern|format|mode|policy|policies|version|hint|placeholder|text|message|msg|error|errors|description|desc|title|ref|refs|id|ids|env|var|variable|column|col|attr|attribute|prop|property|option|options|schema|validator|provider|manager|service|handler|callback|fn|func|event|events|status|store|storage|cache|map|set|list|array|enabled|required|visible|valid|strength|rules|rule|at|by|algorithm|alg|mask|masked|location|source|sources|target)$/i;
+
+export function keyIsMeta(key: string | undefined): boolean {
+  if (!key) return false;
+  const k = key.replace(/^["'`[]+|["'`\]]+$/g, '');
+  // `api_key`, `secret_key`, `private_key`: the trailing word is the credential itself.
+  if (/(?:api|access|secret|private|signing|encryption|master|session|client|app|auth|account|storage|license|service|server|host|deploy|ssh|gpg|pgp|webhook|shared|consumer)[_.\-]?key$/i.test(k)) return false;
+  if (/(?:^|[_.\-])(?:pass(?:word)?|pwd|secret|token)$/i.test(k)) return false;
+  return META_KEY_SUFFIX.test(k);
+}
+
+const PROSE_WORDS = /\b(?:the|your|is|are|to|of|for|and|or|please|enter|must|be|not|invalid|required|a|an|with|this|that|you|was|were|will|can|cannot|should|here|from|in|on|at|if|de|la|le|el|und|der|die)\b/i;
+
+function isProse(v: string): boolean {
+  if (!/\s/.test(v)) return false;
+  const words = v.trim().split(/\s+/);
+  return words.length > 6 || PROSE_WORDS.test(v) || /[.!?:]$/.test(v.trim()) || /^[A-Z][a-z]/.test(v);
+}
+
+function passwordLike(v: string, quoted: boolean, after: string): boolean {
+  if (v.length < 6 || isPlaceholder(v) || isProse(v)) return false;
+  if (quoted) return true;
+  if (/\s/.test(v)) return false;
+  if (!isCode(v)) return true;
+  // `password: hunter2` in YAML / INI is a literal; `password: userPassword,` or `pwd: opts.pwd` in code is not.
+  // A camelCase identifier, a path or call, or one followed by `,` / `;` / `)` reads as code.
+  return !(/^\s*[,;)]/.test(after) || /[.([$:<>]/.test(v) || /[a-z][A-Z]/.test(v));
+}
+
+function credentialLike(v: string, quoted: boolean): boolean {
+  if (v.length < 8 || /\s/.test(v) || isPlaceholder(v)) return false;
+  if (!quoted && isCode(v)) return false;
+  if (isWordy(v)) return false;
+  return shannonEntropy(v) >= 2.5;
+}
+
+function longestRun(v: string): number {
+  let best = 0;
+  for (const run of v.match(/[A-Za-z0-9+/=]+/g) ?? []) if (run.length > best) best = run.length;
+  return best;
+}
+
+function randomLike(v: string): boolean {
+  if (v.length < 16 || isPlaceholder(v) || isWordy(v) || isCode(v)) return false;
+  // Tokens are long unbroken runs; `gpt-3.5-turbo-0301`, dates and versions are short pieces between separators.
+  if (longestRun(v) < 12) return false;
+  return shannonEntropy(v) >= 3;
+}
+
+function envValueLike(v: string): boolean {
+  const t = v.replace(/^["']|["']$/g, '');
+  if (t.length === 0 || isPlaceholder(t)) return false;
+  if (/^-?\d+(?:\.\d+)?$/.test(t)) return false;
+  if (/^(?:[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*)$/.test(t) && t.length <= 24 && isWordy(t)) return false; // production, en_US, info
+  if (/^\.{0,2}\/[\w./@-]*$|^~\/[\w./@-]*$/.test(t)) return false; // paths
+  if (/^(?:https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?[\w./-]*)$/.test(t)) return false;
+  return true;
+}
+
+const PASSWORD_KEY = /pass|pwd|pw(?:$|[^a-z])|pswd|cred/i;
+
+export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolean {
+  const v = input.value.trim();
+  const after = input.after ?? '';
+  if (name !== 'env' && name !== 'random' && keyIsMeta(input.key)) return false;
+  switch (name) {
+    case 'keyed':
+      return PASSWORD_KEY.test(input.key ?? '') ? passwordLike(v, input.quoted, after) : credentialLike(v, input.quoted);
+    case 'password':
+      return passwordLike(v, input.quoted, after);
+    case 'credential':
+      return credentialLike(v, input.quoted);
+    case 'random':
+      return randomLike(v);
+    case 'env':
+      return envValueLike(v);
+  }
+}
