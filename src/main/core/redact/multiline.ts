@@ -49,10 +49,25 @@ export function indentOf(line: string): number {
 
 const CLOSES = /[:=(|>\\+"'`-]\s*(?:#.*|\/\/.*)?$|[:=]\s*[|>][-+0-9]*\s*$/;
 
+const TRIPLE = /"""|'''/;
+
+/** An odd count of one quote character: a string left open at the end of the line. */
+function oddQuotes(line: string): boolean {
+  const n = [0, 0, 0];
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 92) i++; // an escaped character
+    else if (c === 34) n[0]++;
+    else if (c === 39) n[1]++;
+    else if (c === 96) n[2]++;
+  }
+  return n.some((k) => k % 2 === 1);
+}
+
 /** A line that opens a multi-line value under a sensitive key, or null. Cheap test first: what the line ends with. */
 export function detectOpening(line: string): Opening | null {
   const trimmed = line.trimEnd();
-  if (trimmed.length === 0 || !CLOSES.test(trimmed)) return null;
+  if (trimmed.length === 0 || !(CLOSES.test(trimmed) || TRIPLE.test(trimmed) || oddQuotes(trimmed))) return null;
   const m = matchers();
   const sensitive = (key: string | undefined) => key !== undefined && !keyIsMeta(key);
 

@@ -18,7 +18,8 @@ const UNICODE_SPACE = /[\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\
 const NON_ASCII = /[^\x00-\x7F]/;
 const ESCAPE = /\\(?:u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[/nrt"'\\bf0])/;
 const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|quot|amp|lt|gt|apos|nbsp|sol|colon|equals|period|lowbar|hyphen);/;
-const PERCENT = /%[0-9A-Fa-f]{2}/;
+// Only printable ASCII (%20–%7E): what URL-encoded credentials use (`%2F`, `%3D`, `%40`); `%DB_PASSWORD%` stays as is.
+const PERCENT = /%[2-7][0-9A-Fa-f]/;
 
 /** True when `canonicalViews` could differ from the line itself (cheap test, run first). */
 export function mayDisguise(line: string): boolean {
@@ -54,7 +55,7 @@ export function decodeEntities(s: string): string {
 
 /** Byte-wise %XX decoding that cannot throw (decodeURIComponent does on malformed input). */
 export function percentDecode(s: string): string {
-  return s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return s.replace(/%([2-7][0-9A-Fa-f])/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
 /** NFKC (full-width → ASCII, ligatures, math letters), invisible characters dropped, every Unicode space a space. */

@@ -23,7 +23,7 @@ export interface Prefilter {
   candidates(line: string): number[];
 }
 
-const DISGUISE = ['[^\\x00-\\x7F]', '\\\\(?:u\\{?[0-9A-Fa-f]|x[0-9A-Fa-f]{2}|/)', '&(?:#|[a-z]+;)', '%[0-9A-Fa-f]{2}'];
+const DISGUISE = ['[^\\x00-\\x7F]', '\\\\(?:u\\{?[0-9A-Fa-f]|x[0-9A-Fa-f]{2}|/)', '&(?:#|[a-z]+;)', '%[2-7][0-9A-Fa-f]'];
 
 function escapeLiteral(s: string): string {
   return s.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`);

@@ -240,7 +240,7 @@ describe('JSONL log', () => {
 
 describe('redactReport', () => {
   it('counts redacted lines per type with their line numbers', () => {
-    const text = ['a@b.io', 'plain', '10.0.0.1', 'c@d.io', 'PASSWORD=x'].join('\n');
+    const text = ['a@b.io', 'plain', '10.0.0.1', 'c@d.io', 'BUILD_SIGNATURE=x9Qk2Lm7'].join('\n');
     const report = redactReport(text, 'stdin');
     expect(report).toMatchObject({
       source: 'stdin',

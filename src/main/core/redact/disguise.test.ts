@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { alphabets, createRng, fakePem } from './fake-secrets.testkit.ts';
+import { canonicalViews } from './normalize.ts';
+import { createRedactor } from './redactor.ts';
+
+/*
+ * Issue #10 items 1 and 2: a secret is caught whatever its spelling (every view of the line is judged) and
+ * wherever its value runs (every line holding part of it is redacted). Fake values are built at run time.
+ */
+
+const r = createRng(1010);
+const a = alphabets(r);
+const redactor = createRedactor();
+const ctx = { source: 'disguise.test', section: 'TEST' };
+const run = (text: string) => redactor.redactText(text, ctx).text.split('\n');
+const REDACTED = /^\[REDACTED: [a-z0-9_]+\]\r?$/;
+
+const awsKey = () => 'AKIA' + a.upnum(16);
+const ghToken = () => 'ghp_' + a.b62(36);
+const password = () => 'Pq7' + a.b62(6) + '!x' + a.b62(4);
+
+/** Full-width forms of ASCII letters and digits (U+FF01…U+FF5E). */
+const fullWidth = (s: string) => [...s].map((c) => (c > ' ' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
+const jsonEscapeAll = (s: string) => [...s].map((c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+
+describe('normalize, then match (item 1)', () => {
+  const cases: Array<[string, () => { line: string; secret: string }]> = [
+    ['full-width letters', () => { const k = awsKey(); return { line: `key id ${fullWidth(k)} in the vault`, secret: fullWidth(k) }; }],
+    ['full-width key name and value', () => { const p = password(); return { line: fullWidth(`DB_PASSWORD=${p}`), secret: fullWidth(p) }; }],
+    ['zero-width space inside a token', () => { const t = ghToken(); const d = t.slice(0, 10) + '\u200b' + t.slice(10); return { line: `token ${d}`, secret: d }; }],
+    ['zero-width joiner and word joiner', () => { const t = ghToken(); const d = t.slice(0, 4) + '\u200d' + t.slice(4, 20) + '\u2060' + t.slice(20); return { line: d, secret: d }; }],
+    ['soft hyphen inside a token', () => { const t = awsKey(); const d = t.slice(0, 8) + '\u00ad' + t.slice(8); return { line: `aws ${d}`, secret: d }; }],
+    ['BOM and bidi controls inside a token', () => { const t = ghToken(); const d = '\ufeff' + t.slice(0, 6) + '\u202e' + t.slice(6); return { line: d, secret: d }; }],
+    ['no-break spaces around =', () => { const p = password(); return { line: `DB_PASSWORD\u00a0=\u00a0${p}`, secret: p }; }],
+    ['narrow no-break and ideographic spaces', () => { const p = password(); return { line: `password\u202f:\u3000${p}`, secret: p }; }],
+    ['JSON \\u escapes of the whole token', () => { const t = ghToken(); return { line: `{"note": "${jsonEscapeAll(t)}"}`, secret: jsonEscapeAll(t) }; }],
+    ['JSON \\u escapes of the key name', () => { const p = password(); return { line: `{"\\u0070assword": "${p}"}`, secret: p }; }],
+    ['escaped slashes in a connection string', () => { const p = password(); return { line: `{"url": "postgres:\\/\\/app:${p}@db.internal:5432\\/app"}`, secret: p }; }],
+    ['\\n inside a quoted value (YAML in a JSON string)', () => { const p = password(); return { line: `{"config": "db:\\n  password: ${p}\\n  pool: 5"}`, secret: p }; }],
+    ['JS \\x and \\u{…} escapes', () => { const t = awsKey(); return { line: `const id = "\\x41\\u{4B}${t.slice(2)}";`, secret: t.slice(2) }; }],
+    ['HTML character references', () => { const t = awsKey(); const enc = [...t].map((c) => `&#${c.charCodeAt(0)};`).join(''); return { line: `<td>${enc}</td>`, secret: enc }; }],
+    ['hex character references in a key name', () => { const p = password(); return { line: `pass&#x77;ord = ${p}`, secret: p }; }],
+    ['percent-encoded token in a URL', () => { const t = 'xoxb-' + a.digits(11) + '-' + a.b62(24); return { line: `https://x.example/cb?t=${encodeURIComponent(t).replace(/-/g, '%2D')}`, secret: t.slice(5, 16) }; }],
+    ['math bold letters (NFKC)', () => { const k = awsKey(); const bold = [...k].map((c) => (c >= 'A' && c <= 'Z' ? String.fromCodePoint(0x1d400 + c.charCodeAt(0) - 65) : c >= '0' && c <= '9' ? String.fromCodePoint(0x1d7ce + c.charCodeAt(0) - 48) : c)).join(''); return { line: `id: ${bold}`, secret: bold }; }],
+  ];
+  it.each(cases)('%s', (_name, make) => {
+    for (let i = 0; i < 5; i++) {
+      const { line, secret } = make();
+      const out = run(`before\n${line}\nafter`);
+      expect(out).toEqual(['before', expect.stringMatching(REDACTED), 'after']);
+      expect(out.join('\n')).not.toContain(secret);
+    }
+  });
+
+  it('keeps the original line when no view holds a secret', () => {
+    const lines = ['Café déjà vu — “quoted” text', 'path\\/to\\/file and \\n newline', 'A&amp;B &lt;tag&gt;', 'discount 50%25 off', 'ｆｕｌｌ ｗｉｄｔｈ prose'];
+    expect(run(lines.join('\n'))).toEqual(lines);
+  });
+
+  it('gives views only where they differ from the line', () => {
+    expect(canonicalViews('plain ascii line')).toEqual([]);
+    expect(canonicalViews('ＡＢＣ')).toEqual(['ABC']);
+    expect(canonicalViews('a\u200bb\u00a0c')).toEqual(['ab c']);
+    expect(canonicalViews('"\\u0041\\/x"')).toEqual(['"A/x"']);
+  });
+});
+
+describe('multi-line values (item 2)', () => {
+  const p = () => password();
+
+  it('YAML | and > block scalars: every value line, not the next key', () => {
+    for (const style of ['|', '>', '|-', '>+', '|2']) {
+      const v1 = p();
+      const v2 = p();
+      const out = run(['db:', `  password: ${style}`, `    ${v1}`, '', `    ${v2}`, '  pool: 5'].join('\n'));
+      expect(out[0]).toBe('db:');
+      expect(out[1]).toBe(`  password: ${style}`);
+      expect(out[2]).toMatch(REDACTED);
+      expect(out[4]).toMatch(REDACTED);
+      expect(out[5]).toBe('  pool: 5');
+    }
+  });
+
+  it('YAML value on the next line and plain continuation', () => {
+    const v1 = p();
+    const v2 = p();
+    const out = run(['secrets:', '  api_token:', `    ${v1}`, `    ${v2}`, '  region: eu-west-1'].join('\n'));
+    expect(out.slice(2, 4).every((l) => REDACTED.test(l))).toBe(true);
+    expect(out[4]).toBe('  region: eu-west-1');
+  });
+
+  it('a nested mapping under a password key is structure, not a value', () => {
+    const text = ['password:', '  minLength: 12', '  requireDigits: true', 'username: app'].join('\n');
+    expect(run(text)).toEqual(text.split('\n'));
+  });
+
+  it('TOML and Python triple-quoted strings', () => {
+    for (const q of ['"""', "'''"]) {
+      const v1 = p();
+      const v2 = p();
+      const out = run(['[db]', `password = ${q}${v1}`, v2, `${q}`, 'port = 5432'].join('\n'));
+      expect(out.slice(1, 4).every((l) => REDACTED.test(l))).toBe(true);
+      expect(out[4]).toBe('port = 5432');
+    }
+  });
+
+  it('Python dict and JS object: value on the line after its key', () => {
+    const v = p();
+    const py = run(['CONFIG = {', '    "password":', `        "${v}",`, '    "host": "db",', '}'].join('\n'));
+    expect(py[2]).toMatch(REDACTED);
+    expect(py[3]).toBe('    "host": "db",');
+    const v2 = a.b62(32);
+    const js = run(['const opts = {', '  apiKey:', `    '${v2}',`, '  retries: 3,', '};'].join('\n'));
+    expect(js[2]).toMatch(REDACTED);
+    expect(js[3]).toBe('  retries: 3,');
+    const v3 = p();
+    const paren = run(['DB_PASSWORD = (', `    "${v3.slice(0, 6)}"`, `    "${v3.slice(6)}"`, ')', 'DEBUG = False'].join('\n'));
+    expect(paren.slice(1, 3).every((l) => REDACTED.test(l))).toBe(true);
+    expect(paren[4]).toBe('DEBUG = False');
+  });
+
+  it('code whose value on the next line is an expression stays', () => {
+    const text = ['const tokenGenerator =', "  typeof input === 'string'", '    ? this.encode(input)', '    : this.encodeChat(input);', 'const password =', '  process.env.DB_PASSWORD;'].join('\n');
+    expect(run(text)).toEqual(text.split('\n'));
+  });
+
+  it('an open quote or template literal runs to its closing quote; a trailing backslash continues', () => {
+    const v = p();
+    const out = run(['token: "' + v.slice(0, 5), v.slice(5) + '"', 'next: 1'].join('\n'));
+    expect(out.slice(0, 2).every((l) => REDACTED.test(l))).toBe(true);
+    expect(out[2]).toBe('next: 1');
+    const t = run(['const secret = `', v, '`;', 'const x = 1;'].join('\n'));
+    expect(t[1]).toMatch(REDACTED);
+    expect(t[3]).toBe('const x = 1;');
+    const sh = run([`export API_TOKEN=${a.b62(20)}\\`, `${a.b62(20)}`, 'echo done'].join('\n'));
+    expect(sh.slice(0, 2).every((l) => REDACTED.test(l))).toBe(true);
+    expect(sh[2]).toBe('echo done');
+  });
+
+  it('a PEM body, a GCP service-account key on one escaped line, and one split over concatenated strings', () => {
+    const pem = fakePem(r, 'PRIVATE KEY');
+    const yaml = run(['tls:', '  cert: |', ...pem.lines.map((l) => `    ${l}`), '  ca: none'].join('\n'));
+    expect(yaml.slice(2, -1).every((l) => REDACTED.test(l))).toBe(true);
+    const escaped = pem.lines.join('\\n') + '\\n';
+    const sa = run(['{', '  "type": "service_account",', `  "private_key": "${escaped}",`, '  "client_id": "1234"', '}'].join('\n'));
+    expect(sa[2]).toMatch(REDACTED);
+    expect(sa[1]).toBe('  "type": "service_account",');
+    const js = run(['const sa = {', '  private_key:', ...pem.lines.map((l, i) => `    "${l}\\n"${i < pem.lines.length - 1 ? ' +' : ','}`), '  project_id: "demo",', '};'].join('\n'));
+    for (const body of pem.body) expect(js.join('\n')).not.toContain(body);
+    expect(js.at(-2)).toBe('  project_id: "demo",');
+  });
+
+  it('a markdown table cell next to a key cell', () => {
+    const v = p();
+    const out = run(['| name | value |', '|---|---|', `| DB_PASSWORD | ${v} |`, '| region | eu-west-1 |'].join('\n'));
+    expect(out[2]).toMatch(REDACTED);
+    expect(out[3]).toBe('| region | eu-west-1 |');
+  });
+
+  it('works across CRLF line endings', () => {
+    const v = p();
+    const out = redactor.redactText(['db:', '  password: |', `    ${v}`, '  pool: 5'].join('\r\n'), ctx).text;
+    expect(out).not.toContain(v);
+    expect(out.endsWith('  pool: 5')).toBe(true);
+  });
+});
