@@ -369,7 +369,7 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'secret_assignment',
     type: 'password',
-    pattern: '(' + SECRET_KEY_NAME + ')' + ASSIGN + '([^\\s"\'`,;=|][^\\s"\',;|]*)',
+    pattern: '(' + SECRET_KEY_NAME + ')' + ASSIGN + '((?:[^\\s"\'`,;=|]|\\|[^\\s|"\'`,;=])[^\\s"\',;]*)',
     flags: 'i',
     keywords: SECRET_KEY_WORDS,
     keyGroup: 1,

@@ -62,14 +62,19 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
 
 // Inside a value: reads like a placeholder even with more around it (`sk-xxxx…`, `your_api_key_here`).
 const PLACEHOLDER_INSIDE =
-  /x{4,}|X{4,}|\*{3,}|\.{3}|…|<[a-z_ -]+>|\$\{[^}]*\}|\{\{|\byour[_ -]?(?:own[_ -]?)?(?:api|access|secret|app|auth|real|private)?[_ -]?(?:key|token|secret|pass(?:word)?|pwd|id)|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)/i;
+  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{\s*[\w.$|-]+\s*\}\}|\byour[_ -]?(?:own[_ -]?)?(?:api|access|secret|app|auth|real|private)?[_ -]?(?:key|token|secret|pass(?:word)?|pwd|id)|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
   if (v.length === 0) return true;
   if (PLACEHOLDER_WORDS.has(v.toLowerCase())) return true;
   for (const re of PLACEHOLDER_SHAPES) if (re.test(v)) return true;
-  return PLACEHOLDER_INSIDE.test(v);
+  if (PLACEHOLDER_INSIDE.test(v)) return true;
+  // `sk-<your key>`, `Bearer <TOKEN>`: a bracketed name, not random characters between brackets.
+  for (const m of v.matchAll(/<([A-Za-z][\w .-]{1,38}[A-Za-z])>/g)) {
+    if (isWordy(m[1]!) && (m[1]!.length >= 5 || /[a-z]{3}/.test(m[1]!))) return true;
+  }
+  return false;
 }
 
 // The letter pairs that make up 95% of the pairs in English technical prose (measured on the READMEs of this
@@ -145,11 +150,18 @@ const CODE_SHAPES: RegExp[] = [
   /^[[{(]$|^[[{(][\s\])}]*$|^\(\)\s*=>|^=>/, // structure opening on this line, arrow
   /^-?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})(?:ms|s|m|h|d|kb|mb|gb|px|em|%)?[;,]?$/i, // numbers, durations, sizes
   /^(?:https?|file|wss?):\/\/[^@\s]*$/i, // a URL without credentials
-  /^\.{0,2}\/[\w./@-]*$|^~\/[\w./@-]*$|^[A-Za-z]:\\[\w\\. -]*$/, // a file path
 ];
+
+// A file path whose parts read as names (`/etc/secrets/db.txt`, `./node_modules/x`), not base64 that starts with `/`.
+const PATH_SHAPE = /^\.{0,2}\/[\w./@-]*$|^~\/[\w./@-]*$|^[A-Za-z]:\\[\w\\. -]*$/;
+function isFilePath(v: string): boolean {
+  if (!PATH_SHAPE.test(v)) return false;
+  return v.split(/[\\/]/).every((p) => p.length <= 3 || /^[a-z0-9._@-]+$/.test(p) || isWordy(p));
+}
 
 /** `Math.max`, `this.options.getItemKey`, `TOKEN_TYPES.Identifier`: each part a word, a short name or CONSTANT_CASE. */
 function isIdentifierPath(path: string): boolean {
+  if (path.replace(/[^A-Za-z]/g, '').length < 4) return false; // `QM(`, `Ab[`: too short to read as a name
   const parts = path.split(/\?\.|\.|::|->|!\./);
   if (parts.length === 1) return isWordy(path);
   return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_[a-z]+)$/.test(p));
@@ -158,6 +170,7 @@ function isIdentifierPath(path: string): boolean {
 /** An unquoted value that is code, a type, a number, a URL or a path, not a literal secret. */
 export function isCode(value: string): boolean {
   const v = value.replace(/[;,]+$/, '');
+  if (isFilePath(v)) return true;
   for (const re of CODE_SHAPES) {
     if (!re.test(v)) continue;
     // A random identifier-shaped string (`Xk9qLmZ2pW`) is still a possible password.
@@ -223,7 +236,7 @@ function envValueLike(v: string): boolean {
   if (t.length === 0 || isPlaceholder(t)) return false;
   if (/^-?\d+(?:\.\d+)?$/.test(t)) return false;
   if (/^(?:[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*)$/.test(t) && t.length <= 24 && isWordy(t)) return false; // production, en_US, info
-  if (/^\.{0,2}\/[\w./@-]*$|^~\/[\w./@-]*$/.test(t)) return false; // paths
+  if (isFilePath(t)) return false; // paths
   if (/^(?:https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?[\w./-]*)$/.test(t)) return false;
   return true;
 }
