@@ -153,7 +153,7 @@ const OWN_RULES: readonly RedactionRule[] = [
   { id: 'bitbucket_app_password', type: 'vcs_token', pattern: '\\bATBB[A-Za-z0-9_=.-]{28,}', keywords: ['atbb'] },
   { id: 'atlassian_api_token', type: 'vcs_token', pattern: '\\bATATT3[A-Za-z0-9_=.-]{50,}', keywords: ['atatt3'] },
   { id: 'npm_token', type: 'npm_token', pattern: '\\bnpm_[A-Za-z0-9]{36}', keywords: ['npm_'] },
-  { id: 'npmrc_auth', type: 'npm_token', pattern: '(?:_authToken|_auth|_password)\\s*=\\s*\\S+', flags: 'i', keywords: ['_auth', '_password'] },
+  { id: 'npmrc_auth', type: 'npm_token', pattern: '(?:_authToken|_auth|_password)\\s*=\\s*(\\S+)', flags: 'i', keywords: ['_auth', '_password'], valueCheck: 'password', valueQuoted: true },
   { id: 'pypi_token', type: 'pypi_token', pattern: '\\bpypi-[A-Za-z0-9_-]{50,}', keywords: ['pypi-'] },
   { id: 'rubygems_token', type: 'registry_token', pattern: '\\brubygems_[a-f0-9]{48}', keywords: ['rubygems_'] },
   { id: 'nuget_api_key', type: 'registry_token', pattern: '\\boy2[a-z0-9]{43}', keywords: ['oy2'] },
@@ -405,7 +405,6 @@ const OWN_RULES: readonly RedactionRule[] = [
     flags: 'i',
     keywords: ['password', 'passwd', 'passphrase', 'passcode', 'pwd'],
     valueCheck: 'password',
-    valueQuoted: true,
     description: '"the admin password is hunter2" in notes and chat logs.',
   },
   {

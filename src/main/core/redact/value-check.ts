@@ -143,10 +143,12 @@ export function isWordy(value: string): boolean {
 
 const IDENT = '[A-Za-z_$][\\w$]*';
 const PATH = `${IDENT}(?:(?:\\?\\.|\\.|::|->|!\\.)${IDENT})*`;
+const ARGS = '[\\w$.\\s,\'"`:{}\\[\\]-]*';
 const CODE_SHAPES: RegExp[] = [
   new RegExp(`^(?:new\\s+|await\\s+|typeof\\s+|yield\\s+|!+|\\.\\.\\.|&|\\*)?${PATH}[!?]?$`), // identifier / property access
-  new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[^>]*>)?\\(.*\\)?[;,)]*$`), // call (arguments may run on)
-  new RegExp(`^${PATH}(?:\\[[^\\]]*\\]?)+.*$`), // index
+  // call, arguments of names and literals (may run on to the next line), optionally chained
+  new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[\\w$.,\\s]*>)?\\(${ARGS}(?:\\)(?:\\.${PATH}\\(${ARGS}\\)?)*)?[;,)]*$`),
+  new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\]?)+(?:\\.${PATH})*[;,)]*$`), // index
   /^[[{(]$|^[[{(][\s\])}]*$|^\(\)\s*=>|^=>/, // structure opening on this line, arrow
   /^-?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})(?:ms|s|m|h|d|kb|mb|gb|px|em|%)?[;,]?$/i, // numbers, durations, sizes
   /^(?:https?|file|wss?):\/\/[^@\s]*$/i, // a URL without credentials
