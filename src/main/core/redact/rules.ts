@@ -57,7 +57,8 @@ const EXTRA_FAMILIES: readonly RedactionRule[] = [
       '(?:priv|secret|signing|wallet|mnemonic|seed|private|account|deployer|eth|key)[A-Za-z0-9_ .-]{0,30}' +
       '[\\s"\'`:=,(>|-]{1,8}(?:0x)?([0-9a-fA-F]{64}|[0-9a-fA-F]{128})\\b',
     flags: 'i',
-    keywords: ['priv', 'secret', 'signing', 'wallet', 'mnemonic', 'seed', 'private', 'account', 'deployer', 'eth', 'key'],
+    // The hex run is the rare part (`eth` is in every "method").
+    trigger: '[0-9a-fA-F]{64}',
     minEntropy: 3,
     description: 'Hex private keys next to key words (PRIVATE_KEY=0x…, "wallet key: …").',
   },
@@ -251,9 +252,13 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'connection_string',
     pattern:
       '\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|' +
-      'cockroachdb|clickhouse|neo4j(?:\\+s)?|bolt|couchbase|cassandra|nats|kafka|ldaps?|snowflake)://\\S+',
+      'cockroachdb|clickhouse|neo4j(?:\\+s)?|bolt|couchbase|cassandra|nats|kafka|ldaps?|snowflake)://' +
+      '(?:[^\\s/@]*:([^\\s/@]+)@|\\S*[?&;](?:password|pwd|pass|secret|token|auth|authtoken|api[_-]?key|access[_-]?key|sig)=([^\\s&;]+))',
     flags: 'i',
-    description: "Spec 000: (postgres|mysql|mongodb|redis)://..., widened to other database/queue schemes.",
+    valueCheck: 'userinfo',
+    description:
+      "Spec 000's (postgres|mysql|mongodb|redis)://…, widened to other database/queue schemes, when it carries a credential " +
+      '(user:password@ or a password/token query parameter that is not a placeholder); a bare host is not a secret.',
     keywords: ['://'],
   },
   { id: 'jdbc_connection_string', type: 'connection_string', pattern: '\\bjdbc:[a-z0-9]+:\\S+', flags: 'i', keywords: ['jdbc:'] },
@@ -262,13 +267,15 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'connection_string',
     pattern: '(?:server|data source|host|address|addr)\\s*=[^;]*;.*\\b(?:password|pwd|user id|uid)\\s*=',
     flags: 'i',
-    keywords: ['password', 'pwd', 'user id', 'uid'],
+    keywords: ['server', 'data source', 'host', 'address', 'addr'],
   },
   {
     id: 'url_credentials',
     type: 'url_credentials',
-    pattern: '\\b[a-z][a-z0-9+.-]{1,30}://[^\\s/?#@:]*:[^\\s/?#@]+@',
+    pattern: '\\b[a-z][a-z0-9+.-]{1,30}://[^\\s/?#@:]*:([^\\s/?#@]+)@',
     flags: 'i',
+    valueCheck: 'userinfo',
+    description: 'user:password@ in any URL, unless the password is a placeholder (`:password@`, `:${PASS}@`).',
     keywords: ['://'],
   },
   {
@@ -379,8 +386,8 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'env_var_assignment',
     type: 'env_assignment',
-    pattern: '[A-Z_][A-Z0-9_]*[A-Z_]=(\\S+)',
-    trigger: '[A-Z_][A-Z0-9_]*[A-Z_]=\\S',
+    pattern: '\\b[A-Z_][A-Z0-9_]*[A-Z_]=([^\\s=]\\S*)',
+    trigger: '\\b[A-Z_][A-Z0-9_]*[A-Z_]=\\S',
     valueCheck: 'env',
     description: 'Spec 000: [A-Z_]{2,}=\\S+ (digits allowed after the first character), except obviously safe values (numbers, short words, paths, $VAR).',
   },
@@ -411,21 +418,22 @@ const OWN_RULES: readonly RedactionRule[] = [
     id: 'email_address',
     type: 'email',
     pattern: '[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}',
+    // A domain after the @, so JSDoc's `@param` does not make a line worth judging.
+    trigger: '@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2}',
     description: 'Spec 000 PII: email addresses, verbatim.',
-    keywords: ['@'],
   },
   {
     id: 'private_ipv4',
     type: 'private_ip',
     pattern:
-      '\\b(?:10\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|172\\.(?:1[6-9]|2\\d|3[01])\\.\\d{1,3}\\.\\d{1,3}|192\\.168\\.\\d{1,3}\\.\\d{1,3}|169\\.254\\.\\d{1,3}\\.\\d{1,3})\\b',
+      '\\b(?:10\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|172\\.(?:1[6-9]|2\\d|3[01])\\.\\d{1,3}\\.\\d{1,3}|192\\.168\\.\\d{1,3}\\.\\d{1,3}|169\\.254\\.\\d{1,3}\\.\\d{1,3})\\b(?:$|[^/.\\d])',
     keywords: ['10.', '172.', '192.168.', '169.254.'],
-    description: 'Spec 000 PII: 10/8, 172.16/12, 192.168/16, plus link-local 169.254/16.',
+    description: 'Spec 000 PII: 10/8, 172.16/12, 192.168/16, plus link-local 169.254/16 (a host, not a CIDR range such as 10.0.0.0/8).',
   },
   {
     id: 'private_ipv6',
     type: 'private_ip',
-    pattern: '\\b(?:f[cd][0-9a-f]{2}|fe[89ab][0-9a-f]):(?:[0-9a-f]{0,4}:){1,6}[0-9a-f]{0,4}',
+    pattern: '\\b(?:f[cd][0-9a-f]{2}|fe[89ab][0-9a-f]):(?:[0-9a-f]{0,4}:){1,6}[0-9a-f]{0,4}(?:$|[^/0-9a-f:])',
     flags: 'i',
     description: 'IPv6 unique-local fc00::/7 and link-local fe80::/10.',
   },

@@ -16,10 +16,12 @@ import { shannonEntropy } from './entropy.ts';
  * - `keyed`: `password` when the captured key name is a password word, else `credential`.
  * - `random`: generic high-entropy rules: ≥ 16 characters, entropy ≥ 3,
  *   not words, not a code path — the "needs a key word nearby" family.
+ * - `userinfo`: the password of `scheme://user:password@` or a credential query parameter: anything but a
+ *   placeholder (`:password@`, `:${PASS}@`, `:<password>@`), however short.
  * - `env`: spec 000's `NAME=value`: everything except obviously safe values
  *   (numbers, booleans, short words, paths, `$VAR` references).
  */
-export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env';
+export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo';
 
 export interface ValueCheckInput {
   value: string;
@@ -98,6 +100,20 @@ export function segments(value: string): string[] {
   return value.match(/[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? [];
 }
 
+/** Share of adjacent letter pairs within the parts that are common English pairs. */
+function commonShare(parts: string[]): number {
+  let pairs = 0;
+  let common = 0;
+  for (const p of parts) {
+    const lower = p.toLowerCase();
+    for (let i = 0; i + 1 < lower.length; i++) {
+      pairs++;
+      if (COMMON_BIGRAMS.has(lower.slice(i, i + 2))) common++;
+    }
+  }
+  return pairs === 0 ? 0 : common / pairs;
+}
+
 /**
  * True when the value reads as words or identifiers (`getItemKey`,
  * `TOKEN_TYPES.Identifier`, `my-app-session`, `onnx/model_quantized.onnx`)
@@ -105,6 +121,12 @@ export function segments(value: string): string[] {
  * made of common English letter pairs, with few single letters and digits.
  */
 export function isWordy(value: string): boolean {
+  // A camelCase / PascalCase / CONSTANT name of whole words (`UnknownKeysParam`, `TOKEN_TYPES.Identifier`): random
+  // mixed case switches case every couple of characters, so it never splits into segments of three letters or more.
+  if (/^[A-Za-z_$.]+$/.test(value)) {
+    const parts = value.match(/[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z]?[a-z]+|[A-Z]+/g) ?? [];
+    if (parts.length >= 2 && parts.every((p) => p.length >= 3) && parts.some((p) => /[a-z]{3}/.test(p)) && commonShare(parts) >= 0.7) return true;
+  }
   const segs = segments(value);
   if (segs.length === 0) return true;
   let alnum = 0;
@@ -250,8 +272,14 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
   const after = input.after ?? '';
   if (name !== 'env' && name !== 'random' && keyIsMeta(input.key)) return false;
   switch (name) {
-    case 'keyed':
-      return PASSWORD_KEY.test(input.key ?? '') ? passwordLike(v, input.quoted, after) : credentialLike(v, input.quoted);
+    case 'keyed': {
+      const key = (input.key ?? '').replace(/^["'`]+|["'`]+$/g, '');
+      // A bare `pass` / `pw` is as often English ("First pass: process…") as a key: it needs a random-looking value.
+      if (/^(?:pass|pw)$/i.test(key)) return credentialLike(v, input.quoted);
+      return PASSWORD_KEY.test(key) ? passwordLike(v, input.quoted, after) : credentialLike(v, input.quoted);
+    }
+    case 'userinfo':
+      return !isPlaceholder(v) && !/^\$\{|^\{\{|^%[A-Za-z_]|^\$[A-Za-z_]/.test(v);
     case 'password':
       return passwordLike(v, input.quoted, after);
     case 'credential':
