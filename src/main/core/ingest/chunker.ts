@@ -1,3 +1,4 @@
+import { safeLabel, uniqueAnchor } from './anchors.ts';
 import type { WordPieceCounter } from './wordpiece.ts';
 
 /** Bump when chunk boundaries change: stored chunks (and vectors) of an older version get rebuilt. */
@@ -75,10 +76,12 @@ export function markdownSections(text: string): MarkdownSection[] {
     if (h) {
       if (current.lines.length > 0) sections.push(current);
       const level = h[1]!.length;
-      const title = h[2]!.trim();
+      const raw = h[2]!.trim();
+      // The heading path and anchor are stored and shown on their own: both come from the gated heading.
+      const title = safeLabel(raw);
       while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
       stack.push({ level, title });
-      current = { headingPath: stack.map((s) => s.title), anchor: uniqueSlug(title, slugCounts), level, startLine: i + 1, lines: [] };
+      current = { headingPath: stack.map((s) => s.title), anchor: uniqueAnchor(raw, slugCounts), level, startLine: i + 1, lines: [] };
     }
     current.lines.push(line);
   });
@@ -86,20 +89,7 @@ export function markdownSections(text: string): MarkdownSection[] {
   return sections;
 }
 
-export function slugify(title: string): string {
-  return title
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\s_-]/gu, '')
-    .trim()
-    .replace(/\s/g, '-');
-}
-
-function uniqueSlug(title: string, counts: Map<string, number>): string {
-  const base = slugify(title);
-  const n = counts.get(base) ?? 0;
-  counts.set(base, n + 1);
-  return n === 0 ? base : `${base}-${n}`;
-}
+export { slugify } from './anchors.ts';
 
 function toUnits(lines: string[], firstLine: number, options: ChunkOptions): Unit[] {
   const max = options.maxTokens ?? DEFAULT_MAX_TOKENS;

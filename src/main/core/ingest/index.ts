@@ -7,3 +7,4 @@ export { htmlToText, readers, decodeUtf8 } from './readers.ts';
 export { removeSource, markForReindex, getSourceRef, type SourceRef } from './remove.ts';
 export { containmentReason, sensitiveReason, symlinkReason, reincluded, isInside, SYMLINK_OUTSIDE_ROOT, type ContainmentOptions } from './containment.ts';
 export { listRoots, getRoot, ensureRoot, rootContaining, setRootStatus, setRootWatch, isUnder, relativeTo } from './roots.ts';
+export { safeAnchor, safeLabel, uniqueAnchor } from './anchors.ts';

@@ -1,6 +1,6 @@
 import type { PacketItemKind, PacketTool, RedactionSummary } from '../../../shared/packet.ts';
 import type { SearchHit } from '../../../shared/types.ts';
-import { redactionMarker, type RedactionEvent, type Redactor } from '../redact/index.ts';
+import { gateLabel, redactionMarker, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import type { LineContext } from './sources.ts';
 import { digest16, normalizeText } from './canonical.ts';
 import { evidenceLabel } from './gather.ts';
@@ -171,7 +171,10 @@ export interface Gated {
  * head, and with the line range (the packet's own formatting, kept out of the gate) its id and provenance.
  */
 export function gatedEvidence(gate: Gate, h: SearchHit, section: string): { label: Gated; id: string } {
-  const label = gate.pass(evidenceLabel(h), citePath(h), section);
+  // Anchors are slugged (lower-cased) from headings; one stored by an older build may hide a case-sensitive token
+  // (`#deploy-with-akia…`), so the anchor is judged in upper case too (gateLabel).
+  const anchorSafe = !h.anchor || gateLabel(h.anchor) === h.anchor;
+  const label = gate.pass(anchorSafe ? evidenceLabel(h) : evidenceLabel({ ...h, anchor: gateLabel(h.anchor) }), citePath(h), section);
   const id = `${label.text}:${h.lineStart}-${h.lineEnd}`;
   gate.cited.set(id, h);
   return { label, id };

@@ -147,6 +147,59 @@ describe('redaction gate in packet assembly', () => {
     expect(leaks.slice(0, 10)).toEqual([]);
   });
 
+  it('lets no secret out through derived fields: anchors, heading paths, item ids, manifest, evidence ids, titles (issue #10 item 5)', async () => {
+    const r = createRng(55);
+    const aws = 'AKIA' + r.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16);
+    const gh = 'ghp_' + r.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 36);
+    const files = {
+      'docs/deploy.md': `# Deploy guide\n\n## Deploy with ${aws}\n\nRun the deploy script from the bastion host.\n\n### Rotate ${gh} monthly\n\nRotation is manual for now.\n`,
+      [`notes/${gh}.md`]: '# Notes\n\nA file named after a token.\n',
+    };
+    const dir = tmp.make();
+    const f = await packetStore(dir, { files });
+    stores.push(f.store);
+    // What the index stores is already gated: anchors and heading paths never hold the secret, in any case.
+    const stored = f.store.db.prepare('SELECT anchor, heading_path AS hp FROM chunks').all() as Array<{ anchor: string; hp: string }>;
+    for (const { anchor, hp } of stored) {
+      for (const s of [aws, gh]) {
+        expect(anchor.toLowerCase()).not.toContain(s.toLowerCase());
+        expect(hp.toLowerCase()).not.toContain(s.toLowerCase());
+      }
+    }
+    expect(stored.some((c) => c.anchor === 'redacted-aws_key')).toBe(true);
+    const n = chunkCount(f.store);
+    for (const template of ['ao-v1', 'layered-v1'] as const) {
+      const res = await assemble({ query: 'deploy rotate notes token', template, k: n, maxTokens: 2_000_000 }, { db: f.store.db, sources: { ...f.sources, retriever: scanRetriever(f.store) } });
+      const outputs = [
+        renderPacket(res.packet, res.hash, 'md'),
+        renderPacket(res.packet, res.hash, 'json'),
+        renderPacket(res.packet, res.hash, 'contextos'),
+        Buffer.from(getSnapshot(f.store.db, res.hash).bytes).toString('utf8'),
+        JSON.stringify(res.packet.included),
+        JSON.stringify(res.packet),
+      ];
+      expect(res.packet.included.filter((i) => i.kind === 'evidence').length).toBeGreaterThan(2);
+      for (const text of outputs) {
+        for (const s of [aws, gh]) {
+          expect(text).not.toContain(s);
+          expect(text.toLowerCase()).not.toContain(s.toLowerCase());
+        }
+      }
+    }
+  });
+
+  it('judges an anchor stored by an older build in upper case too (a lower-cased AKIA… slug)', async () => {
+    const r = createRng(56);
+    const aws = 'AKIA' + r.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16);
+    const f = await packetStore(tmp.make(), { files: { 'docs/old.md': '# Old\n\nSome text about the deploy.\n' } });
+    stores.push(f.store);
+    f.store.db.prepare('UPDATE chunks SET anchor = ?').run(`deploy-with-${aws.toLowerCase()}`);
+    const n = chunkCount(f.store);
+    const p = await buildPacket({ query: 'deploy', k: n, maxTokens: 2_000_000 }, { sources: { ...f.sources, retriever: scanRetriever(f.store), memory: null, goals: null, sessions: null } });
+    const json = JSON.stringify(p);
+    expect(json.toLowerCase()).not.toContain(aws.toLowerCase());
+  });
+
   it('reports the false-positive rate on ordinary code and prose', async () => {
     const root = join(import.meta.dirname, '../../../..');
     const files: Record<string, string> = {};

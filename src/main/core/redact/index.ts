@@ -30,3 +30,5 @@ export type { JsonlLogDeps } from './jsonl-log.ts';
 export { redactReport } from './report.ts';
 export type { RedactReportOptions } from './report.ts';
 export { shannonEntropy } from './entropy.ts';
+export { gateDeep, gateLabel, gateString } from './fields.ts';
+export type { GatedString, GateOptions } from './fields.ts';

@@ -260,9 +260,12 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     const lines = text.split('\n');
     let hot: Uint8Array | null;
     try {
+      const started = clock();
       hot = hotLines(text, lines.length);
+      // A scan that failed or ran over the per-line budget decides nothing: every line is judged (and timed) itself.
+      if (clock() - started > budget) hot = null;
     } catch {
-      hot = null; // the scan failed: judge every line
+      hot = null;
     }
     const redactions: RedactionEvent[] = [];
     let state: LineState = { block: null, pending: null };
