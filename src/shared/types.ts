@@ -124,6 +124,24 @@ export interface SearchHit {
   displayPath?: string;
   /** SHA-256 of the source file as indexed (packets record it to tell when they have gone stale). */
   contentHash?: string | null;
+  /**
+   * The hit's displayed fields as the redaction gate leaves them (set by the API, issue #10): the workbench shows these
+   * by default and the raw fields only on an explicit per-hit reveal. `redactedLines` 0: nothing to reveal.
+   */
+  gated?: GatedFields;
+}
+
+/** Text and labels after the redaction gate. */
+export interface GatedFields {
+  text: string;
+  title: string;
+  path: string;
+  anchor: string;
+  headingPath: string;
+  /** `displayPath` (the root-relative path cited), gated. */
+  displayPath?: string;
+  /** Lines of `text` the gate replaced, plus labels it replaced. */
+  redactedLines: number;
 }
 
 export interface StoreStats {

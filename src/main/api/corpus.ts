@@ -1,3 +1,5 @@
+import { gateLabel } from '../core/redact/index.ts';
+import { gateFields } from '../core/search/index.ts';
 import type { Database } from 'better-sqlite3';
 import type { SourceRecord } from '../../shared/types.ts';
 import type { ChunkContext, ChunkView } from '../../shared/api/index.ts';
@@ -31,7 +33,17 @@ export function chunkContext(db: Database, chunkId: number, radius = 3): ChunkCo
        FROM chunks WHERE document_id = ? AND ordinal BETWEEN ? AND ? ORDER BY ordinal`,
     )
     .all(focus.documentId, focus.ordinal - radius, focus.ordinal + radius) as ChunkView[];
-  return { path: focus.path, title: focus.title, documentId: focus.documentId, focus: chunkId, chunks };
+  // The gated forms go with the raw ones: the workbench shows the gated text unless the user reveals it.
+  const gated = chunks.map((c) => ({ ...c, gated: gateFields({ ...c, path: focus.path }) }));
+  return {
+    path: focus.path,
+    title: focus.title,
+    gatedPath: gateLabel(focus.path),
+    gatedTitle: focus.title ? gateLabel(focus.title) : focus.title,
+    documentId: focus.documentId,
+    focus: chunkId,
+    chunks: gated,
+  };
 }
 
 /** Every chunk of one indexed file, in order (an L4 entry opened from the hierarchy); the first is the focus. */

@@ -1,5 +1,5 @@
 import type { Store } from '../core/store/index.ts';
-import { bm25Fallback, chooseRetriever, createBm25Retriever, type Retriever } from '../core/search/index.ts';
+import { bm25Fallback, chooseRetriever, createBm25Retriever, withGated, type Retriever } from '../core/search/index.ts';
 import { createMemoryAdapter } from './adapters/memory.ts';
 import { storeStats } from '../core/stats.ts';
 import { createProject, listProjects, projectExists } from '../core/projects/projects.ts';
@@ -85,7 +85,8 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       const query = { text: input.query, k, filters: input.filters };
       const answer = async (retriever: Retriever, fallbackReason: string | null): Promise<ApiOutput<'search.query'>> => ({
         mode: retriever.mode,
-        hits: await retriever.search(query),
+        // Each hit carries its gated fields: the workbench masks secrets by default (issue #10).
+        hits: (await retriever.search(query)).map((h) => withGated(h)),
         retrieval: { fusion: retriever.params?.fusion ?? null, mmr: retriever.params?.mmr ?? null, fallback_reason: fallbackReason },
       });
       // Best available, as packets retrieve: hybrid when the vectors are complete and the model is here, else bm25.
@@ -96,7 +97,8 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       // bm25 with a λ: MMR over the chunks' own words (no vectors needed).
       if (mode === 'bm25') return answer(bm25Fallback(bm25, { purpose: 'search', mmrLambda: input.mmrLambda }), null);
       const hits = await need(engines.vector).search({ text: input.query, k, mode, mmrLambda: input.mmrLambda, filters: input.filters });
-      return { mode, hits };
+      // Each hit carries its gated fields: the workbench masks secrets by default (issue #10).
+      return { mode, hits: hits.map((h) => withGated(h)) };
     },
     'chunks.context': async (input) => chunkContext(store.db, input.chunkId, input.radius),
     'decisions.list': async (input) => need(engines.decisions).list(input),

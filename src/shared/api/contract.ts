@@ -9,6 +9,7 @@ import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, 
 // For the agent-facing methods (issue #11): memory.create, memory.rehydrate, hierarchy.show, search retrieval.
 import type { RetrievalRanking } from '../types.ts';
 import { MEMORY_TYPES, type HierarchySection, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
+import type { GatedFields } from '../types.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
 import type { ApiMethod } from './methods.ts';
 import type { ModelDownloadProgress } from './events.ts';
@@ -238,11 +239,16 @@ export interface ChunkView {
   lineStart: number;
   lineEnd: number;
   text: string;
+  /** The chunk's text and labels after the redaction gate (shown by default; issue #10). */
+  gated?: GatedFields;
 }
 
 export interface ChunkContext {
   path: string;
   title: string;
+  /** `path` and `title` after the redaction gate. */
+  gatedPath?: string;
+  gatedTitle?: string;
   documentId: number;
   focus: number;
   chunks: ChunkView[];

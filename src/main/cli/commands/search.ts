@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Store } from '../../core/store/index.ts';
-import { bestPerDocument, bm25Fallback, createBm25Retriever, openSemanticSearch, semanticHybridRetriever, type FusionMethod, type Retriever, type SemanticSearch } from '../../core/search/index.ts';
+import { bestPerDocument, bm25Fallback, createBm25Retriever, gatedHit, openSemanticSearch, semanticHybridRetriever, type FusionMethod, type Retriever, type SemanticSearch } from '../../core/search/index.ts';
+import { gateString } from '../../core/redact/index.ts';
 import type { SearchHit } from '../../../shared/types.ts';
 import { provenance } from '../../../shared/provenance.ts';
 import { defaultModelDirs } from '../../paths.ts';
@@ -52,7 +53,7 @@ export const searchCommand: Command = {
           if (format !== 'trec') throw new CliError(`--format must be trec in batch mode, got ${JSON.stringify(format)}`);
           for (const q of readQueries(ctx.values.queries)) {
             // Over-fetch chunks so that k distinct documents survive collapsing multi-chunk documents.
-            const hits = bestPerDocument(await search(q.text, k * 3), k);
+            const hits = bestPerDocument(await search(q.text, k * 3), k).map((h) => gatedHit(h));
             const lines = hits.map((h, i) => `${q.id} Q0 ${printable(h.externalId ?? `${h.path}#${h.anchor}`)} ${i + 1} ${h.score.toFixed(6)} contextpack`);
             if (lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
           }
@@ -60,9 +61,11 @@ export const searchCommand: Command = {
         }
         const text = ctx.args.join(' ');
         if (text.trim() === '') throw new CliError(`search: give a query\nusage: ${this.usage}`);
-        const hits = await search(text, k);
+        // Snippets, titles, paths and anchors leave through the redaction gate (issue #10), as does the echoed query.
+        const hits = (await search(text, k)).map((h) => gatedHit(h));
+        const query = gateString(text).text;
         const retrieval = { fusion: retriever.params?.fusion ?? null, mmr: retriever.params?.mmr ?? null, fallback_reason: picked.fallbackReason };
-        if (ctx.json) printJson(ctx, { query: text, mode: retriever.mode, k, ...(filters ? { filters } : {}), ...(picked.notice ? { notice: picked.notice } : {}), retrieval, hits });
+        if (ctx.json) printJson(ctx, { query, mode: retriever.mode, k, ...(filters ? { filters } : {}), ...(picked.notice ? { notice: picked.notice } : {}), retrieval, hits });
         else ctx.io.stdout(hits.length === 0 ? 'no results\n' : hits.map(formatHit).join('\n'));
         return 0;
       } finally {

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { MemoryRecord, RehydrationBundle } from '../../../shared/memory.ts';
 import { getExecutiveSummary } from '../hierarchy/sections.ts';
+import { gateDeep, type Redactor } from '../redact/index.ts';
 import { countTokens } from '../tokens/index.ts';
 import { DAY_MS, MEMORY_COLUMNS, nowOf, rowToRecord, touchMemories, type MemoryDeps, type MemoryRow } from './records.ts';
 import { getLatestState, openIssues, recentDecisions } from './search.ts';
@@ -11,6 +12,17 @@ export interface RehydrateOptions extends MemoryDeps {
   maxTokens?: number;
   /** The seed's step 5 counts loaded memories as accessed; pass false for a preview. Default true. */
   touch?: boolean;
+  /** The redaction gate every record and the summary pass before they enter the bundle (default: built-in rules). */
+  redactor?: Redactor;
+}
+
+/**
+ * A record as the bundle may carry it: every string through the redaction gate (the bundle is what an agent starts
+ * with), ids kept as stored so access counting and references still work.
+ */
+function gated<T extends MemoryRecord>(m: T, redactor: Redactor | undefined): T {
+  const g = gateDeep(m, { redactor, source: `memory:${m.memory_id}`, section: 'REHYDRATE' }).value;
+  return { ...g, memory_id: m.memory_id, decision_id: m.decision_id, parent_memory_id: m.parent_memory_id, supersedes: m.supersedes, superseded_by: m.superseded_by, timestamp: m.timestamp };
 }
 
 /**
@@ -22,11 +34,14 @@ export function rehydrate(db: Database, options: RehydrateOptions = {}): Rehydra
   const now = nowOf(options);
   const maxTokens = options.maxTokens ?? 25_000;
   const scope = { now: () => now, projectId: options.projectId };
-  const state = getLatestState(db, scope);
-  const decisions = recentDecisions(db, { ...scope, days: 30, importanceGte: 7, limit: 10 });
-  const issues = openIssues(db, { ...scope, severities: ['critical', 'high'], limit: 15 });
-  const learnings = recentLearningsByAccess(db, now, options.projectId);
-  const summary = getExecutiveSummary(db);
+  const g = <T extends MemoryRecord>(m: T) => gated(m, options.redactor);
+  const rawState = getLatestState(db, scope);
+  const state = rawState ? g(rawState) : null;
+  const decisions = recentDecisions(db, { ...scope, days: 30, importanceGte: 7, limit: 10 }).map(g);
+  const issues = openIssues(db, { ...scope, severities: ['critical', 'high'], limit: 15 }).map(g);
+  const learnings = recentLearningsByAccess(db, now, options.projectId).map(g);
+  const rawSummary = getExecutiveSummary(db);
+  const summary = rawSummary ? gateDeep(rawSummary, { redactor: options.redactor, source: 'executive summary', section: 'REHYDRATE' }).value : null;
 
   const omitted: RehydrationBundle['omitted'] = [];
   const parts: string[] = ['# PROJECT MEMORY'];

@@ -6,19 +6,32 @@ import { splitPath } from '../format.ts';
  * A document's chunks beside a list (a search hit in its context, an L4 file's chunks). The focused chunk is
  * scrolled into view and highlighted each time the focus changes; Escape (handled by the owner) or ✕ closes it.
  */
-export function ChunkPane({ context, onClose, label }: { context: ChunkContext; onClose: () => void; label: string }) {
+export function ChunkPane({
+  context,
+  onClose,
+  label,
+  masked = true,
+}: {
+  context: ChunkContext;
+  onClose: () => void;
+  label: string;
+  /** Show the redaction gate's forms of text and labels (when the API sent them); false after an explicit reveal. */
+  masked?: boolean;
+}) {
   const focusRef = useRef<HTMLElement>(null);
+  const path = (masked ? context.gatedPath : undefined) ?? context.path;
   useEffect(() => {
     focusRef.current?.scrollIntoView({ block: 'center' });
   }, [context]);
   return (
     <aside className="context" aria-label={label} data-testid="chunk-context">
       <header className="row context-head">
-        <h2 className="grow">{context.title || splitPath(context.path).file}</h2>
+        <h2 className="grow">{((masked ? context.gatedTitle : undefined) ?? context.title) || splitPath(path).file}</h2>
         <button type="button" onClick={onClose} aria-label="Close (Escape)">✕</button>
       </header>
-      <p className="muted mono ellipsis" title={context.path}>{context.path}</p>
-      {context.chunks.map((c) => {
+      <p className="muted mono ellipsis" title={path}>{path}</p>
+      {context.chunks.map((raw) => {
+        const c = masked && raw.gated ? { ...raw, text: raw.gated.text, anchor: raw.gated.anchor, headingPath: raw.gated.headingPath } : raw;
         const focus = c.chunkId === context.focus;
         return (
           <article key={c.chunkId} ref={focus ? focusRef : undefined} className={`chunk ${focus ? 'chunk-focus' : ''}`} data-testid={focus ? 'chunk-focus' : 'chunk'} aria-current={focus ? 'true' : undefined}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchHit, SearchMode } from '../../../shared/types.ts';
 import { ChunkPane } from '../components/ChunkPane.tsx';
 import { FilterBar } from '../components/FilterBar.tsx';
@@ -8,8 +8,28 @@ import { SEARCH_INPUT_ID, useMissing } from '../state/app.ts';
 import { toApiFilters, useRememberedFilters } from '../state/filters.ts';
 import { useSearch } from '../state/search.ts';
 
+/**
+ * What a hit shows: its gated fields (the API's redaction gate, issue #10) unless the user revealed that hit. A hit
+ * without gated fields (an older server) is shown as is.
+ */
+function shown(h: SearchHit, revealed: boolean): SearchHit {
+  if (revealed || !h.gated) return h;
+  const g = h.gated;
+  return { ...h, text: g.text, title: g.title, path: g.path, anchor: g.anchor, headingPath: g.headingPath, ...(g.displayPath !== undefined ? { displayPath: g.displayPath } : {}) };
+}
+
 export function SearchView() {
   const s = useSearch();
+  // Per-hit reveal of what the redaction gate masks, by chunk id; cleared by every new result list.
+  const [revealed, setRevealed] = useState<ReadonlySet<number>>(new Set());
+  useEffect(() => setRevealed(new Set()), [s.hits]);
+  const toggle = (id: number) =>
+    setRevealed((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   const vectorMissing = useMissing('vector');
   const input = useRef<HTMLInputElement>(null);
   const [filters, setFilters] = useRememberedFilters('search');
@@ -121,10 +141,37 @@ export function SearchView() {
             estimate={96}
             itemKey={(h) => h.chunkId}
             scrollToIndex={s.active}
-            render={(h, i) => <Hit hit={h} index={i} active={s.active === i} onOpen={() => void s.open(i)} />}
+            render={(h, i) => {
+              const open = revealed.has(h.chunkId);
+              const masked = (h.gated?.redactedLines ?? 0) > 0;
+              return (
+                <div className="hit-row">
+                  <Hit hit={shown(h, open)} index={i} active={s.active === i} onOpen={() => void s.open(i)} />
+                  {masked ? (
+                    <button
+                      type="button"
+                      className="reveal"
+                      data-testid="reveal"
+                      aria-pressed={open}
+                      title={open ? 'Mask the redacted lines again' : 'This hit holds lines the redaction gate masks; show them'}
+                      onClick={() => toggle(h.chunkId)}
+                    >
+                      {open ? 'Mask secrets' : `Reveal (${h.gated!.redactedLines} masked)`}
+                    </button>
+                  ) : null}
+                </div>
+              );
+            }}
           />
         </div>
-        {s.context ? <ChunkPane context={s.context} onClose={() => { s.closeContext(); focusHit(s.active); }} label="Chunk in context" /> : null}
+        {s.context ? (
+          <ChunkPane
+            context={s.context}
+            masked={!revealed.has(s.context.focus)}
+            onClose={() => { s.closeContext(); focusHit(s.active); }}
+            label="Chunk in context"
+          />
+        ) : null}
       </div>
     </section>
   );
