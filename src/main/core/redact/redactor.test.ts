@@ -52,7 +52,7 @@ describe('replacement', () => {
   it('names the spec-000 denylist ids in the log', () => {
     const jwt = 'eyJ' + a.b64url(20) + '.' + 'eyJ' + a.b64url(30) + '.' + a.b64url(43);
     const ids = redactor
-      .redactText([`token ${jwt}`, 'DATABASE_HOST=db', 'mail a@b.io', 'at 10.0.0.1', 'redis://app:Xq81mZ@h:6379'].join('\n'), ctx)
+      .redactText([`token ${jwt}`, 'API_SIGNATURE=x9Qk2Lm7Zp', 'mail a@b.io', 'at 10.0.0.1', 'redis://app:Xq81mZ@h:6379'].join('\n'), ctx)
       .redactions.map((e) => e.pattern);
     expect(ids).toEqual(['jwt_token', 'env_var_assignment', 'email_address', 'private_ipv4', 'connection_string']);
   });

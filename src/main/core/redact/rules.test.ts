@@ -149,13 +149,13 @@ const CASES: Record<string, RuleCases> = {
     negatives: ['commit ' + a.hex(40), 'sha256 ' + a.hex(64), 'private key: 0x1234'],
   },
   connection_string: {
-    positives: ['postgres://app:pw@db:5432/x', 'mongodb+srv://app:Xq81mZ@cluster0.example.net/test', 'redis://h:6379/0?password=Zq8x1', 'amqp://u:Kp2x@mq'],
+    positives: ['postgres://app:pw9x@db:5432/x', 'mongodb+srv://app:Xq81mZ@cluster0.example.net/test', 'redis://h:6379/0?password=Zq8x1', 'amqp://u:Kp2x@mq'],
     negatives: ['use the postgres driver', 'https://example.com/', 'redis://localhost:6379', 'mongodb+srv://cluster0.example.net/test', 'mongodb://username:password@host:1234', 'postgres://${USER}:${PASS}@db/app'],
   },
   jdbc_connection_string: { positives: ['jdbc:postgresql://db:5432/app?user=a&password=b'], negatives: ['the jdbc driver'] },
   ado_connection_string: { positives: ['Server=tcp:db,1433;Database=app;User ID=app;Password=pw;'], negatives: ['Server=db;Database=app;Integrated Security=true;'] },
   url_credentials: {
-    positives: ['https://user:pa55@git.example.com/repo.git', 'ftp://u:p@files.example.com', 'redis://:s3cr3tPw@host:6379'],
+    positives: ['https://user:pa55@git.example.com/repo.git', 'ftp://u:p4ss@files.example.com', 'redis://:s3cr3tPw@host:6379'],
     negatives: ['https://example.com:8080/path', 'mailto:user@example.com', 'https://user:<password>@host/x', 'https://${user}:${token}@github.com/x'],
   },
   jwt_token: { positives: [fakeJwt(r), `Authorization: ${fakeJwt(r)}`], negatives: ['eyJhbGci', 'eyJ.short.x'] },

@@ -154,7 +154,7 @@ const OWN_RULES: readonly RedactionRule[] = [
   { id: 'bitbucket_app_password', type: 'vcs_token', pattern: '\\bATBB[A-Za-z0-9_=.-]{28,}', keywords: ['atbb'] },
   { id: 'atlassian_api_token', type: 'vcs_token', pattern: '\\bATATT3[A-Za-z0-9_=.-]{50,}', keywords: ['atatt3'] },
   { id: 'npm_token', type: 'npm_token', pattern: '\\bnpm_[A-Za-z0-9]{36}', keywords: ['npm_'] },
-  { id: 'npmrc_auth', type: 'npm_token', pattern: '(?:_authToken|_auth|_password)\\s*=\\s*(\\S+)', flags: 'i', keywords: ['_auth', '_password'], valueCheck: 'password', valueQuoted: true },
+  { id: 'npmrc_auth', type: 'npm_token', pattern: '(?:^|[\\s/:])(?:_authToken|_auth|_password)\\s*=\\s*(\\S+)', flags: 'i', keywords: ['_auth', '_password'], valueCheck: 'password', valueQuoted: true },
   { id: 'pypi_token', type: 'pypi_token', pattern: '\\bpypi-[A-Za-z0-9_-]{50,}', keywords: ['pypi-'] },
   { id: 'rubygems_token', type: 'registry_token', pattern: '\\brubygems_[a-f0-9]{48}', keywords: ['rubygems_'] },
   { id: 'nuget_api_key', type: 'registry_token', pattern: '\\boy2[a-z0-9]{43}', keywords: ['oy2'] },
@@ -290,8 +290,10 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'auth_header',
     pattern:
       'authorization["\'\\]]{0,2}\\s*[:=]\\s*["\']?' +
-      '(?:(?:basic|bearer|token|digest|negotiate|ntlm|apikey|sso-key)\\s+[A-Za-z0-9._~+/=:-]{6,}|[A-Za-z0-9._~+/=:-]{16,})',
+      '(?:(?:basic|bearer|token|digest|negotiate|ntlm|apikey|sso-key)\\s+([A-Za-z0-9._~+/=:-]{6,})|([A-Za-z0-9._~+/=:-]{16,}))',
     flags: 'i',
+    valueCheck: 'credential',
+    valueQuoted: true,
     keywords: ['authorization'],
   },
   { id: 'bearer_token', type: 'auth_header', pattern: '\\bbearer\\s+[A-Za-z0-9._~+/-]{16,}', flags: 'i', keywords: ['bearer'] },
@@ -325,9 +327,10 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'netrc_password',
     type: 'password',
-    pattern: '\\bmachine\\s+\\S+\\s+login\\s+\\S+\\s+password\\s+\\S+',
+    pattern: '\\bmachine\\s+\\S+\\s+login\\s+\\S+\\s+password\\s+([^\\s"\'\\\\]+)',
     flags: 'i',
     keywords: ['machine'],
+    valueCheck: 'userinfo',
   },
   {
     id: 'xml_secret_element',

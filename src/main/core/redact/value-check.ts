@@ -44,6 +44,9 @@ const PLACEHOLDER_WORDS = new Set([
   'secretkey', 'secret_key', 'secret-key', 'mypassword', 'my-password', 'yourpassword', 'password123', 'letmein',
   'hunter', 'admin', 'root', 'guest', 'user', 'username', 'bearer', 'basic', 'oauth', 'jwt', 'hmac', 'sha256', 'sha1',
   'md5', 'base64', 'hex', 'utf8', 'utf-8', 'ascii', 'auto', 'env', 'environment', 'prompt', 'stdin', 'file', 'inline',
+  // Fixtures in tests and docs: wrong, fake and demo passwords.
+  'foobar', 'foobarbaz', 'nogood', 'wrong', 'wrongpass', 'wrongpassword', 'badpass', 'badpassword', 'invalidpassword',
+  'incorrect', 'notsecret', 'testpass', 'testpassword', 'mysecretpassword', 'secretpassword', 'pass123', 'secret123',
 ]);
 
 const PLACEHOLDER_SHAPES: RegExp[] = [
@@ -52,6 +55,8 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
   /^\{\{.*\}\}$/, // {{ .Values.token }}
   /^\$\{\{?[^}]*\}\}?$/, // ${VAR}, ${{ secrets.X }}
   /^\$\([^)]*\)$/, // $(cat file)
+  /^\{[\w.]*\}$/, // {}, {0}, {password} (format fields)
+  /^%\(?\w*\)?[sdr]$/, // %s, %(password)s
   /^\$[A-Za-z_][A-Za-z0-9_]*$/, // $VAR
   /^%[A-Za-z_][A-Za-z0-9_]*%$/, // %VAR%
   /^@[A-Za-z_][A-Za-z0-9_]*@$/, // @VAR@
@@ -64,7 +69,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
 
 // Inside a value: reads like a placeholder even with more around it (`sk-xxxx…`, `your_api_key_here`).
 const PLACEHOLDER_INSIDE =
-  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{\s*[\w.$|-]+\s*\}\}|\byour[_ -]?(?:own[_ -]?)?(?:api|access|secret|app|auth|real|private)?[_ -]?(?:key|token|secret|pass(?:word)?|pwd|id)|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)/i;
+  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{\s*[\w.$|-]+\s*\}\}|\byour[_ -]?(?:own[_ -]?)?(?:api|access|secret|app|auth|real|private)?[_ -]?(?:key|token|secret|pass(?:word)?|pwd|id)|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -169,8 +174,9 @@ const ARGS = '[\\w$.\\s,\'"`:{}\\[\\]-]*';
 const CODE_SHAPES: RegExp[] = [
   new RegExp(`^(?:new\\s+|await\\s+|typeof\\s+|yield\\s+|!+|\\.\\.\\.|&|\\*)?${PATH}[!?]?$`), // identifier / property access
   // call, arguments of names and literals (may run on to the next line), optionally chained
-  new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[\\w$.,\\s]*>)?\\(${ARGS}(?:\\)(?:\\.${PATH}\\(${ARGS}\\)?)*)?[;,)]*$`),
-  new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\]?)+(?:\\.${PATH})*[;,)]*$`), // index
+  // (a call left open must end at `(` or `,`: `Math.max(`, `foo(a,`)
+  new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[\\w$.,\\s]*>)?\\((?:${ARGS}\\)(?:\\.${PATH}\\(${ARGS}\\))*|(?:${ARGS},)?)[;,)]*$`),
+  new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])+(?:\\.${PATH})*[;,)]*$`), // index
   /^[[{(]$|^[[{(][\s\])}]*$|^\(\)\s*=>|^=>/, // structure opening on this line, arrow
   /^-?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})(?:ms|s|m|h|d|kb|mb|gb|px|em|%)?[;,]?$/i, // numbers, durations, sizes
   /^(?:https?|file|wss?):\/\/[^@\s]*$/i, // a URL without credentials
@@ -185,7 +191,9 @@ function isFilePath(v: string): boolean {
 
 /** `Math.max`, `this.options.getItemKey`, `TOKEN_TYPES.Identifier`: each part a word, a short name or CONSTANT_CASE. */
 function isIdentifierPath(path: string): boolean {
-  if (path.replace(/[^A-Za-z]/g, '').length < 4) return false; // `QM(`, `Ab[`: too short to read as a name
+  if (path.replace(/[^A-Za-z]/g, '').length < 3) return false; // `QM(`, `Ab[`: too short to read as a name
+  // `str`, `len`, `MyAuth`, `getItemKey`: lower-case names and camel/Pascal words (random case does not look so).
+  if (/^(?:[a-z_$][a-z0-9_$]{2,15}|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*[0-9]{0,2})$/.test(path)) return true;
   const parts = path.split(/\?\.|\.|::|->|!\./);
   if (parts.length === 1) return isWordy(path);
   return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_[a-z]+)$/.test(p));
@@ -193,7 +201,9 @@ function isIdentifierPath(path: string): boolean {
 
 /** An unquoted value that is code, a type, a number, a URL or a path, not a literal secret. */
 export function isCode(value: string): boolean {
-  const v = value.replace(/[;,]+$/, '');
+  // Keep the comma of a call left open (`fn(a,`): it is what says the arguments go on.
+  const open = value.split('(').length > value.split(')').length;
+  const v = open ? value : value.replace(/[;,]+$/, '');
   if (isFilePath(v)) return true;
   for (const re of CODE_SHAPES) {
     if (!re.test(v)) continue;
@@ -225,7 +235,22 @@ function isProse(v: string): boolean {
   return words.length > 6 || PROSE_WORDS.test(v) || /[.!?:]$/.test(v.trim()) || /^[A-Z][a-z]/.test(v);
 }
 
+/** Trailing `,` `;` and unbalanced `)` of an unquoted value (`password=password,`, `bytes)`). */
+function trimTrail(v: string): string {
+  let t = v.replace(/[,;]+$/, '');
+  const count = (c: string) => t.split(c).length - 1;
+  while (t.endsWith(')') && count(')') > count('(')) t = t.slice(0, -1).replace(/[,;]+$/, '');
+  return t;
+}
+
+/** An unquoted value cut at `,` inside a call (`compat.quote(PASSWORD, "")`): judge it as the open call it is. */
+function withOpenCall(v: string, after: string): string {
+  const opens = v.split('(').length - v.split(')').length;
+  return opens > 0 && /^\s*,/.test(after) ? `${v},` : v;
+}
+
 function passwordLike(v: string, quoted: boolean, after: string): boolean {
+  if (!quoted) v = withOpenCall(trimTrail(v), after);
   if (v.length < 6 || isPlaceholder(v) || isProse(v)) return false;
   if (quoted) return true;
   if (/\s/.test(v)) return false;
@@ -235,8 +260,10 @@ function passwordLike(v: string, quoted: boolean, after: string): boolean {
   return !(/^\s*[,;)]/.test(after) || /[.([$:<>]/.test(v) || /[a-z][A-Z]/.test(v));
 }
 
-function credentialLike(v: string, quoted: boolean): boolean {
-  if (v.length < 8 || /\s/.test(v) || isPlaceholder(v)) return false;
+function credentialLike(v: string, quoted: boolean, after = ''): boolean {
+  if (!quoted) v = withOpenCall(trimTrail(v), after);
+  // Tokens hold no spaces and no commas (`192.168.0.0/24,127.0.0.1,localhost` is a list).
+  if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v)) return false;
   if (!quoted && isCode(v)) return false;
   if (isWordy(v)) return false;
   return shannonEntropy(v) >= 2.5;
@@ -248,16 +275,35 @@ function longestRun(v: string): number {
   return best;
 }
 
+function caseSwitches(v: string): number {
+  let n = 0;
+  for (let i = 1; i < v.length; i++) {
+    const a = v[i - 1]!;
+    const b = v[i]!;
+    if ((a >= 'a' && a <= 'z' && b >= 'A' && b <= 'Z') || (a >= 'A' && a <= 'Z' && b >= 'a' && b <= 'z')) n++;
+  }
+  return n;
+}
+
 function randomLike(v: string): boolean {
   if (v.length < 16 || isPlaceholder(v) || isWordy(v) || isCode(v)) return false;
+  // Letters and separators only (gitleaks drops these outright): random only if the case flips all the time.
+  if (/^[A-Za-z_.-]+$/.test(v) && caseSwitches(v) < v.length / 4) return false;
   // Tokens are long unbroken runs; `gpt-3.5-turbo-0301`, dates and versions are short pieces between separators.
   if (longestRun(v) < 12) return false;
   return shannonEntropy(v) >= 3;
 }
 
 function envValueLike(v: string): boolean {
-  const t = v.replace(/^["']|["']$/g, '');
-  if (t.length === 0 || isPlaceholder(t)) return false;
+  const t = trimTrail(v).replace(/^[$]?["'`]|["'`]$/g, '');
+  // Shell arrays and substitutions, short values: `COMPREPLY=()`, `IFS=$'\n'`, `X=$(cmd)`.
+  if (t.length < 6 || /^[($]/.test(t) || isPlaceholder(t)) return false;
+  const url = /^[a-z][a-z0-9+.-]*:\/\/(?:([^\s/@:]*):([^\s/@]*)@)?/i.exec(t);
+  if (url) {
+    // A database / queue URL in the environment (spec 000's own example, DATABASE_URL=postgres://…) counts as is.
+    if (/^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle)/i.test(t)) return true;
+    return url[2] !== undefined && !isPlaceholder(url[2]) && url[2].length > 2;
+  }
   if (/^-?\d+(?:\.\d+)?$/.test(t)) return false;
   if (/^(?:[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*)$/.test(t) && t.length <= 24 && isWordy(t)) return false; // production, en_US, info
   if (isFilePath(t)) return false; // paths
@@ -275,15 +321,16 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
     case 'keyed': {
       const key = (input.key ?? '').replace(/^["'`]+|["'`]+$/g, '');
       // A bare `pass` / `pw` is as often English ("First pass: process…") as a key: it needs a random-looking value.
-      if (/^(?:pass|pw)$/i.test(key)) return credentialLike(v, input.quoted);
-      return PASSWORD_KEY.test(key) ? passwordLike(v, input.quoted, after) : credentialLike(v, input.quoted);
+      if (/^(?:pass|pw)$/i.test(key)) return credentialLike(v, input.quoted, after);
+      return PASSWORD_KEY.test(key) ? passwordLike(v, input.quoted, after) : credentialLike(v, input.quoted, after);
     }
     case 'userinfo':
-      return !isPlaceholder(v) && !/^\$\{|^\{\{|^%[A-Za-z_]|^\$[A-Za-z_]/.test(v);
+      // `u:p@`, `:x@` are fixtures; `{}`/`%s`/`${VAR}` are templates.
+      return v.length > 2 && !isPlaceholder(v);
     case 'password':
       return passwordLike(v, input.quoted, after);
     case 'credential':
-      return credentialLike(v, input.quoted);
+      return credentialLike(v, input.quoted, after);
     case 'random':
       return randomLike(v);
     case 'env':
