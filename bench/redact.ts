@@ -59,9 +59,11 @@ console.log(`rules: ${redactor.rules.length}`);
 // Spec 000 denylists PII (emails, private IP addresses): redacted by design, counted apart from credential rules.
 const PII = new Set(['email', 'private_ip']);
 
-function pass(): { ms: number; redacted: number; pii: number } {
+// Wall time and this process's CPU time: on a shared machine the CPU figure is the gate's own speed.
+function pass(): { ms: number; cpuMs: number; redacted: number; pii: number } {
   let redacted = 0;
   let pii = 0;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (const { source, text } of texts) {
     for (const e of redactor.redactText(text, { source, section: 'BENCH' }).redactions) {
@@ -69,17 +71,21 @@ function pass(): { ms: number; redacted: number; pii: number } {
       if (PII.has(e.type)) pii++;
     }
   }
-  return { ms: performance.now() - t0, redacted, pii };
+  const c = process.cpuUsage(c0);
+  return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000, redacted, pii };
 }
 
 const mbps = (ms: number) => bytes / 1024 / 1024 / (ms / 1000);
 const cold = pass();
-console.log(`cold pass: ${cold.ms.toFixed(0)} ms = ${mbps(cold.ms).toFixed(1)} MB/s`);
-const warm: number[] = [];
-for (let i = 0; i < ROUNDS; i++) warm.push(pass().ms);
-warm.sort((a, b) => a - b);
-const median = warm[Math.floor(warm.length / 2)]!;
-console.log(`warm passes (${ROUNDS}): median ${median.toFixed(0)} ms = ${mbps(median).toFixed(1)} MB/s (best ${mbps(warm[0]!).toFixed(1)} MB/s)`);
+console.log(`cold pass: ${cold.ms.toFixed(0)} ms = ${mbps(cold.ms).toFixed(1)} MB/s wall, ${mbps(cold.cpuMs).toFixed(1)} MB/s CPU`);
+const runs = Array.from({ length: ROUNDS }, () => pass());
+const mid = <T>(xs: T[], key: (x: T) => number) => [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!;
+const median = mid(runs, (r) => r.ms).ms;
+const medianCpu = mid(runs, (r) => r.cpuMs).cpuMs;
+const best = Math.min(...runs.map((r) => r.ms));
+console.log(`warm passes (${ROUNDS}): median ${median.toFixed(0)} ms = ${mbps(median).toFixed(1)} MB/s wall (best ${mbps(best).toFixed(1)}), ${mbps(medianCpu).toFixed(1)} MB/s CPU`);
+const { loadavg, availableParallelism } = await import('node:os');
+console.log(`machine: load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
 const per10k = (n: number) => ((n / lines) * 10_000).toFixed(2);
 console.log(`redacted lines: ${cold.redacted} / ${lines} = ${per10k(cold.redacted)} per 10,000`);
 console.log(`  by credential rules: ${cold.redacted - cold.pii} = ${per10k(cold.redacted - cold.pii)} per 10,000 (target ≤ 3)`);
@@ -93,4 +99,4 @@ if (values.samples) {
     }
   }
 }
-console.log(`throughput target ≥ 10 MB/s: ${mbps(median) >= 10 ? 'met' : 'NOT met'}`);
+console.log(`throughput target ≥ 10 MB/s: ${mbps(median) >= 10 ? 'met' : 'NOT met'} (wall), ${mbps(medianCpu) >= 10 ? 'met' : 'NOT met'} (CPU)`);

@@ -121,19 +121,29 @@ export function createPrefilter(rules: readonly RedactionRule[]): Prefilter {
     },
     candidates(line) {
       const found = wordSet ? wordSet.match(line.toLowerCase()) : [];
-      for (const k of found) for (const i of keywordRules[k]!) mark[i] = 1;
-      for (const i of always) mark[i] = 1;
-      if (busySet) for (const j of busySet.match(line)) busyHit[j] = 1;
       const out: number[] = [];
-      for (let i = 0; i < mark.length; i++) {
-        if (mark[i] !== 1) continue;
-        mark[i] = 0;
-        const j = busyIndex[i]!;
-        if (j >= 0 && busyHit[j] !== 1) continue; // its pattern cannot match this line
+      for (const k of found) {
+        for (const i of keywordRules[k]!) {
+          if (mark[i] === 1) continue;
+          mark[i] = 1;
+          out.push(i);
+        }
+      }
+      for (const i of always) {
+        if (mark[i] === 1) continue;
+        mark[i] = 1;
         out.push(i);
       }
-      busyHit.fill(0);
-      return out;
+      for (const i of out) mark[i] = 0;
+      if (out.length === 0) return out;
+      // Busy rules run only where their pattern can match; the set is asked only when one of them is a candidate.
+      let kept = out;
+      if (busySet && out.some((i) => busyIndex[i]! >= 0)) {
+        for (const j of busySet.match(line)) busyHit[j] = 1;
+        kept = out.filter((i) => busyIndex[i]! < 0 || busyHit[busyIndex[i]!] === 1);
+        busyHit.fill(0);
+      }
+      return kept.sort((x, y) => x - y);
     },
   };
 }

@@ -11,8 +11,13 @@ import type { RedactionRule } from './types.ts';
  * All patterns are RE2 syntax: no lookaround, no backreferences.
  */
 
-/** Lower-case substrings one of which every key-context match contains (the hot-line prefilter). */
-const SECRET_KEY_WORDS = ['pass', 'pwd', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'conn'];
+/*
+ * Key-context rules would make every line holding `key` or `token` worth judging; their triggers (prefilter.ts)
+ * ask for the key word *and* what must follow it — an assignment, a `<tag`, a `"key",` argument — so
+ * `Object.keys(x)` or `getItemKey(i)` is skipped. Every match of these rules holds one of the key words followed
+ * (after the rest of the name) by that.
+ */
+const KEY_WORD = '(?i:pass|pwd|pw|pswd|secret|token|key|cred|auth|conn)';
 
 // `=`, `:`, `:=`, `=>`, `||=`, `??=`, and a markdown table's `|`, but not `==` / `===` (comparison, not assignment).
 const ASSIGN = '["\'\\]]?\\s*(?:=>|:=|\\|\\|=|\\?\\?=|=|:|\\|)\\s*';
@@ -337,7 +342,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'password',
     pattern: '<(' + SECRET_KEY_NAME + ')(?:\\s[^>]*)?>([^<\\s]+)',
     flags: 'i',
-    keywords: SECRET_KEY_WORDS,
+    trigger: '(?:<[A-Za-z0-9_.-]*' + KEY_WORD + ')',
     keyGroup: 1,
     valueCheck: 'keyed',
     valueQuoted: true,
@@ -347,7 +352,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'password',
     pattern: 'key\\s*=\\s*["\'](' + SECRET_KEY_NAME + ')["\']\\s+value\\s*=\\s*["\']([^"\']+)',
     flags: 'i',
-    keywords: SECRET_KEY_WORDS,
+    trigger: 'key\\s*=\\s*["\']',
     keyGroup: 1,
     valueCheck: 'keyed',
     valueQuoted: true,
@@ -358,7 +363,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'password',
     pattern: '["\'`](' + SECRET_KEY_NAME + ')["\'`]\\s*,\\s*["\'`]([^"\'`]+)["\'`]',
     flags: 'i',
-    keywords: SECRET_KEY_WORDS,
+    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'`]\\s*,',
     keyGroup: 1,
     valueCheck: 'keyed',
     valueQuoted: true,
@@ -370,7 +375,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     pattern:
       '(' + SECRET_KEY_NAME + ')' + ASSIGN + '(?:"([^"]*[^"\\s][^"]*)"|\'([^\']*[^\'\\s][^\']*)\'|`([^`]*[^`\\s][^`]*)`)',
     flags: 'i',
-    keywords: SECRET_KEY_WORDS,
+    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[=:|?]',
     keyGroup: 1,
     valueCheck: 'keyed',
     valueQuoted: true,
@@ -381,7 +386,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'password',
     pattern: '(' + SECRET_KEY_NAME + ')' + ASSIGN + '((?:[^\\s"\'`,;=|]|\\|[^\\s|"\'`,;=])[^\\s"\',;]*)',
     flags: 'i',
-    keywords: SECRET_KEY_WORDS,
+    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[=:|?]',
     keyGroup: 1,
     valueCheck: 'keyed',
     description: 'An unquoted value under a password / token / key name (.env, YAML, INI, properties, tables); code is not a value.',
@@ -403,7 +408,6 @@ const OWN_RULES: readonly RedactionRule[] = [
       '(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]{0,25}' +
       '(?:[\\s"\'`:=,(>|-]{1,6}[A-Za-z]{1,8}){0,3}[\\s"\'`:=,(>|-]{1,6}([A-Za-z0-9+/=_.~-]{16,})',
     flags: 'i',
-    keywords: ['key', 'token', 'secret', 'passw', 'pwd', 'credential', 'auth'],
     valueCheck: 'random',
     description: 'Spec 000: [A-Za-z0-9+/=]{20,} preceded by key-like context; the value must read as random (entropy, not words, not code).',
   },
@@ -413,7 +417,6 @@ const OWN_RULES: readonly RedactionRule[] = [
     pattern:
       '\\b(?:password|passwd|passphrase|passcode|pwd)\\b(?:\\s+[A-Za-z]{1,12}){0,3}(?:\\s+(?:is|was|are|to)\\b|\\s*(?:=|:|->))\\s*["\'`]?([^\\s"\'`]{4,})',
     flags: 'i',
-    keywords: ['password', 'passwd', 'passphrase', 'passcode', 'pwd'],
     valueCheck: 'password',
     description: '"the admin password is hunter2" in notes and chat logs.',
   },
