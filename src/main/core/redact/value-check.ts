@@ -193,7 +193,7 @@ function isFilePath(v: string): boolean {
 function isIdentifierPath(path: string): boolean {
   if (path.replace(/[^A-Za-z]/g, '').length < 3) return false; // `QM(`, `Ab[`: too short to read as a name
   // `str`, `len`, `MyAuth`, `getItemKey`: lower-case names and camel/Pascal words (random case does not look so).
-  if (/^(?:[a-z_$][a-z0-9_$]{2,15}|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*[0-9]{0,2})$/.test(path)) return true;
+  if (/^[_$]*(?:[a-z][a-z0-9_$]{2,15}|[A-Z]?[a-z]{2,}(?:[A-Z][a-z]*)*[0-9]{0,2})$/.test(path)) return true;
   const parts = path.split(/\?\.|\.|::|->|!\./);
   if (parts.length === 1) return isWordy(path);
   return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_[a-z]+)$/.test(p));
@@ -254,6 +254,8 @@ function passwordLike(v: string, quoted: boolean, after: string): boolean {
   if (v.length < 6 || isPlaceholder(v) || isProse(v)) return false;
   if (quoted) return true;
   if (/\s/.test(v)) return false;
+  // `credentials: neither can be re-created …`: a word followed by more words is prose.
+  if (/^\s+[A-Za-z]/.test(after) && isWordy(v) && /^[A-Za-z]+$/.test(v)) return false;
   if (!isCode(v)) return true;
   // `password: hunter2` in YAML / INI is a literal; `password: userPassword,` or `pwd: opts.pwd` in code is not.
   // A camelCase identifier, a path or call, or one followed by `,` / `;` / `)` reads as code.
