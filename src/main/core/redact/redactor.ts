@@ -148,7 +148,10 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       if (c.allow && c.allow.findAll(value).length > 0) return false;
       if (r.valueCheck) {
         const after = h.end !== undefined ? line.slice(h.end, h.end + 8) : '';
-        if (!checkValue(r.valueCheck, { value, key, quoted: r.valueQuoted === true, after })) return false;
+        const whole = h.end !== undefined ? line.slice(h.index, h.end) : '';
+        const at = whole.lastIndexOf(value);
+        const before = at > 0 ? whole.slice(Math.max(0, at - 24), at) : '';
+        if (!checkValue(r.valueCheck, { value, key, quoted: r.valueQuoted === true, after, before })) return false;
       }
       return true;
     });

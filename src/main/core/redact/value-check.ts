@@ -31,7 +31,12 @@ export interface ValueCheckInput {
   quoted: boolean;
   /** The rest of the line after the match (`,` / `;` after an unquoted value marks code). */
   after?: string;
+  /** Up to 24 characters of the match just before the value (`nonce="` says what the value is). */
+  before?: string;
 }
+
+// A value named by one of these right before it is a digest or an identifier, not a credential.
+const NOT_SECRET_LABEL = /(?:nonce|realm|opaque|etag|integrity|checksum|sha\d*|md5|hash|commit|revision|rev|uuid|guid)["'\s:=]{0,3}$/i;
 
 // Values that stand in for a secret in docs, templates and code.
 const PLACEHOLDER_WORDS = new Set([
@@ -193,7 +198,7 @@ function isFilePath(v: string): boolean {
 function isIdentifierPath(path: string): boolean {
   if (path.replace(/[^A-Za-z]/g, '').length < 3) return false; // `QM(`, `Ab[`: too short to read as a name
   // `str`, `len`, `MyAuth`, `getItemKey`: lower-case names and camel/Pascal words (random case does not look so).
-  if (/^[_$]*(?:[a-z][a-z0-9_$]{2,15}|[A-Z]?[a-z]{2,}(?:[A-Z][a-z]*)*[0-9]{0,2})$/.test(path)) return true;
+  if (/^[_$]*(?:[a-z][a-z0-9_$]{2,15}|[a-z]{2,}(?:[A-Z][a-z]*)*[0-9]{0,2}|(?:[A-Z][a-z]+){2,}[0-9]{0,2})$/.test(path)) return true;
   const parts = path.split(/\?\.|\.|::|->|!\./);
   if (parts.length === 1) return isWordy(path);
   return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_[a-z]+)$/.test(p));
@@ -287,7 +292,8 @@ function caseSwitches(v: string): number {
   return n;
 }
 
-function randomLike(v: string): boolean {
+function randomLike(v: string, before = ''): boolean {
+  if (NOT_SECRET_LABEL.test(before)) return false;
   if (v.length < 16 || isPlaceholder(v) || isWordy(v) || isCode(v)) return false;
   // Letters and separators only (gitleaks drops these outright): random only if the case flips all the time.
   if (/^[A-Za-z_.-]+$/.test(v) && caseSwitches(v) < v.length / 4) return false;
@@ -328,13 +334,16 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
     }
     case 'userinfo':
       // `u:p@`, `:x@` are fixtures; `{}`/`%s`/`${VAR}` are templates.
-      return v.length > 2 && !isPlaceholder(v);
+      if (v.length <= 2 || isPlaceholder(v)) return false;
+      // `user:pass%20pass@`: every word of the (percent-decoded) password a placeholder word.
+      const words = v.replace(/%[0-9A-Fa-f]{2}/g, ' ').split(/[^A-Za-z0-9]+/).filter(Boolean);
+      return !(words.length > 0 && words.every((w) => PLACEHOLDER_WORDS.has(w.toLowerCase())));
     case 'password':
       return passwordLike(v, input.quoted, after);
     case 'credential':
       return credentialLike(v, input.quoted, after);
     case 'random':
-      return randomLike(v);
+      return randomLike(v, input.before);
     case 'env':
       return envValueLike(v);
   }
