@@ -61,7 +61,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
   /^\$\{\{?[^}]*\}\}?$/, // ${VAR}, ${{ secrets.X }}
   /^\$\([^)]*\)$/, // $(cat file)
   /^\{[\w.]*\}$/, // {}, {0}, {password} (format fields)
-  /^%\(?\w*\)?[sdr]$/, // %s, %(password)s
+  /^%(?:\([\w.]+\))?[sdrif]$/, // %s, %(password)s
   /^\$[A-Za-z_][A-Za-z0-9_]*$/, // $VAR
   /^%[A-Za-z_][A-Za-z0-9_]*%$/, // %VAR%
   /^@[A-Za-z_][A-Za-z0-9_]*@$/, // @VAR@
