@@ -406,7 +406,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     // ("the staging API key for CI is 9fK2...") is covered as well as code.
     pattern:
       '(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]{0,25}' +
-      '(?:[\\s"\'`:=,(>|-]{1,6}[A-Za-z]{1,8}){0,3}[\\s"\'`:=,(>|-]{1,6}([A-Za-z0-9+/=_.~-]{16,})',
+      '(?:[\\s"\'`:=,(>|-]{1,6}[A-Za-z]{1,8}){0,3}?[\\s"\'`:=,(>|-]{1,6}([A-Za-z0-9+/=_.~-]{16,})',
     flags: 'i',
     valueCheck: 'random',
     description: 'Spec 000: [A-Za-z0-9+/=]{20,} preceded by key-like context; the value must read as random (entropy, not words, not code).',
@@ -415,7 +415,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     id: 'password_in_prose',
     type: 'password',
     pattern:
-      '\\b(?:password|passwd|passphrase|passcode|pwd)\\b(?:\\s+[A-Za-z]{1,12}){0,3}(?:\\s+(?:is|was|are|to)\\b|\\s*(?:=|:|->))\\s*["\'`]?([^\\s"\'`]{4,})',
+      '\\b(?:password|passwd|passphrase|passcode|pwd)\\b(?:\\s+[A-Za-z]{1,12}){0,3}?(?:\\s+(?:is|was|are|to)\\b|\\s*(?:=|:|->))\\s*["\'`]?([^\\s"\'`]{4,})',
     flags: 'i',
     valueCheck: 'password',
     description: '"the admin password is hunter2" in notes and chat logs.',

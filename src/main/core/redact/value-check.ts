@@ -62,7 +62,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
   /^\$\([^)]*\)$/, // $(cat file)
   /^\{[\w.]*\}$/, // {}, {0}, {password} (format fields)
   /^%(?:\([\w.]+\))?[sdrif]$/, // %s, %(password)s
-  /^\$[A-Za-z_][A-Za-z0-9_]*$/, // $VAR
+  /^\$[A-Z_][A-Z0-9_]*$/, // $VAR
   /^%[A-Za-z_][A-Za-z0-9_]*%$/, // %VAR%
   /^@[A-Za-z_][A-Za-z0-9_]*@$/, // @VAR@
   /^#\{[^}]*\}$/, // #{var}
@@ -82,6 +82,8 @@ export function isPlaceholder(value: string): boolean {
   if (PLACEHOLDER_WORDS.has(v.toLowerCase())) return true;
   for (const re of PLACEHOLDER_SHAPES) if (re.test(v)) return true;
   if (PLACEHOLDER_INSIDE.test(v)) return true;
+  // `$password`, `$dbPass`: a (PHP / shell) variable named by words.
+  if (/^\$[A-Za-z_][A-Za-z0-9_]*$/.test(v) && isWordy(v.slice(1))) return true;
   // `sk-<your key>`, `Bearer <TOKEN>`: a bracketed name, not random characters between brackets.
   for (const m of v.matchAll(/<([A-Za-z][\w .-]{1,38}[A-Za-z])>/g)) {
     if (isWordy(m[1]!) && (m[1]!.length >= 5 || /[a-z]{3}/.test(m[1]!))) return true;
