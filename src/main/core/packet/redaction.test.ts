@@ -9,6 +9,7 @@ import { HIT_COLUMNS, HIT_JOINS, type Retriever } from '../search/index.ts';
 import type { Store } from '../store/index.ts';
 import { tempDirs } from '../testing/tmp.ts';
 import { assemble, buildPacket } from './assemble.ts';
+import { Gate } from './items.ts';
 import { packetStore } from './fixtures.testkit.ts';
 import { renderPacket } from './render.ts';
 import { getSnapshot } from './snapshots.ts';
@@ -185,6 +186,17 @@ describe('redaction gate in packet assembly', () => {
           expect(text.toLowerCase()).not.toContain(s.toLowerCase());
         }
       }
+    }
+  });
+
+  it('redacts a chunk that starts inside a multi-line value opened by the chunk above (YAML block, dangling key)', async () => {
+    const r = createRng(57);
+    const value = 'Pq7' + r.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 12) + '!x';
+    const gate = new Gate(createRedactor(), null);
+    for (const before of [['db:', '  password: |'], ['CONFIG = {', '    "password":']]) {
+      const out = gate.pass(`        ${value}\n  pool: 5`, 'cfg.yaml', 'INTEL', 3, { before, first: null, last: null });
+      expect(out.text).not.toContain(value);
+      expect(out.redacted).toBe(1);
     }
   });
 

@@ -182,10 +182,14 @@ export function ingestSessions(db: Database): (limit: number) => SessionEntry[] 
  * pieces (overlaps only repeat words), which is what a pattern spanning a split needs.
  */
 export function chunkLineContext(db: Database): (documentId: number, lineStart: number, lineEnd: number) => LineContext {
-  // Case-insensitive prefilter for the block-opening rules (PEM / OpenSSH / PGP "BEGIN … PRIVATE KEY", PuTTY).
+  // Case-insensitive prefilter for the block-opening rules (PEM / OpenSSH / PGP "BEGIN … PRIVATE KEY", PuTTY) and the
+  // long multi-line values (YAML `key: |` / `key: >`, TOML / Python triple quotes) the gate follows (issue #10).
   const probe = db.prepare(
-    `SELECT 1 FROM chunks WHERE document_id = ? AND line_start < ? AND (text LIKE '%begin%' OR text LIKE '%putty%') LIMIT 1`,
+    `SELECT 1 FROM chunks WHERE document_id = ? AND line_start < ? AND (text LIKE '%begin%' OR text LIKE '%putty%'
+       OR text LIKE '%: |%' OR text LIKE '%: >%' OR text LIKE '%"""%' OR text LIKE '%''''''%') LIMIT 1`,
   );
+  // Otherwise the chunk just above: a value whose key ends the previous chunk (`password:` / `"secret":` / `=`).
+  const previous = db.prepare('SELECT line_start, text FROM chunks WHERE document_id = ? AND line_start < ? ORDER BY line_start DESC, ordinal DESC LIMIT 1');
   const above = db.prepare('SELECT line_start, text FROM chunks WHERE document_id = ? AND line_start < ? ORDER BY line_start, ordinal');
   const covering = db.prepare('SELECT line_start, text FROM chunks WHERE document_id = ? AND line_start <= ? AND line_end >= ? ORDER BY ordinal');
   const fullLine = (documentId: number, line: number): string | null => {
@@ -208,6 +212,10 @@ export function chunkLineContext(db: Database): (documentId: number, lineStart: 
         });
       }
       before = lines;
+    } else if (lineStart > 1) {
+      const r = previous.get(documentId, lineStart) as { line_start: number; text: string } | undefined;
+      // Only the lines above this chunk (the gate needs the lines just before it, not their numbers).
+      if (r) before = r.text.split('\n').slice(0, Math.max(0, lineStart - r.line_start));
     }
     return { before, first: fullLine(documentId, lineStart), last: lineEnd === lineStart ? null : fullLine(documentId, lineEnd) };
   };
