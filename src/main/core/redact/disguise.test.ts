@@ -41,6 +41,7 @@ describe('normalize, then match (item 1)', () => {
     ['HTML character references', () => { const t = awsKey(); const enc = [...t].map((c) => `&#${c.charCodeAt(0)};`).join(''); return { line: `<td>${enc}</td>`, secret: enc }; }],
     ['hex character references in a key name', () => { const p = password(); return { line: `pass&#x77;ord = ${p}`, secret: p }; }],
     ['percent-encoded token in a URL', () => { const t = 'xoxb-' + a.digits(11) + '-' + a.b62(24); return { line: `https://x.example/cb?t=${encodeURIComponent(t).replace(/-/g, '%2D')}`, secret: t.slice(5, 16) }; }],
+    ['Cyrillic and Greek look-alike letters', () => { const k = awsKey(); const d = '\u0410' + k.slice(1, 2) + '\u0399' + k.slice(3); return { line: `key ${d}`, secret: d }; }],
     ['math bold letters (NFKC)', () => { const k = awsKey(); const bold = [...k].map((c) => (c >= 'A' && c <= 'Z' ? String.fromCodePoint(0x1d400 + c.charCodeAt(0) - 65) : c >= '0' && c <= '9' ? String.fromCodePoint(0x1d7ce + c.charCodeAt(0) - 48) : c)).join(''); return { line: `id: ${bold}`, secret: bold }; }],
   ];
   it.each(cases)('%s', (_name, make) => {

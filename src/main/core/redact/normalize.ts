@@ -58,10 +58,22 @@ export function percentDecode(s: string): string {
   return s.replace(/%([2-7][0-9A-Fa-f])/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/** NFKC (full-width → ASCII, ligatures, math letters), invisible characters dropped, every Unicode space a space. */
+// Cyrillic and Greek letters that look like Latin ones (`АKIA…` with a Cyrillic А): folded for matching only.
+const HOMOGLYPHS: Record<string, string> = {
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', У: 'Y', Ѕ: 'S', І: 'I', Ј: 'J',
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', ѕ: 's', і: 'i', ј: 'j', ԁ: 'd', ɡ: 'g', һ: 'h', ӏ: 'l',
+  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+  ο: 'o', ν: 'v', ρ: 'p', ι: 'i', κ: 'k', τ: 't', υ: 'u', χ: 'x',
+};
+const HOMOGLYPH = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'g');
+
+/**
+ * NFKC (full-width → ASCII, ligatures, math letters), invisible characters dropped, every Unicode space a space,
+ * Latin look-alike Cyrillic / Greek letters folded.
+ */
 export function canonicalUnicode(s: string): string {
   if (!NON_ASCII.test(s)) return s;
-  return s.normalize('NFKC').replace(INVISIBLE, '').replace(UNICODE_SPACE, ' ');
+  return s.normalize('NFKC').replace(INVISIBLE, '').replace(UNICODE_SPACE, ' ').replace(HOMOGLYPH, (c) => HOMOGLYPHS[c] ?? c);
 }
 
 /**

@@ -140,6 +140,8 @@ const CASES: Record<string, RuleCases> = {
   hashicorp_vault_token_any: { positives: ['hvs.' + a.b64url(90), 'hvb.' + a.b64url(140)], negatives: ['hvs.short'] },
   groq_api_key_any: { positives: ['gsk_' + a.b62(52)], negatives: ['gsk_short'] },
   anthropic_api_key_any: { positives: ['sk-ant-api03-' + a.b64url(93) + 'AA', 'sk-ant-admin01-' + a.b64url(93) + 'AA'], negatives: ['sk-ant-api03-x'] },
+  airtable_pat: { positives: [`pat${a.b62(14)}.${a.hex(64)}`], negatives: ['path.join(dir, file)', `pat${a.b62(14)}.short`] },
+  pgpass_line: { positives: ['db.internal:5432:app:admin:S3cr3tPw9', '*:*:*:replicator:Xq81mZ7w'], negatives: ['localhost:5432:*:postgres:*', 'time 12:30:45:11:22 ok', 'a:1:b:c:password'] },
   gcp_service_account_private_key: {
     positives: [`  "private_key": "${a.b64(64)}\\n${a.b64(64)}",`, `"private_key":"MII${a.b64(40)}"`],
     negatives: ['  "private_key": "",', '"private_key_id_field": "x"'],

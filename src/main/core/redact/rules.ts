@@ -48,6 +48,23 @@ const SECRETLINT_FAMILIES: readonly RedactionRule[] = [
 /** Shapes the issue names that neither upstream set covers well. */
 const EXTRA_FAMILIES: readonly RedactionRule[] = [
   {
+    id: 'airtable_pat',
+    type: 'airtable_token',
+    pattern: '\\bpat[A-Za-z0-9]{14}\\.[a-f0-9]{64}\\b',
+    trigger: 'pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}',
+    description: "Airtable personal access tokens without the word 'airtable' next to them (gitleaks asks for it).",
+  },
+  {
+    id: 'pgpass_line',
+    type: 'password',
+    // host:port:database:user:password — the .pgpass / PGPASSFILE format.
+    // Exactly five fields; `\\:` escapes a colon inside one.
+    pattern: '^\\s*[A-Za-z0-9.*_-]+:(?:\\d{1,5}|\\*):[A-Za-z0-9_.*$-]+:[A-Za-z0-9_.*$@-]+:((?:[^:\\s\\\\]|\\\\.)+)\\s*$',
+    trigger: '[A-Za-z0-9.*_-]+:(?:\\d{1,5}|\\*):[A-Za-z0-9_.*$-]+:[A-Za-z0-9_.*$@-]+:[^:\\s]',
+    valueCheck: 'userinfo',
+    description: 'A PostgreSQL password-file line (host:port:db:user:password).',
+  },
+  {
     id: 'gcp_service_account_private_key',
     type: 'gcp_service_account',
     pattern: '"private_key"\\s*:\\s*"([^"]{20,})',

@@ -275,6 +275,11 @@ function credentialLike(v: string, quoted: boolean, after = ''): boolean {
   if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v)) return false;
   if (!quoted && isCode(v)) return false;
   if (isWordy(v)) return false;
+  // `pkcs12-file`, `x-api-key`, `sha256_digest`: a lower-case name of short parts, half of them words.
+  if (/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/.test(v)) {
+    const parts = v.split(/[-_.]/);
+    if (parts.every((p) => p.length <= 12) && parts.filter((p) => isWordy(p)).length * 2 >= parts.length) return false;
+  }
   return shannonEntropy(v) >= 2.5;
 }
 
