@@ -1,5 +1,5 @@
 import { gateLabel } from '../core/redact/index.ts';
-import { gateFields } from '../core/search/index.ts';
+import { gateFields } from '../core/search/gated-hit.ts';
 import type { Database } from 'better-sqlite3';
 import type { SourceRecord } from '../../shared/types.ts';
 import type { ChunkContext, ChunkView } from '../../shared/api/index.ts';

@@ -1,5 +1,6 @@
 import type { Store } from '../core/store/index.ts';
-import { bm25Fallback, chooseRetriever, createBm25Retriever, withGated, type Retriever } from '../core/search/index.ts';
+import { bm25Fallback, chooseRetriever, createBm25Retriever, type Retriever } from '../core/search/index.ts';
+import { withGated } from '../core/search/gated-hit.ts';
 import { createMemoryAdapter } from './adapters/memory.ts';
 import { storeStats } from '../core/stats.ts';
 import { createProject, listProjects, projectExists } from '../core/projects/projects.ts';

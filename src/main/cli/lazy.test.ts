@@ -68,7 +68,8 @@ describe.each([
     const r = loaded(['search', 'backoff', '--db', db], env);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('a.md#retries');
-    expect(heavyIn(r.urls)).toEqual([]);
+    // re2 is the redaction gate every printed hit passes (issue #10); its rules compile only when used.
+    expect(heavyIn(r.urls).filter((h) => h !== 're2')).toEqual([]);
     expect(r.urls.some((u) => u.includes('/node_modules/better-sqlite3/'))).toBe(true);
   });
 });

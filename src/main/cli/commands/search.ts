@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Store } from '../../core/store/index.ts';
-import { bestPerDocument, bm25Fallback, createBm25Retriever, gatedHit, openSemanticSearch, semanticHybridRetriever, type FusionMethod, type Retriever, type SemanticSearch } from '../../core/search/index.ts';
-import { gateString } from '../../core/redact/index.ts';
+import { bestPerDocument, bm25Fallback, createBm25Retriever, openSemanticSearch, semanticHybridRetriever, type FusionMethod, type Retriever, type SemanticSearch } from '../../core/search/index.ts';
 import type { SearchHit } from '../../../shared/types.ts';
 import { provenance } from '../../../shared/provenance.ts';
 import { defaultModelDirs } from '../../paths.ts';
@@ -13,6 +12,12 @@ import { cliRetrieval } from '../retrieval.ts';
 const MODES = ['best', 'bm25', 'vector', 'hybrid'] as const;
 type RequestedMode = (typeof MODES)[number];
 const FUSIONS: readonly FusionMethod[] = ['rrf', 'normalized'];
+
+/** The redaction gate, loaded when there is output to judge (its rules compile on first use). */
+async function gate() {
+  const [{ gatedHit }, { gateString }] = await Promise.all([import('../../core/search/gated-hit.ts'), import('../../core/redact/index.ts')]);
+  return { gatedHit, gateString };
+}
 
 export const searchCommand: Command = {
   name: 'search',
@@ -53,6 +58,7 @@ export const searchCommand: Command = {
           if (format !== 'trec') throw new CliError(`--format must be trec in batch mode, got ${JSON.stringify(format)}`);
           for (const q of readQueries(ctx.values.queries)) {
             // Over-fetch chunks so that k distinct documents survive collapsing multi-chunk documents.
+            const { gatedHit } = await gate();
             const hits = bestPerDocument(await search(q.text, k * 3), k).map((h) => gatedHit(h));
             const lines = hits.map((h, i) => `${q.id} Q0 ${printable(h.externalId ?? `${h.path}#${h.anchor}`)} ${i + 1} ${h.score.toFixed(6)} contextpack`);
             if (lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
@@ -62,6 +68,7 @@ export const searchCommand: Command = {
         const text = ctx.args.join(' ');
         if (text.trim() === '') throw new CliError(`search: give a query\nusage: ${this.usage}`);
         // Snippets, titles, paths and anchors leave through the redaction gate (issue #10), as does the echoed query.
+        const { gatedHit, gateString } = await gate();
         const hits = (await search(text, k)).map((h) => gatedHit(h));
         const query = gateString(text).text;
         const retrieval = { fusion: retriever.params?.fusion ?? null, mmr: retriever.params?.mmr ?? null, fallback_reason: picked.fallbackReason };

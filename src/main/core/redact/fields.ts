@@ -31,6 +31,7 @@ export function gateString(text: string, opts: GateOptions = {}): GatedString {
  * recognised by case-sensitive token shapes.
  */
 export function gateLabel(label: string, opts: GateOptions = {}): string {
+  // Judged as one line; returned unchanged when safe (a file name may hold a newline, and it stays its name).
   const flat = label.replace(/[\r\n]+/g, ' ');
   const redactor = opts.redactor ?? getDefaultRedactor();
   const ctx = { source: opts.source ?? 'label', section: opts.section ?? 'LABEL' };
@@ -38,7 +39,7 @@ export function gateLabel(label: string, opts: GateOptions = {}): string {
     const r = redactor.redactText(form, ctx);
     if (r.redactions.length > 0) return redactionMarker(r.redactions[0]!.type);
   }
-  return flat;
+  return label;
 }
 
 /** Every string inside a JSON-like value through the gate (object keys kept); a copy, with the count of lines redacted. */

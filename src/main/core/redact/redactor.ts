@@ -32,11 +32,11 @@ export function redactionMarker(type: string): string {
 }
 
 interface CompiledRule {
-  rule: RedactionRule;
-  matcher: Matcher;
-  keywords: string[] | null;
-  allow: Matcher | null;
-  blockEnd: Matcher | null;
+  readonly rule: RedactionRule;
+  readonly matcher: Matcher;
+  readonly keywords: string[] | null;
+  readonly allow: Matcher | null;
+  readonly blockEnd: Matcher | null;
 }
 
 interface Verdict {
@@ -44,6 +44,12 @@ interface Verdict {
   type: string;
 }
 
+/**
+ * A rule whose RE2 programs are compiled on first use: a CLI search that prints three hits should not pay for
+ * compiling ~350 patterns, most of which no line will ever need (the prefilter picks the candidates). A pattern
+ * that does not compile throws when first used, which the gate turns into a redaction (fail closed); the rule
+ * tests compile every built-in rule.
+ */
 function compileRule(rule: RedactionRule, compile: (s: string, f: string) => Matcher): CompiledRule {
   const at = (what: string, fn: () => Matcher): Matcher => {
     try {
@@ -53,12 +59,23 @@ function compileRule(rule: RedactionRule, compile: (s: string, f: string) => Mat
       throw new Error(`Redaction rule "${rule.id}": ${what} does not compile: ${reason}`);
     }
   };
+  let matcher: Matcher | null = null;
+  let allow: Matcher | null | undefined;
+  let blockEnd: Matcher | null | undefined;
   return {
     rule,
-    matcher: at('pattern', () => compile(rule.pattern, rule.flags ?? '')),
+    get matcher() {
+      return (matcher ??= at('pattern', () => compile(rule.pattern, rule.flags ?? '')));
+    },
     keywords: rule.keywords && rule.keywords.length > 0 ? rule.keywords.map((k) => k.toLowerCase()) : null,
-    allow: rule.allowValue ? at('allowValue', () => compile(rule.allowValue as string, 'i')) : null,
-    blockEnd: rule.blockEnd ? at('blockEnd', () => compile(rule.blockEnd as string, rule.flags ?? '')) : null,
+    get allow() {
+      if (allow === undefined) allow = rule.allowValue ? at('allowValue', () => compile(rule.allowValue as string, 'i')) : null;
+      return allow;
+    },
+    get blockEnd() {
+      if (blockEnd === undefined) blockEnd = rule.blockEnd ? at('blockEnd', () => compile(rule.blockEnd as string, rule.flags ?? '')) : null;
+      return blockEnd;
+    },
   };
 }
 

@@ -12,4 +12,3 @@ export {
   bm25Fallback, chooseRetriever, hybridBlocker, semanticHybridRetriever, SEARCH_FALLBACK_TEXT_MMR,
   type BestRetrieverDeps, type RetrievalChoice, type RetrievalOptions, type RetrievalPurpose,
 } from './best-retriever.ts';
-export { gateFields, gatedHit, withGated, type HitLike } from './gated-hit.ts';
