@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alphabets, createRng, fakePem } from './fake-secrets.testkit.ts';
+import { alphabets, buildLeakCorpus, createRng, fakePem } from './fake-secrets.testkit.ts';
 import { canonicalViews } from './normalize.ts';
 import { createRedactor } from './redactor.ts';
 
@@ -163,5 +163,35 @@ describe('multi-line values (item 2)', () => {
     const out = redactor.redactText(['db:', '  password: |', `    ${v}`, '  pool: 5'].join('\r\n'), ctx).text;
     expect(out).not.toContain(v);
     expect(out.endsWith('  pool: 5')).toBe(true);
+  });
+});
+
+describe('the whole generated leak corpus, disguised (items 1 and 2 together)', () => {
+  const fw = (s: string) => [...s].map((c) => (c > ' ' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
+  const zw = (s: string) => s.slice(0, 3) + '\u200b' + s.slice(3, 6) + '\u200d' + s.slice(6);
+  const uesc = (s: string) => [...s].map((c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+  const ent = (s: string) => [...s].map((c) => `&#${c.charCodeAt(0)};`).join('');
+  const DISGUISES: Array<[string, (text: string, secret: string) => { text: string; secret: string }]> = [
+    ['full-width value', (t, s) => ({ text: t.split(s).join(fw(s)), secret: fw(s) })],
+    ['zero-width characters inside the value', (t, s) => ({ text: t.split(s).join(zw(s)), secret: zw(s) })],
+    ['\\u-escaped value', (t, s) => ({ text: t.split(s).join(uesc(s)), secret: uesc(s) })],
+    ['HTML character references', (t, s) => ({ text: t.split(s).join(ent(s)), secret: ent(s) })],
+    ['no-break spaces around = and :', (t, s) => ({ text: t.replace(/ ?= ?/g, '\u00a0=\u00a0').replace(/: /g, ':\u00a0'), secret: s })],
+    ['the whole text full-width', (t, s) => ({ text: fw(t), secret: fw(s) })],
+  ];
+  it.each(DISGUISES)('%s: no leak', (_name, disguise) => {
+    let secrets = 0;
+    const leaks: string[] = [];
+    for (const c of buildLeakCorpus(4242)) {
+      for (const s0 of c.secrets) {
+        if (s0.length < 8) continue;
+        const { text, secret } = disguise(c.text, s0);
+        if (!text.includes(secret)) continue;
+        secrets++;
+        if (redactor.redactText(text, ctx).text.includes(secret)) leaks.push(c.name);
+      }
+    }
+    expect(leaks.slice(0, 5)).toEqual([]);
+    expect(secrets).toBeGreaterThan(1500);
   });
 });

@@ -20,7 +20,7 @@ import type { RedactionRule } from './types.ts';
 const KEY_WORD = '(?i:pass|pwd|pw|pswd|secret|token|key|cred|auth|conn)';
 
 // `=`, `:`, `:=`, `=>`, `||=`, `??=`, and a markdown table's `|`, but not `==` / `===` (comparison, not assignment).
-const ASSIGN = '["\'\\]]?\\s*(?:=>|:=|\\|\\|=|\\?\\?=|=|:|\\|)\\s*';
+const ASSIGN = '["\'\\]]?\\s*(?:=>|:\\s*=|\\|\\|=|\\?\\?=|=|:|\\|)\\s*';
 
 /** Rules adapted from secretlint's recommended preset: JS lookarounds become RE2 boundary classes. */
 const SECRETLINT_FAMILIES: readonly RedactionRule[] = [
@@ -150,7 +150,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     flags: 'i',
     keywords: ['accountkey', 'sharedaccesskey', 'sharedaccesssignature', 'defaultendpointsprotocol'],
   },
-  { id: 'azure_sas_signature', type: 'azure_key', pattern: '[?&]sig=[A-Za-z0-9%+/=]{20,}', flags: 'i', keywords: ['sig='] },
+  { id: 'azure_sas_signature', type: 'azure_key', pattern: '[?&]\\s*sig\\s*=\\s*[A-Za-z0-9%+/=]{20,}', flags: 'i', keywords: ['sig'] },
   { id: 'azure_ad_client_secret', type: 'azure_key', pattern: '(?:^|[^A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}', keywords: ['q~'] },
   { id: 'digitalocean_token', type: 'cloud_token', pattern: '\\bdo[opr]_v1_[a-f0-9]{64}', keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'] },
   { id: 'heroku_api_key', type: 'cloud_token', pattern: '\\bHRKU-[A-Za-z0-9_-]{30,}', keywords: ['hrku-'] },
