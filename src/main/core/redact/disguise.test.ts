@@ -158,6 +158,17 @@ describe('multi-line values (item 2)', () => {
     expect(out[3]).toBe('| region | eu-west-1 |');
   });
 
+  it('a token hard-wrapped over two lines redacts both; a whole token does not spill onto the next line', () => {
+    const gh = ghToken();
+    const wrapped = run([`Use the CI token ${gh.slice(0, 18)}`, `${gh.slice(18)} for the release job.`, 'Nothing else.'].join('\n'));
+    expect(wrapped.slice(0, 2).every((l) => REDACTED.test(l))).toBe(true);
+    expect(wrapped[2]).toBe('Nothing else.');
+    const whole = run([`token ${gh}`, 'footer line'].join('\n'));
+    expect(whole).toEqual([expect.stringMatching(REDACTED), 'footer line']);
+    const words = ['const isWithinTokenLimitWithSpecial', 'countChatCompletionTokens = 1'];
+    expect(run(words.join('\n'))).toEqual(words);
+  });
+
   it('works across CRLF line endings', () => {
     const v = p();
     const out = redactor.redactText(['db:', '  password: |', `    ${v}`, '  pool: 5'].join('\r\n'), ctx).text;

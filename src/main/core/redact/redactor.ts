@@ -27,6 +27,15 @@ export const TIMEOUT_RULE = { id: 'redaction_timeout', type: 'timeout' } as cons
 /** A line holding part of a value that started on an earlier line (multiline.ts). */
 export const MULTILINE_RULE = { id: 'multiline_secret_value', type: 'password' } as const;
 
+const WRAP_TAIL = /[A-Za-z0-9_\-+/=.~:]{8,}$/;
+const WRAP_HEAD = /^\s*([A-Za-z0-9_\-+/=.~]{6,})/;
+/** Generic rules a glued pair of words could trip; only token shapes count across a wrap. */
+const WRAP_IGNORES = new Set([
+  'base64_blob_line', 'high_entropy_secret', 'env_var_assignment', 'email_address', 'private_ipv4', 'private_ipv6',
+  'secret_assignment', 'secret_assignment_quoted', 'password_in_prose', 'hex_private_key', 'pgpass_line', 'url_credentials',
+  'connection_string', 'twilio_api_key', 'discord_bot_token', 'redaction_error', 'redaction_timeout',
+]);
+
 export function redactionMarker(type: string): string {
   return `[REDACTED: ${type}]`;
 }
@@ -276,6 +285,35 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     return useKeywords ? keywordIndex().hotLines(text, lineCount) : null;
   }
 
+  /**
+   * A token hard-wrapped over two lines (a long JWT or API key in prose or a markdown table): the end of one line
+   * and the start of the next are judged joined, and a token shape found only there redacts both lines. Generic
+   * rules are left out of this (two identifiers glued together are not a secret).
+   */
+  function joinWrapped(lines: string[], verdicts: Array<Verdict | null>): void {
+    for (let i = 0; i + 1 < lines.length; i++) {
+      if (verdicts[i] && verdicts[i + 1]) continue;
+      const a = lines[i].replace(/\s+$/, '');
+      const last = a.charCodeAt(a.length - 1);
+      // Cheap exit first: most lines end in punctuation.
+      if (!(last >= 48 && last <= 57) && !(last >= 65 && last <= 90) && !(last >= 97 && last <= 122) && last !== 95 && last !== 45) continue;
+      const tail = WRAP_TAIL.exec(a)?.[0];
+      const head = tail ? WRAP_HEAD.exec(lines[i + 1])?.[1] : undefined;
+      if (!tail || !head) continue;
+      let found: { verdict: Verdict; open: CompiledRule | null } | null = null;
+      try {
+        // Only a shape that needs both halves: a token complete on its own line does not spill onto the next.
+        if (scan(tail, () => false) || scan(head, () => false)) continue;
+        found = scan(tail + head, () => false);
+      } catch {
+        found = { verdict: ERROR_RULE, open: null };
+      }
+      if (!found || WRAP_IGNORES.has(found.verdict.id)) continue;
+      verdicts[i] ??= found.verdict;
+      verdicts[i + 1] ??= found.verdict;
+    }
+  }
+
   function redactText(text: string, ctx: RedactContext): RedactResult {
     const lines = text.split('\n');
     let hot: Uint8Array | null;
@@ -287,21 +325,27 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     } catch {
       hot = null;
     }
-    const redactions: RedactionEvent[] = [];
+    const verdicts: Array<Verdict | null> = new Array(lines.length).fill(null);
     let state: LineState = { block: null, pending: null };
     for (let i = 0; i < lines.length; i++) {
       if (hot && hot[i] === 0 && !state.block && !state.pending) continue;
       const raw = lines[i];
-      const crlf = raw.endsWith('\r');
-      const line = crlf ? raw.slice(0, -1) : raw;
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
       const result = checkLine(line, hot ? hot[i] === 1 : true, state);
       state = result.state;
-      if (!result.verdict) continue;
-      lines[i] = redactionMarker(result.verdict.type) + (crlf ? '\r' : '');
+      verdicts[i] = result.verdict;
+    }
+    joinWrapped(lines, verdicts);
+    const redactions: RedactionEvent[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const verdict = verdicts[i];
+      if (!verdict) continue;
+      const crlf = lines[i].endsWith('\r');
+      lines[i] = redactionMarker(verdict.type) + (crlf ? '\r' : '');
       redactions.push({
         ts: now().toISOString(),
-        pattern: result.verdict.id,
-        type: result.verdict.type,
+        pattern: verdict.id,
+        type: verdict.type,
         source: ctx.source,
         line: i + 1,
         section: ctx.section,
