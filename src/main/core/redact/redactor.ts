@@ -5,7 +5,7 @@ import { compileRe2, compileRe2Set } from './re2-compile.ts';
 import { BUILTIN_RULES } from './rules.ts';
 import { validateUserPattern } from './user-patterns.ts';
 import { createPrefilter, type Prefilter } from './prefilter.ts';
-import { checkValue } from './value-check.ts';
+import { checkValue, isWordy } from './value-check.ts';
 import type {
   MatchHit,
   Matcher,
@@ -299,7 +299,8 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       if (!(last >= 48 && last <= 57) && !(last >= 65 && last <= 90) && !(last >= 97 && last <= 122) && last !== 95 && last !== 45) continue;
       const tail = WRAP_TAIL.exec(a)?.[0];
       const head = tail ? WRAP_HEAD.exec(lines[i + 1])?.[1] : undefined;
-      if (!tail || !head) continue;
+      // Halves of a token read as random characters, not as names (`encodeOptions` ending a line of code).
+      if (!tail || !head || tail.length + head.length < 20 || isWordy(tail) || isWordy(head)) continue;
       let found: { verdict: Verdict; open: CompiledRule | null } | null = null;
       try {
         // Only a shape that needs both halves: a token complete on its own line does not spill onto the next.

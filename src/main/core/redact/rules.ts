@@ -425,6 +425,8 @@ const OWN_RULES: readonly RedactionRule[] = [
       '(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]{0,25}' +
       '(?:[\\s"\'`:=,(>|-]{1,6}[A-Za-z]{1,8}){0,3}?[\\s"\'`:=,(>|-]{1,6}([A-Za-z0-9+/=_.~-]{16,})',
     flags: 'i',
+    // The key word, the rest of its name, then the separator every match has next (a cheap superset for the scan).
+    trigger: '(?:key|token|secret|passw|pwd|credential|auth)[A-Za-z0-9_.-]*[\\s"\'`:=,(>|-]',
     valueCheck: 'random',
     description: 'Spec 000: [A-Za-z0-9+/=]{20,} preceded by key-like context; the value must read as random (entropy, not words, not code).',
   },
@@ -434,6 +436,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     pattern:
       '\\b(?:password|passwd|passphrase|passcode|pwd)\\b(?:\\s+[A-Za-z]{1,12}){0,3}?(?:\\s+(?:is|was|are|to)\\b|\\s*(?:=|:|->))\\s*["\'`]?([^\\s"\'`]{4,})',
     flags: 'i',
+    keywords: ['password', 'passwd', 'passphrase', 'passcode', 'pwd'],
     valueCheck: 'password',
     description: '"the admin password is hunter2" in notes and chat logs.',
   },
