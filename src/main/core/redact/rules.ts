@@ -20,7 +20,8 @@ import type { RedactionRule } from './types.ts';
 const KEY_WORD = '(?i:pass|pwd|pw|pswd|secret|token|key|cred|auth|conn)';
 
 // `=`, `:`, `:=`, `=>`, `||=`, `??=`, and a markdown table's `|`, but not `==` / `===` (comparison, not assignment).
-const ASSIGN = '["\'\\]]?\\s*(?:=>|:\\s*=|\\|\\|=|\\?\\?=|=|:|\\|)\\s*';
+// A table cell's `|` needs a space before it: `a|b` is an alternative, not an assignment.
+const ASSIGN = '["\'\\]]?(?:\\s*(?:=>|:\\s*=|\\|\\|=|\\?\\?=|=|:)|\\s+\\|)\\s*';
 
 /** Rules adapted from secretlint's recommended preset: JS lookarounds become RE2 boundary classes. */
 const SECRETLINT_FAMILIES: readonly RedactionRule[] = [
@@ -322,22 +323,26 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'cli_user_password',
     type: 'password',
-    pattern: '(?:^|\\s)(?:-u|--user)[\\s=]+["\']?[^\\s:"\']+:[^\\s"\']+',
+    // user:password after -u / --user; a user holding `{`, `<`, `$` or `/` is a template or a URL, not a login.
+    pattern: '(?:^|\\s)(?:-u|--user)[\\s=]+["\']?[^\\s:"\'/{}<>$]+:([^\\s"\'/][^\\s"\']*)',
     keywords: ['curl', 'wget', 'http'],
+    valueCheck: 'userinfo',
   },
   {
     id: 'cli_password_flag',
     type: 'password',
-    pattern: '--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token|client-secret)(?:=|\\s+)\\S+',
+    pattern: '--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token|client-secret)(?:=|\\s+)(\\S+)',
     flags: 'i',
     keywords: ['--'],
+    valueCheck: 'flag',
   },
   {
     id: 'cli_short_password_flag',
     type: 'password',
     // mysql takes the password glued to -p (a bare -p prompts); sshpass / docker login take the next word.
-    pattern: '\\b(?:mysql|mysqldump|mysqladmin|mariadb)\\b.*\\s-p\\S+|\\b(?:sshpass|login)\\b.*\\s-p\\s*\\S+',
+    pattern: '\\b(?:mysql|mysqldump|mysqladmin|mariadb)\\b.*\\s-p(\\S+)|\\b(?:sshpass|login)\\b.*\\s-p\\s*(\\S+)',
     flags: 'i',
+    valueCheck: 'userinfo',
     keywords: ['mysql', 'mariadb', 'sshpass', 'login'],
   },
   {
@@ -434,10 +439,13 @@ const OWN_RULES: readonly RedactionRule[] = [
     id: 'password_in_prose',
     type: 'password',
     pattern:
-      '\\b(?:password|passwd|passphrase|passcode|pwd)\\b(?:\\s+[A-Za-z]{1,12}){0,3}?(?:\\s+(?:is|was|are|to)\\b|\\s*(?:=|:|->))\\s*["\'`]?([^\\s"\'`]{4,})',
+      '\\b(?:password|passwd|passphrase|passcode|pwd)\\b(?:\\s+[A-Za-z]{1,12}){0,3}?(?:\\s+(is|was|are|to)\\b|\\s*(=|:|->))\\s*["\'`]?([^\\s"\'`]{4,})',
     flags: 'i',
     keywords: ['password', 'passwd', 'passphrase', 'passcode', 'pwd'],
-    valueCheck: 'password',
+    // The connector is the "key": after `to` a lower-case word is a verb ("a password file to decrypt:").
+    keyGroup: 1,
+    secretGroup: 3,
+    valueCheck: 'prose',
     description: '"the admin password is hunter2" in notes and chat logs.',
   },
   {

@@ -21,7 +21,7 @@ import { shannonEntropy } from './entropy.ts';
  * - `env`: spec 000's `NAME=value`: everything except obviously safe values
  *   (numbers, booleans, short words, paths, `$VAR` references).
  */
-export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo';
+export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag';
 
 export interface ValueCheckInput {
   value: string;
@@ -74,7 +74,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
 
 // Inside a value: reads like a placeholder even with more around it (`sk-xxxx…`, `your_api_key_here`).
 const PLACEHOLDER_INSIDE =
-  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{\s*[\w.$|-]+\s*\}\}|\byour[_ -]?(?:own[_ -]?)?(?:api|access|secret|app|auth|real|private)?[_ -]?(?:key|token|secret|pass(?:word)?|pwd|id)|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
+  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:own[_ -]?)?(?:api|access|secret|app|auth|real|private)?[_ -]?(?:key|token|secret|pass(?:word)?|pwd|id)|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -310,9 +310,11 @@ function randomLike(v: string, before = ''): boolean {
 }
 
 function envValueLike(v: string): boolean {
-  const t = trimTrail(v).replace(/^[$]?["'`]|["'`]$/g, '');
-  // Shell arrays and substitutions, short values: `COMPREPLY=()`, `IFS=$'\n'`, `X=$(cmd)`.
-  if (t.length < 6 || /^[($]/.test(t) || isPlaceholder(t)) return false;
+  const t = trimTrail(v).replace(/^[$\\"'`]+|[\\"'`}\]]+$/g, '');
+  // Shell arrays and substitutions, short values: `COMPREPLY=()`, `IFS=$'\n'`, `X=$(cmd)`; code: `{FS=":";printf`.
+  if (t.length < 6 || /^[($:]/.test(t) || /[;{}]/.test(t) || isPlaceholder(t)) return false;
+  // One word: `Release`, `production`, `distcc`.
+  if (/^[A-Za-z][a-z]{0,11}$/.test(t)) return false;
   const url = /^[a-z][a-z0-9+.-]*:\/\/(?:([^\s/@:]*):([^\s/@]*)@)?/i.exec(t);
   if (url) {
     // A database / queue URL in the environment (spec 000's own example, DATABASE_URL=postgres://…) counts as is.
@@ -329,7 +331,7 @@ function envValueLike(v: string): boolean {
 const PASSWORD_KEY = /pass|pwd|pw(?:$|[^a-z])|pswd|cred/i;
 
 export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolean {
-  const v = input.value.trim();
+  let v = input.value.trim();
   const after = input.after ?? '';
   if (name !== 'env' && name !== 'random' && keyIsMeta(input.key)) return false;
   switch (name) {
@@ -339,12 +341,25 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       if (/^(?:pass|pw)$/i.test(key)) return credentialLike(v, input.quoted, after);
       return PASSWORD_KEY.test(key) ? passwordLike(v, input.quoted, after) : credentialLike(v, input.quoted, after);
     }
-    case 'userinfo':
-      // `u:p@`, `:x@` are fixtures; `{}`/`%s`/`${VAR}` are templates.
-      if (v.length <= 2 || isPlaceholder(v)) return false;
+    case 'prose': {
+      // "the admin password is hunter2"; but "a password file to decrypt:" (after `to`, a lower-case word is a verb).
+      const w = v.replace(/[:.;!?]+$/, '');
+      if (/^to$/i.test(input.key ?? '') && /^[a-z]+$/.test(w)) return false;
+      return passwordLike(w, false, after);
+    }
+    case 'flag':
+      // `--password --all-databases`: the flag prompts, the next word is another flag.
+      if (v.replace(/^["'`@]+/, '').startsWith('-')) return false;
+      return checkValue('userinfo', input);
+    case 'userinfo': {
+      // `u:p@`, `:x@` are fixtures; `{}`/`%s`/`${VAR}`/`{{password}}` are templates (quotes around them too).
+      const q = v.replace(/^["'`@]+|["'`]+$/g, '');
+      if (q.length <= 2 || isPlaceholder(q)) return false;
+      v = q;
       // `user:pass%20pass@`: every word of the (percent-decoded) password a placeholder word.
       const words = v.replace(/%[0-9A-Fa-f]{2}/g, ' ').split(/[^A-Za-z0-9]+/).filter(Boolean);
       return !(words.length > 0 && words.every((w) => PLACEHOLDER_WORDS.has(w.toLowerCase())));
+    }
     case 'password':
       return passwordLike(v, input.quoted, after);
     case 'credential':
