@@ -138,8 +138,9 @@ export interface GatedFields {
   path: string;
   anchor: string;
   headingPath: string;
-  /** `displayPath` (the root-relative path cited), gated. */
+  /** `displayPath` (the root-relative path cited) and `relPath`, gated. */
   displayPath?: string;
+  relPath?: string | null;
   /** Lines of `text` the gate replaced, plus labels it replaced. */
   redactedLines: number;
 }

@@ -26,6 +26,7 @@ function project() {
   const root = tmp.make();
   writeTree(root, {
     'docs/deploy.md': `# Deploy\n\n## Deploy with ${aws}\n\nThe rollout token is ${gh} for the canary.\nRollout happens on Tuesdays.\n`,
+    [`notes/${gh}.md`]: '# Canary notes\n\nThe canary rollout waits for the smoke tests.\n',
   });
   return root;
 }

@@ -14,6 +14,7 @@ export interface HitLike {
   anchor?: string;
   headingPath?: string;
   displayPath?: string;
+  relPath?: string | null;
 }
 
 export function gateFields(h: HitLike, redactor?: Redactor): GatedFields {
@@ -27,7 +28,14 @@ export function gateFields(h: HitLike, redactor?: Redactor): GatedFields {
   };
   const fields = { title: label(h.title), path: label(h.path), anchor: label(h.anchor), headingPath: label(h.headingPath) };
   const displayPath = h.displayPath !== undefined ? label(h.displayPath) : undefined;
-  return { text: text.text, ...fields, ...(displayPath !== undefined ? { displayPath } : {}), redactedLines: text.redacted + labels };
+  const relPath = h.relPath ? label(h.relPath) : h.relPath;
+  return {
+    text: text.text,
+    ...fields,
+    ...(displayPath !== undefined ? { displayPath } : {}),
+    ...(relPath !== undefined ? { relPath } : {}),
+    redactedLines: text.redacted + labels,
+  };
 }
 
 /** The hit with its gated fields attached (the raw fields stay, for an explicit reveal). */
@@ -39,7 +47,6 @@ export function withGated(h: SearchHit, redactor?: Redactor): SearchHit {
 export function gatedHit(h: SearchHit, redactor?: Redactor): SearchHit {
   const g = gateFields(h, redactor);
   const externalId = h.externalId === null ? null : gateLabel(h.externalId, { redactor });
-  const relPath = h.relPath ? gateLabel(h.relPath, { redactor }) : h.relPath;
   return {
     ...h,
     externalId,
@@ -49,6 +56,6 @@ export function gatedHit(h: SearchHit, redactor?: Redactor): SearchHit {
     anchor: g.anchor,
     headingPath: g.headingPath,
     ...(g.displayPath !== undefined ? { displayPath: g.displayPath } : {}),
-    ...(relPath !== undefined ? { relPath } : {}),
+    ...(g.relPath !== undefined ? { relPath: g.relPath } : {}),
   };
 }

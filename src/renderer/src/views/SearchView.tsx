@@ -15,7 +15,7 @@ import { useSearch } from '../state/search.ts';
 function shown(h: SearchHit, revealed: boolean): SearchHit {
   if (revealed || !h.gated) return h;
   const g = h.gated;
-  return { ...h, text: g.text, title: g.title, path: g.path, anchor: g.anchor, headingPath: g.headingPath, ...(g.displayPath !== undefined ? { displayPath: g.displayPath } : {}) };
+  return { ...h, text: g.text, title: g.title, path: g.path, anchor: g.anchor, headingPath: g.headingPath, ...(g.displayPath !== undefined ? { displayPath: g.displayPath } : {}), ...(g.relPath !== undefined ? { relPath: g.relPath } : {}) };
 }
 
 export function SearchView() {
