@@ -1,7 +1,7 @@
 import type { WordPieceCounter } from './wordpiece.ts';
 
-/** Bump when chunk boundaries change: stored chunks (and vectors) of an older version get rebuilt. */
-export const CHUNKER_VERSION = 1;
+/** Bump when chunk boundaries change: stored chunks (and vectors) of an older version get rebuilt. 2: symbol chunks for code. */
+export const CHUNKER_VERSION = 2;
 
 export interface ChunkDraft {
   text: string;
@@ -19,18 +19,18 @@ export interface ChunkOptions {
   overlapTokens?: number;
 }
 
-interface Unit {
+export interface Unit {
   text: string;
   line: number;
   tokens: number;
 }
 
-interface SectionMeta {
+export interface SectionMeta {
   headingPath: string[];
   anchor: string;
 }
 
-const DEFAULT_MAX_TOKENS = 254;
+export const DEFAULT_MAX_TOKENS = 254;
 const DEFAULT_OVERLAP_TOKENS = 32;
 
 /** Line-aware chunking for code, plain text and prose; a line too long for one chunk is split at sentences, then words. */
@@ -101,7 +101,7 @@ function uniqueSlug(title: string, counts: Map<string, number>): string {
   return n === 0 ? base : `${base}-${n}`;
 }
 
-function toUnits(lines: string[], firstLine: number, options: ChunkOptions): Unit[] {
+export function toUnits(lines: string[], firstLine: number, options: ChunkOptions): Unit[] {
   const max = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const units: Unit[] = [];
   lines.forEach((text, i) => {
@@ -148,7 +148,7 @@ function splitLongLine(text: string, max: number, counter: WordPieceCounter): { 
   return pieces;
 }
 
-function packUnits(units: Unit[], options: ChunkOptions, meta: SectionMeta): ChunkDraft[] {
+export function packUnits(units: Unit[], options: ChunkOptions, meta: SectionMeta): ChunkDraft[] {
   const max = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const overlap = options.overlapTokens ?? DEFAULT_OVERLAP_TOKENS;
   const chunks: ChunkDraft[] = [];
@@ -175,7 +175,7 @@ function packUnits(units: Unit[], options: ChunkOptions, meta: SectionMeta): Chu
   return chunks;
 }
 
-function buildChunk(units: Unit[], meta: SectionMeta): ChunkDraft | null {
+export function buildChunk(units: Unit[], meta: SectionMeta): ChunkDraft | null {
   let a = 0;
   let b = units.length;
   while (a < b && units[a]!.text.trim() === '') a++;
