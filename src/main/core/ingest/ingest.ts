@@ -4,6 +4,7 @@ import { sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { IngestFileIssue, IngestProgress, IngestReport, RootRecord, SourceType } from '../../../shared/types.ts';
 import { CHUNKER_VERSION, type ChunkOptions } from './chunker.ts';
+import { docFieldsText } from './doc-fields.ts';
 import { classifyPath } from './file-types.ts';
 import { FileError, readers, type ParsedDocument } from './readers.ts';
 import { walk, type WalkedFile } from './walk.ts';
@@ -214,6 +215,7 @@ function prepare(db: Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     deleteSource: db.prepare('DELETE FROM sources WHERE id = ?'),
+    insertDocFields: db.prepare('INSERT INTO doc_fields_fts (rowid, path, symbols) VALUES (?, ?, ?)'),
     // length() in SQL, not JS .length: SQLite counts characters, JS counts UTF-16 units (they differ past U+FFFF).
     sourcesUnder: db.prepare('SELECT id, path FROM sources WHERE root = @folder OR path = @folder OR substr(path, 1, length(@prefix)) = @prefix'),
   };
@@ -283,9 +285,10 @@ async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, root
   }
 
   let chunkCount = 0;
+  const relPath = relativeTo(root.path, path);
   db.transaction(() => {
     const sourceId = (stmts.upsertSource.get({
-      path, root: root.path, rootId: root.id, relPath: relativeTo(root.path, path), hash, size: stats.size, mtime, type: kind.type, language: kind.language, status: 'indexed', error: null,
+      path, root: root.path, rootId: root.id, relPath, hash, size: stats.size, mtime, type: kind.type, language: kind.language, status: 'indexed', error: null,
       chunker: CHUNKER_VERSION, at: ctx.now().toISOString(),
     }) as { id: number }).id;
     stmts.deleteDocuments.run(sourceId);
@@ -295,6 +298,12 @@ async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, root
         stmts.insertChunk.run(docId, i, c.text, c.headingPath.join(' > '), c.anchor, c.lineStart, c.lineEnd, c.tokenCount, CHUNKER_VERSION);
       });
       chunkCount += doc.chunks.length;
+      // A file's own path and symbols rank it (code-aware search); documents of a collection share one file, so
+      // its path says nothing about any of them.
+      if (doc.externalId === null) {
+        const fields = docFieldsText(relPath, kind.type === 'code' ? doc.chunks.flatMap((c) => c.headingPath) : []);
+        stmts.insertDocFields.run(docId, fields.path, fields.symbols);
+      }
     });
   })();
   ctx.report.chunks += chunkCount;
