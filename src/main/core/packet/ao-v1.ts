@@ -241,6 +241,9 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
 
   // 1. Sections over their own target, by their own rule (000's per-section truncation behaviour).
   for (const s of states.values()) {
+    // Sections before it are already trimmed and TASK / PROTOCOL are fixed, so what the others leave of the
+    // packet budget is known here.
+    if (s.spec.absorbsSlack) s.target = Math.max(s.target, budgetChars - (total() - sectionChars(s)));
     const rules = template.sectionRules[s.spec.name] ?? [];
     for (const step of rules) {
       if (sectionChars(s) <= s.target) break;
@@ -273,7 +276,7 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
   const out: AoLayout['sections'] = [];
   for (const s of states.values()) {
     const text = renderSection(s);
-    const max = scale(s.spec.max);
+    const max = Math.max(scale(s.spec.max), s.target);
     if (!s.spec.trimmable && text.length > max) warnings.push(`${s.spec.name} is ${text.length} chars, over its ${max}-char max; it is never trimmed, compress it before assembly`);
     const empty = s.items.length === 0 && s.notes.size === 0;
     out.push({

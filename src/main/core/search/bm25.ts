@@ -40,17 +40,18 @@ interface CandidateRow {
   score: number;
   path: string;
   root: string;
+  isFile: number;
 }
 
 export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Options = {}): Retriever {
   const opts: Bm25Options = 'body' in options ? { weights: options } : options;
   const weights = opts.weights ?? DEFAULT_BM25_WEIGHTS;
   const w = [weights.title, weights.headings, weights.body];
-  const signals = opts.signals === false ? null : (opts.signals ?? {});
+  const signals = opts.signals === false ? null : (opts.signals ??{});
   const hasFields = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'doc_fields_fts'").get() !== undefined;
   // FTS5's bm25() is "lower is better"; scores are negated so every retriever returns "higher is better".
   const plain = db.prepare(
-    `SELECT c.id AS chunkId, c.document_id AS documentId, -r.rank AS score, s.path AS path, s.root AS root
+    `SELECT c.id AS chunkId, c.document_id AS documentId, -r.rank AS score, s.path AS path, s.root AS root, d.external_id IS NULL AS isFile
      FROM (SELECT rowid, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) r
      JOIN chunks c ON c.id = r.rowid ${HIT_JOINS}
      ORDER BY r.rank, c.id`,
@@ -84,7 +85,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     const rows = (filter.params.length === 0
       ? plain.all(...w, match, limit)
       : cached(
-          `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root
+          `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, d.external_id IS NULL AS isFile
            FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
            WHERE chunks_fts MATCH ? AND ${filter.where}
            ORDER BY score DESC, c.id LIMIT ?`,
@@ -100,7 +101,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     const missing = [...fieldScores.keys()].filter((d) => !seenDocs.has(d));
     if (missing.length > 0) rows.push(...chunksOfDocuments(missing, match, filter));
 
-    const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: r.score, relPath: relPathOf(r) }));
+    const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: r.score, relPath: relPathOf(r), isFile: r.isFile === 1 }));
     const ranked = rankCandidates(candidates, fieldScores, { signals, aboutTests: queryIsAboutTests(queryTerms(query.text)) });
     return loadInOrder(ranked.slice(0, query.k));
   }
@@ -112,7 +113,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   function chunksOfDocuments(docs: number[], match: string, filter: ReturnType<typeof filterSql>): CandidateRow[] {
     const ids = JSON.stringify(docs);
     const matched = cached(
-      `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root
+      `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, d.external_id IS NULL AS isFile
        FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
        WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?)) AND ${filter.where}`,
     ).all(...w, match, ids, ...filter.params) as CandidateRow[];
@@ -120,7 +121,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     const rest = docs.filter((d) => !have.has(d));
     if (rest.length === 0) return matched;
     const first = cached(
-      `SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root
+      `SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, d.external_id IS NULL AS isFile
        FROM chunks c ${HIT_JOINS}
        WHERE c.document_id IN (SELECT value FROM json_each(?)) AND c.ordinal = 0 AND ${filter.where}`,
     ).all(JSON.stringify(rest), ...filter.params) as CandidateRow[];
