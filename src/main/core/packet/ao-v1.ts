@@ -243,11 +243,12 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
   for (const s of states.values()) {
     // Sections before it are already trimmed and TASK / PROTOCOL are fixed, so what the others leave of the
     // packet budget is known here.
-    if (s.spec.absorbsSlack) s.target = Math.max(s.target, budgetChars - (total() - sectionChars(s)));
+    // The reported target stays the template's; only the trimming point moves.
+    const limit = s.spec.absorbsSlack ? Math.max(s.target, budgetChars - (total() - sectionChars(s))) : s.target;
     const rules = template.sectionRules[s.spec.name] ?? [];
     for (const step of rules) {
-      if (sectionChars(s) <= s.target) break;
-      apply(step, 'section_over_target', () => sectionChars(s) <= s.target);
+      if (sectionChars(s) <= limit) break;
+      apply(step, 'section_over_target', () => sectionChars(s) <= limit);
     }
   }
   // 2. The packet over budget: HISTORY → INTEL → GOALS; TASK and PROTOCOL never.
@@ -276,7 +277,7 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
   const out: AoLayout['sections'] = [];
   for (const s of states.values()) {
     const text = renderSection(s);
-    const max = Math.max(scale(s.spec.max), s.target);
+    const max = scale(s.spec.max);
     if (!s.spec.trimmable && text.length > max) warnings.push(`${s.spec.name} is ${text.length} chars, over its ${max}-char max; it is never trimmed, compress it before assembly`);
     const empty = s.items.length === 0 && s.notes.size === 0;
     out.push({

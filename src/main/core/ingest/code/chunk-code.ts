@@ -132,11 +132,22 @@ function merge(segments: Segment[], ix: UnitIndex, units: Unit[], options: Chunk
     group = [];
     groupTokens = 0;
   };
-  for (const seg of segments) {
+  const strong = (s: Segment) => !s.inherited && s.name !== null;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
     if (seg.chunks) {
       flush();
       out.push(...seg.chunks);
       continue;
+    }
+    // Lines between definitions (a class header, a comment, blank lines) go with the next definition rather than
+    // after a big one, when they fit with it.
+    if (!strong(seg) && group.some(big)) {
+      let j = i;
+      let ahead = 0;
+      while (j < segments.length && !segments[j]!.chunks && !strong(segments[j]!)) ahead += segments[j++]!.tokens;
+      const next = segments[j];
+      if (next && !next.chunks && ahead + next.tokens <= max) flush();
     }
     const clash = (big(seg) && group.some((g) => !g.inherited && g.name !== null)) || (!seg.inherited && seg.name !== null && group.some(big));
     if (group.length > 0 && (groupTokens + seg.tokens > max || clash)) flush();
