@@ -21,7 +21,7 @@ export interface Bm25Weights {
 export const DEFAULT_BM25_WEIGHTS: Bm25Weights = { title: 1.25, headings: 1.25, body: 1 };
 
 /** doc_fields_fts column weights: a query word in the file's path, or in the name of a symbol it defines. */
-export const DOC_FIELD_WEIGHTS = { path: 1, symbols: 0.5 };
+export const DOC_FIELD_WEIGHTS = { path: 1, symbols: 1 };
 
 export interface Bm25Options {
   weights?: Bm25Weights;
