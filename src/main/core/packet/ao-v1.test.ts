@@ -131,6 +131,19 @@ describe('ao-v1: eviction', () => {
     for (const d of p.dropped) expect(intel.text).not.toContain(`${d.source} ·`);
   });
 
+  it('spends the evidence budget: the default k follows max_tokens and INTEL fills what the other sections leave', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) files[`src/mod${i}.md`] = `# Module ${i}\n\n` + `key rotation step ${i} keeps tokens valid\n`.repeat(30);
+    const f = await fixture(undefined, files);
+    const p = await buildPacket({ query: 'key rotation tokens', maxTokens: 8_000 }, { sources: f.sources });
+    expect(p.retrieval.k).toBe(40);
+    expect(p.budgets.total_chars).toBeLessThanOrEqual(32_000);
+    expect(p.budgets.total_chars).toBeGreaterThan(0.9 * 32_000);
+    // An explicit k is the caller's: no more hits than asked for.
+    const few = await buildPacket({ query: 'key rotation tokens', maxTokens: 8_000, k: 5 }, { sources: f.sources });
+    expect(few.included.filter((i) => i.kind === 'evidence').length).toBeLessThanOrEqual(5);
+  });
+
   it('trims HISTORY over its target: state to 5, then sessions to 3, then the decision timeline to 3', async () => {
     const f = await fixture({ states: 10, decisions: 5, filler: 0 });
     const sessions = Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, source: `session-${i}`, ts: `2026-02-0${i + 1}T00:00:00Z`, text: `session ${i} `.padEnd(150, '.') }));
