@@ -17,6 +17,7 @@ import { probeModel } from '../src/main/core/embed/probe.ts';
 import { buildTinyModel } from '../src/main/core/embed/testing/tiny-model.ts';
 import { backfillVectors, openVectorIndex } from '../src/main/core/vectors/index.ts';
 import { evaluate, parseQrels, percentile, type Run } from './lib/trec-eval.ts';
+import { rawFts5InsertSeconds } from './lib/raw-fts.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -45,6 +46,8 @@ const ingestS = (performance.now() - t0) / 1000;
 const t1 = performance.now();
 await ingestPaths(store.db, [join(dataset, 'corpus.jsonl')]);
 const rescanS = (performance.now() - t1) / 1000;
+// Issue #15's floor, measured in the same run: the same chunk texts straight into a bare FTS5 table.
+const rawFts = rawFts5InsertSeconds(store.db, join(tmp, 'raw-fts.db'));
 
 async function runMode(retriever: Retriever) {
   const run: Run = new Map();
@@ -100,6 +103,7 @@ else {
 
 console.log(`dataset    ${dataset} (${values.split}: ${queries.length} queries, ${report.chunks} chunks from ${report.files} file)`);
 console.log(`ingest     ${ingestS.toFixed(2)} s   rescan (unchanged) ${rescanS.toFixed(3)} s`);
+console.log(`raw FTS5   ${rawFts.seconds.toFixed(2)} s   (${rawFts.rows} chunk texts, one transaction)   ingest / raw = ${(ingestS / rawFts.seconds).toFixed(2)}× (target <= 3)`);
 if (embedInfo) console.log(embedInfo);
 const width = Math.max(8, ...rows.map((r) => r.mode.length));
 console.log(`${'mode'.padEnd(width)} nDCG@10  Recall@100  p50 ms  p95 ms  docs in top 10 chunks`);

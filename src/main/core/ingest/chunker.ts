@@ -101,22 +101,35 @@ function uniqueSlug(title: string, counts: Map<string, number>): string {
   return n === 0 ? base : `${base}-${n}`;
 }
 
+const SENTENCE_END = /(?<=[.!?;])\s+/;
+
 export function toUnits(lines: string[], firstLine: number, options: ChunkOptions): Unit[] {
   const max = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const units: Unit[] = [];
   lines.forEach((text, i) => {
     const line = firstLine + i;
+    // A line that may be over the window is counted by sentences once: word pieces never span whitespace, so the
+    // sentences' counts add up to the line's, and a line that needs splitting is not counted twice.
+    const sentences = text.length > max ? text.split(SENTENCE_END) : null;
+    if (sentences && sentences.length > 1) {
+      const counts = sentences.map((x) => options.counter.count(x));
+      const tokens = counts.reduce((a, b) => a + b, 0);
+      if (tokens <= max) units.push({ text, line, tokens });
+      else for (const piece of splitLongLine(sentences, counts, max, options.counter)) units.push({ ...piece, line });
+      return;
+    }
     const tokens = options.counter.count(text);
     if (tokens <= max) units.push({ text, line, tokens });
-    else for (const piece of splitLongLine(text, max, options.counter)) units.push({ ...piece, line });
+    else for (const piece of splitLongLine([text], [tokens], max, options.counter)) units.push({ ...piece, line });
   });
   return units;
 }
 
-function splitLongLine(text: string, max: number, counter: WordPieceCounter): { text: string; tokens: number }[] {
+function splitLongLine(sentences: string[], counts: number[], max: number, counter: WordPieceCounter): { text: string; tokens: number }[] {
   const pieces: { text: string; tokens: number }[] = [];
-  for (const sentence of text.split(/(?<=[.!?;])\s+/)) {
-    const tokens = counter.count(sentence);
+  for (let si = 0; si < sentences.length; si++) {
+    const sentence = sentences[si]!;
+    const tokens = counts[si]!;
     if (tokens <= max) {
       pieces.push({ text: sentence, tokens });
       continue;

@@ -21,6 +21,7 @@ export function loadVocab(path: string = DEFAULT_VOCAB): Set<string> {
 const WORD_OR_PUNCT = /[\p{L}\p{M}\p{N}]+|[\p{P}\p{S}]|[\u4E00-\u9FFF\u3400-\u4DBF\uF900-\uFAFF]/gu;
 const CJK = /[\u4E00-\u9FFF\u3400-\u4DBF\uF900-\uFAFF\u{20000}-\u{2FA1F}]/u;
 const COMBINING = /\p{Mn}/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPieceCounter {
   const cache = new Map<string, number>();
@@ -54,10 +55,38 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
     if (cache.size < 200_000) cache.set(word, n);
     return n;
   }
+  /**
+   * The same tokenization as WORD_OR_PUNCT for lowercase ASCII, without the regex: runs of [a-z0-9] are words,
+   * every other printable character is punctuation or a symbol (one token each), spaces and controls are dropped.
+   * Most code and much prose is ASCII, and this is where ingest spends its counting time.
+   */
+  function countAscii(text: string): number {
+    let total = 0;
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+        let j = i + 1;
+        for (; j < n; j++) {
+          const d = text.charCodeAt(j);
+          if (!((d >= 97 && d <= 122) || (d >= 48 && d <= 57))) break;
+        }
+        total += piecesOf(text.slice(i, j));
+        i = j;
+      } else {
+        if (c > 32 && c < 127) total += piecesOf(text[i]!);
+        i++;
+      }
+    }
+    return total;
+  }
   return {
     count(text: string): number {
       let total = 0;
-      const normalized = text.toLowerCase().normalize('NFD').replace(COMBINING, '');
+      const lower = text.toLowerCase();
+      if (!NON_ASCII.test(lower)) return countAscii(lower);
+      const normalized = lower.normalize('NFD').replace(COMBINING, '');
       for (const m of normalized.matchAll(WORD_OR_PUNCT)) {
         const w = m[0];
         if (w.length > 1 && CJK.test(w)) {
