@@ -216,7 +216,10 @@ function prepare(db: Database) {
     ),
     deleteSource: db.prepare('DELETE FROM sources WHERE id = ?'),
     insertFts: db.prepare('INSERT INTO chunks_fts (rowid, title, headings, body) VALUES (?, ?, ?, ?)'),
-    insertDocFields: db.prepare('INSERT INTO doc_fields_fts (rowid, path, symbols) VALUES (?, ?, ?)'),
+    // A store opened with a subset of the migrations (tests, tools) may lack the ranking fields: then none are written.
+    insertDocFields: db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'doc_fields_fts'").get()
+      ? db.prepare('INSERT INTO doc_fields_fts (rowid, path, symbols) VALUES (?, ?, ?)')
+      : null,
     // length() in SQL, not JS .length: SQLite counts characters, JS counts UTF-16 units (they differ past U+FFFF).
     sourcesUnder: db.prepare('SELECT id, path FROM sources WHERE root = @folder OR path = @folder OR substr(path, 1, length(@prefix)) = @prefix'),
   };
@@ -309,7 +312,7 @@ async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, root
       chunkCount += doc.chunks.length;
       // A file's own path and symbols rank it (code-aware search); documents of a collection share one file, so
       // its path says nothing about any of them.
-      if (doc.externalId === null) {
+      if (doc.externalId === null && stmts.insertDocFields) {
         const fields = docFieldsText(relPath, kind.type === 'code' ? doc.chunks.flatMap((c) => c.headingPath) : []);
         stmts.insertDocFields.run(docId, fields.path, fields.symbols);
       }
