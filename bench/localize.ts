@@ -12,7 +12,7 @@ import { createGrepBaseline, scoreFiles } from '../src/main/core/localize/grep-b
 import { buildTasks } from '../src/main/core/localize/tasks.ts';
 import { buildPacket } from '../src/main/core/packet/assemble.ts';
 import { createStoreSources } from '../src/main/core/packet/store-sources.ts';
-import { createBm25Retriever } from '../src/main/core/search/index.ts';
+import { chooseRetriever, createBm25Retriever } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 
 const { positionals, values } = parseArgs({
@@ -58,7 +58,10 @@ const pathOfSource = (source: string) => {
 const indexed = store.db.prepare("SELECT path FROM sources WHERE status = 'indexed'").all() as { path: string }[];
 const grep = createGrepBaseline(indexed.map((s) => ({ path: rel(s.path), text: readFileSync(s.path, 'utf8') })));
 const retriever = createBm25Retriever(store.db);
-const sources = createStoreSources(store.db, { retriever });
+// The packet retrieves as `contextpack pack` does: the retriever factory's choice for packets (a fresh store has
+// no vectors, so BM25 with text MMR); search top-10 is the plain BM25 order `contextpack search` gives.
+const choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25: retriever, openSemantic: async () => ({ ok: false, reason: 'bench: BM25 only' }) }, { purpose: 'packet' });
+const sources = createStoreSources(store.db, { retriever: choice.retriever, retrievalFallback: choice.fallbackReason });
 
 interface Tally { hit: number; recall: number; files: number }
 const sum = { packet: { hit: 0, recall: 0, files: 0 }, search: { hit: 0, recall: 0, files: 0 }, grep: { hit: 0, recall: 0, files: 0 }, grepSame: { hit: 0, recall: 0, files: 0 } } satisfies Record<string, Tally>;
@@ -93,7 +96,7 @@ packetMs.sort((a, b) => a - b);
 const n = tasks.length;
 const f = (x: number) => (x / n).toFixed(2);
 console.log(`repo ${repo} · ${n} tasks (${subjects === 'fix' ? 'fix commits' : 'all commits'}) · HEAD tree indexed: ${report.files} files, ${report.chunks} chunks in ${ingestS.toFixed(1)} s · bm25, no embedding model`);
-console.log(`packet: ao-v1, --max-tokens ${maxTokens}: mean ${Math.round(tokensUsed / n)} tokens (${((100 * tokensUsed) / n / maxTokens).toFixed(0)} % of the budget), evidence ${Math.round(evidenceTokens / n)} tokens, p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms`);
+console.log(`packet: ao-v1, --max-tokens ${maxTokens}, retriever ${choice.retriever.mode}${choice.retriever.params?.mmr ? ` + ${choice.retriever.params.mmr.similarity} MMR λ ${choice.retriever.params.mmr.lambda}` : ''}: mean ${Math.round(tokensUsed / n)} tokens (${((100 * tokensUsed) / n / maxTokens).toFixed(0)} % of the budget), evidence ${Math.round(evidenceTokens / n)} tokens, p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms`);
 console.log('');
 console.log('| | hit rate | file recall | files shown |');
 console.log('|---|---:|---:|---:|');
