@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { relative, sep } from 'node:path';
+import { sep } from 'node:path';
 import type { SearchHit } from '../../../shared/types.ts';
 import { queryIsAboutTests } from './code-paths.ts';
 import { rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
@@ -142,6 +142,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
 }
 
 function relPathOf(r: { path: string; root: string }): string {
-  if (r.path === r.root) return r.path.split(/[\\/]/).pop() ?? r.path;
-  return r.path.startsWith(r.root + sep) || r.path.startsWith(r.root + '/') ? relative(r.root, r.path) : r.path;
+  if (r.path === r.root) return r.path.slice(Math.max(r.path.lastIndexOf('/'), r.path.lastIndexOf('\\')) + 1);
+  const under = r.path.length > r.root.length && r.path.startsWith(r.root) && (r.path[r.root.length] === '/' || r.path[r.root.length] === sep);
+  return under ? r.path.slice(r.root.length + 1) : r.path;
 }
