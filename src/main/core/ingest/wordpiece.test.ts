@@ -47,4 +47,11 @@ describe('word piece counter', () => {
     ];
     for (const t of samples) expect(counter.count(t), t).toBe(viaUnicode(t));
   });
+
+  it('counts mixed text segment by segment exactly as the whole text', () => {
+    // Joined with spaces, the segments' counts add up: no token spans a space.
+    const parts = ['naïve', 'café', 'İstanbul', 'µg/ml', '5°C', '日本語のテキスト', 'x\u00a0y', 'a\u0301b', 'plain-ascii_words', '(Ωmega)'];
+    expect(counter.count(parts.join(' '))).toBe(parts.reduce((n, p) => n + counter.count(p), 0));
+    expect(counter.count('naïve café')).toBe(counter.count('naive cafe'));
+  });
 });

@@ -60,15 +60,14 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
    * every other printable character is punctuation or a symbol (one token each), spaces and controls are dropped.
    * Most code and much prose is ASCII, and this is where ingest spends its counting time.
    */
-  function countAscii(text: string): number {
+  function countAscii(text: string, from = 0, to = text.length): number {
     let total = 0;
-    const n = text.length;
-    let i = 0;
-    while (i < n) {
+    let i = from;
+    while (i < to) {
       const c = text.charCodeAt(i);
       if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
         let j = i + 1;
-        for (; j < n; j++) {
+        for (; j < to; j++) {
           const d = text.charCodeAt(j);
           if (!((d >= 97 && d <= 122) || (d >= 48 && d <= 57))) break;
         }
@@ -81,19 +80,45 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
     }
     return total;
   }
+  /** The Unicode path: NFD, combining marks dropped, WORD_OR_PUNCT, CJK ideographs one token each. */
+  function countUnicode(lower: string): number {
+    let total = 0;
+    const normalized = lower.normalize('NFD').replace(COMBINING, '');
+    for (const m of normalized.matchAll(WORD_OR_PUNCT)) {
+      const w = m[0];
+      if (w.length > 1 && CJK.test(w)) {
+        for (const ch of w) total += CJK.test(ch) ? 1 : piecesOf(ch);
+      } else total += piecesOf(w);
+    }
+    return total;
+  }
+  /**
+   * Mixed text: no token spans a space or control character (≤ U+0020), and no decomposition or combining mark
+   * crosses one, so each space-separated segment is counted on its own, on the ASCII path unless it has a
+   * non-ASCII character (one `µ` in an abstract no longer sends the whole line down the regex path).
+   */
+  function countMixed(lower: string): number {
+    let total = 0;
+    const n = lower.length;
+    let i = 0;
+    while (i < n) {
+      while (i < n && lower.charCodeAt(i) <= 32) i++;
+      let j = i;
+      let ascii = true;
+      for (; j < n; j++) {
+        const c = lower.charCodeAt(j);
+        if (c <= 32) break;
+        if (c >= 128) ascii = false;
+      }
+      if (j > i) total += ascii ? countAscii(lower, i, j) : countUnicode(lower.slice(i, j));
+      i = j;
+    }
+    return total;
+  }
   return {
     count(text: string): number {
-      let total = 0;
       const lower = text.toLowerCase();
-      if (!NON_ASCII.test(lower)) return countAscii(lower);
-      const normalized = lower.normalize('NFD').replace(COMBINING, '');
-      for (const m of normalized.matchAll(WORD_OR_PUNCT)) {
-        const w = m[0];
-        if (w.length > 1 && CJK.test(w)) {
-          for (const ch of w) total += CJK.test(ch) ? 1 : piecesOf(ch);
-        } else total += piecesOf(w);
-      }
-      return total;
+      return NON_ASCII.test(lower) ? countMixed(lower) : countAscii(lower);
     },
   };
 }
