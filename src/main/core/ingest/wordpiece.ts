@@ -60,6 +60,9 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
    * every other printable character is punctuation or a symbol (one token each), spaces and controls are dropped.
    * Most code and much prose is ASCII, and this is where ingest spends its counting time.
    */
+  // Printable ASCII punctuation and symbols are one character each: their counts, by char code, looked up once.
+  const asciiSymbol = new Uint8Array(128);
+  for (let c = 33; c < 127; c++) asciiSymbol[c] = piecesOf(String.fromCharCode(c));
   function countAscii(text: string, from = 0, to = text.length): number {
     let total = 0;
     let i = from;
@@ -74,7 +77,7 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
         total += piecesOf(text.slice(i, j));
         i = j;
       } else {
-        if (c > 32 && c < 127) total += piecesOf(text[i]!);
+        if (c > 32 && c < 127) total += asciiSymbol[c]!;
         i++;
       }
     }
