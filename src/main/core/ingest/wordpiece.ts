@@ -60,6 +60,38 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
    * every other printable character is punctuation or a symbol (one token each), spaces and controls are dropped.
    * Most code and much prose is ASCII, and this is where ingest spends its counting time.
    */
+  // ASCII words by their characters in place: an open-addressing table keyed by an FNV-1a hash of the char codes,
+  // checked char by char, so a word seen before costs neither a substring nor a string hash (most of ingest's
+  // counting time). A new word is sliced once and counted by piecesOf.
+  const SLOTS = 1 << 18;
+  const slotWords: (string | undefined)[] = new Array(SLOTS);
+  const slotCounts = new Int32Array(SLOTS);
+  let used = 0;
+  function wordAt(text: string, i: number, j: number): number {
+    let h = 0x811c9dc5;
+    for (let k = i; k < j; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+    let slot = (h >>> 0) & (SLOTS - 1);
+    const len = j - i;
+    for (;;) {
+      const w = slotWords[slot];
+      if (w === undefined) break;
+      if (w.length === len) {
+        let k = 0;
+        while (k < len && w.charCodeAt(k) === text.charCodeAt(i + k)) k++;
+        if (k === len) return slotCounts[slot]!;
+      }
+      slot = (slot + 1) & (SLOTS - 1);
+    }
+    const word = text.slice(i, j);
+    const n = piecesOf(word);
+    // Half full at most, so probes stay short; past that, words go through piecesOf's own cache.
+    if (used < SLOTS / 2) {
+      slotWords[slot] = word;
+      slotCounts[slot] = n;
+      used++;
+    }
+    return n;
+  }
   // Printable ASCII punctuation and symbols are one character each: their counts, by char code, looked up once.
   const asciiSymbol = new Uint8Array(128);
   for (let c = 33; c < 127; c++) asciiSymbol[c] = piecesOf(String.fromCharCode(c));
@@ -74,7 +106,7 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
           const d = text.charCodeAt(j);
           if (!((d >= 97 && d <= 122) || (d >= 48 && d <= 57))) break;
         }
-        total += piecesOf(text.slice(i, j));
+        total += wordAt(text, i, j);
         i = j;
       } else {
         if (c > 32 && c < 127) total += asciiSymbol[c]!;
