@@ -87,6 +87,10 @@ describe('symbol chunking per language', () => {
 });
 
 describe('symbol chunking: budgets, merging, splitting', () => {
+  it('names a chained assignment by its first target', async () => {
+    expect(await anchors('res.contentType = res.type = function contentType(type) {\n  return type;\n};\n', 'javascript')).toEqual(['res.contentType:1-3']);
+  });
+
   it('merges small neighbours, and every chunk keeps the exact word-piece budget', async () => {
     const src = ['function a() { return 1; }', 'function b() { return 2; }', 'function c() { return 3; }'].join('\n');
     const chunks = await chunkCode(src, 'javascript', opts);

@@ -40,11 +40,13 @@ function declaratorName(n: Node, nested: boolean): string | null {
   return decls[0]!.childForFieldName('name')?.text ?? null;
 }
 
-/** `res.send = function send() {…}`, `module.exports = {…}`, `exports.x = () => …`. */
+/** `res.send = function send() {…}`, `module.exports = {…}`, `exports.x = () => …`, chained `a.x = a.y = function …`. */
 function assignmentName(n: Node, nested: boolean): string | null {
   const expr = n.namedChildren[0];
   if (!expr || expr.type !== 'assignment_expression') return null;
-  const right = expr.childForFieldName('right');
+  let right = expr.childForFieldName('right');
+  // `res.contentType = res.type = function contentType() {…}`: named by the first target.
+  while (right?.type === 'assignment_expression') right = right.childForFieldName('right');
   if (!right || !JS_FUNCTION_VALUES.has(right.type) || (nested && right.type === 'object')) return null;
   const left = expr.childForFieldName('left');
   return left && (left.type === 'member_expression' || left.type === 'identifier') ? left.text : null;
