@@ -62,7 +62,9 @@ const lines: Reader = async (bytes, path, options) => [
 /** Code in a language with a grammar is chunked at its definitions (anchors name the symbol); other code by lines. */
 const code: Reader = async (bytes, path, options) => {
   const text = decodeUtf8(bytes);
-  const lang = symbolLanguage(path);
+  // Minified or generated one-liners have no definitions worth an anchor, and parsing them costs seconds.
+  const minified = text.length > 20_000 && text.length / (text.split('\n', 2_000).length) > 1_000;
+  const lang = minified ? null : symbolLanguage(path);
   const chunks = lang ? await chunkCode(text, lang, { ...options, source: path }) : chunkLines(text, options);
   return [{ title: basename(path), externalId: null, chunks }];
 };

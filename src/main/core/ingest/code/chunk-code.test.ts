@@ -124,6 +124,10 @@ describe('symbol chunking: budgets, merging, splitting', () => {
     expect(doc!.chunks.map((c) => c.anchor)).toEqual(['']);
     const [js] = await readers.code(new TextEncoder().encode('function hello() {}\n'), '/x/a.js', opts);
     expect(js!.chunks.map((c) => c.anchor)).toEqual(['hello']);
+    // A minified file (a few very long lines) is not parsed: line chunks, no anchors.
+    const minified = Array.from({ length: 2_000 }, (_, i) => `function f${i}(a){return a+${i}}`).join(';');
+    const [min] = await readers.code(new TextEncoder().encode(minified), '/x/app.min.js', opts);
+    expect(new Set(min!.chunks.map((c) => c.anchor))).toEqual(new Set(['']));
   });
 
   it('rewrites the legacy dylink section once and leaves a module in the new layout alone', () => {
