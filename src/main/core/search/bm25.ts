@@ -40,6 +40,8 @@ interface CandidateRow {
   score: number;
   path: string;
   root: string;
+  /** Path relative to its root, as ingest recorded it (migration 040); null in stores without it. */
+  relPath: string | null;
   isFile: number;
 }
 
@@ -51,7 +53,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   const hasFields = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'doc_fields_fts'").get() !== undefined;
   // FTS5's bm25() is "lower is better"; scores are negated so every retriever returns "higher is better".
   const plain = db.prepare(
-    `SELECT c.id AS chunkId, c.document_id AS documentId, -r.rank AS score, s.path AS path, s.root AS root, d.external_id IS NULL AS isFile
+    `SELECT c.id AS chunkId, c.document_id AS documentId, -r.rank AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
      FROM (SELECT rowid, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) r
      JOIN chunks c ON c.id = r.rowid ${HIT_JOINS}
      ORDER BY r.rank, c.id`,
@@ -85,7 +87,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     const rows = (filter.params.length === 0
       ? plain.all(...w, match, limit)
       : cached(
-          `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, d.external_id IS NULL AS isFile
+          `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
            FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
            WHERE chunks_fts MATCH ? AND ${filter.where}
            ORDER BY score DESC, c.id LIMIT ?`,
@@ -113,7 +115,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   function chunksOfDocuments(docs: number[], match: string, filter: ReturnType<typeof filterSql>): CandidateRow[] {
     const ids = JSON.stringify(docs);
     const matched = cached(
-      `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, d.external_id IS NULL AS isFile
+      `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
        FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
        WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?)) AND ${filter.where}`,
     ).all(...w, match, ids, ...filter.params) as CandidateRow[];
@@ -121,7 +123,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     const rest = docs.filter((d) => !have.has(d));
     if (rest.length === 0) return matched;
     const first = cached(
-      `SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, d.external_id IS NULL AS isFile
+      `SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
        FROM chunks c ${HIT_JOINS}
        WHERE c.document_id IN (SELECT value FROM json_each(?)) AND c.ordinal = 0 AND ${filter.where}`,
     ).all(JSON.stringify(rest), ...filter.params) as CandidateRow[];
@@ -141,7 +143,8 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   }
 }
 
-function relPathOf(r: { path: string; root: string }): string {
+function relPathOf(r: { path: string; root: string; relPath: string | null }): string {
+  if (r.relPath) return r.relPath;
   if (r.path === r.root) return r.path.slice(Math.max(r.path.lastIndexOf('/'), r.path.lastIndexOf('\\')) + 1);
   const under = r.path.length > r.root.length && r.path.startsWith(r.root) && (r.path[r.root.length] === '/' || r.path[r.root.length] === sep);
   return under ? r.path.slice(r.root.length + 1) : r.path;
