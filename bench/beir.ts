@@ -17,6 +17,8 @@ import { probeModel } from '../src/main/core/embed/probe.ts';
 import { buildTinyModel } from '../src/main/core/embed/testing/tiny-model.ts';
 import { backfillVectors, openVectorIndex } from '../src/main/core/vectors/index.ts';
 import { evaluate, parseQrels, percentile, type Run } from './lib/trec-eval.ts';
+import { rawFts5InsertSeconds } from './lib/raw-fts.ts';
+import { lancedbFtsP50 } from './lib/lancedb-fts.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -45,6 +47,8 @@ const ingestS = (performance.now() - t0) / 1000;
 const t1 = performance.now();
 await ingestPaths(store.db, [join(dataset, 'corpus.jsonl')]);
 const rescanS = (performance.now() - t1) / 1000;
+// Issue #15's floor, measured in the same run: the same chunk texts straight into a bare FTS5 table.
+const rawFts = rawFts5InsertSeconds(store.db, join(tmp, 'raw-fts.db'));
 
 async function runMode(retriever: Retriever) {
   const run: Run = new Map();
@@ -98,14 +102,25 @@ else {
   await embedder.close();
 }
 
+// LanceDB's full-text search on the same chunk texts, same queries, same k (optional: CONTEXTPACK_LANCEDB_DIR).
+const lance = await lancedbFtsP50(store.db, queries.map((q) => q.text), process.env.CONTEXTPACK_LANCEDB_DIR, tmp, 300).catch((err: Error) => err);
+
 console.log(`dataset    ${dataset} (${values.split}: ${queries.length} queries, ${report.chunks} chunks from ${report.files} file)`);
 console.log(`ingest     ${ingestS.toFixed(2)} s   rescan (unchanged) ${rescanS.toFixed(3)} s`);
+console.log(`raw FTS5   ${rawFts.seconds.toFixed(2)} s   (${rawFts.rows} chunk texts, one transaction)   ingest / raw = ${(ingestS / rawFts.seconds).toFixed(2)}× (target <= 3)`);
 if (embedInfo) console.log(embedInfo);
 const width = Math.max(8, ...rows.map((r) => r.mode.length));
 console.log(`${'mode'.padEnd(width)} nDCG@10  Recall@100  p50 ms  p95 ms  docs in top 10 chunks`);
 for (const r of rows) {
   console.log(`${r.mode.padEnd(width)} ${r.ndcg10.toFixed(4)}   ${r.recall100.toFixed(4)}     ${r.p50.toFixed(2).padStart(6)}  ${r.p95.toFixed(2).padStart(6)}  ${r.distinct10.toFixed(2)}`);
 }
+const bm25Row = rows.find((r) => r.mode === 'bm25')!;
+if (lance === null) console.log('lancedb FTS: not run (set CONTEXTPACK_LANCEDB_DIR to a folder with @lancedb/lancedb installed)');
+else if (lance instanceof Error) console.log(`lancedb FTS: not run (${lance.message.split('\n')[0]})`);
+else
+  console.log(
+    `lancedb FTS ${lance.version}: p50 ${lance.p50.toFixed(2)} ms, p95 ${lance.p95.toFixed(2)} ms (k 300, index ${lance.indexS.toFixed(2)} s)   bm25 / lancedb p50 = ${(bm25Row.p50 / lance.p50).toFixed(2)} (target <= 1)`,
+  );
 if (notRun) console.log(`vector, hybrid: not run (${notRun})`);
 else {
   const of = (mode: string) => rows.find((r) => r.mode === mode)!.ndcg10;

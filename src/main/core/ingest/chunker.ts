@@ -1,8 +1,8 @@
 import { safeLabel, uniqueAnchor } from './anchors.ts';
 import type { WordPieceCounter } from './wordpiece.ts';
 
-/** Bump when chunk boundaries change: stored chunks (and vectors) of an older version get rebuilt. */
-export const CHUNKER_VERSION = 1;
+/** Bump when chunk boundaries change: stored chunks (and vectors) of an older version get rebuilt. 2: symbol chunks for code. */
+export const CHUNKER_VERSION = 2;
 
 export interface ChunkDraft {
   text: string;
@@ -20,18 +20,18 @@ export interface ChunkOptions {
   overlapTokens?: number;
 }
 
-interface Unit {
+export interface Unit {
   text: string;
   line: number;
   tokens: number;
 }
 
-interface SectionMeta {
+export interface SectionMeta {
   headingPath: string[];
   anchor: string;
 }
 
-const DEFAULT_MAX_TOKENS = 254;
+export const DEFAULT_MAX_TOKENS = 254;
 const DEFAULT_OVERLAP_TOKENS = 32;
 
 /** Line-aware chunking for code, plain text and prose; a line too long for one chunk is split at sentences, then words. */
@@ -91,22 +91,35 @@ export function markdownSections(text: string): MarkdownSection[] {
 
 export { slugify } from './anchors.ts';
 
-function toUnits(lines: string[], firstLine: number, options: ChunkOptions): Unit[] {
+const SENTENCE_END = /(?<=[.!?;])\s+/;
+
+export function toUnits(lines: string[], firstLine: number, options: ChunkOptions): Unit[] {
   const max = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const units: Unit[] = [];
   lines.forEach((text, i) => {
     const line = firstLine + i;
+    // A line that may be over the window is counted by sentences once: word pieces never span whitespace, so the
+    // sentences' counts add up to the line's, and a line that needs splitting is not counted twice.
+    const sentences = text.length > max ? text.split(SENTENCE_END) : null;
+    if (sentences && sentences.length > 1) {
+      const counts = sentences.map((x) => options.counter.count(x));
+      const tokens = counts.reduce((a, b) => a + b, 0);
+      if (tokens <= max) units.push({ text, line, tokens });
+      else for (const piece of splitLongLine(sentences, counts, max, options.counter)) units.push({ ...piece, line });
+      return;
+    }
     const tokens = options.counter.count(text);
     if (tokens <= max) units.push({ text, line, tokens });
-    else for (const piece of splitLongLine(text, max, options.counter)) units.push({ ...piece, line });
+    else for (const piece of splitLongLine([text], [tokens], max, options.counter)) units.push({ ...piece, line });
   });
   return units;
 }
 
-function splitLongLine(text: string, max: number, counter: WordPieceCounter): { text: string; tokens: number }[] {
+function splitLongLine(sentences: string[], counts: number[], max: number, counter: WordPieceCounter): { text: string; tokens: number }[] {
   const pieces: { text: string; tokens: number }[] = [];
-  for (const sentence of text.split(/(?<=[.!?;])\s+/)) {
-    const tokens = counter.count(sentence);
+  for (let si = 0; si < sentences.length; si++) {
+    const sentence = sentences[si]!;
+    const tokens = counts[si]!;
     if (tokens <= max) {
       pieces.push({ text: sentence, tokens });
       continue;
@@ -138,7 +151,7 @@ function splitLongLine(text: string, max: number, counter: WordPieceCounter): { 
   return pieces;
 }
 
-function packUnits(units: Unit[], options: ChunkOptions, meta: SectionMeta): ChunkDraft[] {
+export function packUnits(units: Unit[], options: ChunkOptions, meta: SectionMeta): ChunkDraft[] {
   const max = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const overlap = options.overlapTokens ?? DEFAULT_OVERLAP_TOKENS;
   const chunks: ChunkDraft[] = [];
@@ -165,7 +178,7 @@ function packUnits(units: Unit[], options: ChunkOptions, meta: SectionMeta): Chu
   return chunks;
 }
 
-function buildChunk(units: Unit[], meta: SectionMeta): ChunkDraft | null {
+export function buildChunk(units: Unit[], meta: SectionMeta): ChunkDraft | null {
   let a = 0;
   let b = units.length;
   while (a < b && units[a]!.text.trim() === '') a++;

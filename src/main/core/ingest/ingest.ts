@@ -4,6 +4,7 @@ import { sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { IngestFileIssue, IngestProgress, IngestReport, RootRecord, SourceType } from '../../../shared/types.ts';
 import { CHUNKER_VERSION, type ChunkOptions } from './chunker.ts';
+import { docFieldsText } from './doc-fields.ts';
 import { classifyPath } from './file-types.ts';
 import { FileError, readers, type ParsedDocument } from './readers.ts';
 import { walk, type WalkedFile } from './walk.ts';
@@ -214,6 +215,11 @@ function prepare(db: Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     deleteSource: db.prepare('DELETE FROM sources WHERE id = ?'),
+    insertFts: db.prepare('INSERT INTO chunks_fts (rowid, title, headings, body) VALUES (?, ?, ?, ?)'),
+    // A store opened with a subset of the migrations (tests, tools) may lack the ranking fields: then none are written.
+    insertDocFields: db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'doc_fields_fts'").get()
+      ? db.prepare('INSERT INTO doc_fields_fts (rowid, path, symbols) VALUES (?, ?, ?)')
+      : null,
     // length() in SQL, not JS .length: SQLite counts characters, JS counts UTF-16 units (they differ past U+FFFF).
     sourcesUnder: db.prepare('SELECT id, path FROM sources WHERE root = @folder OR path = @folder OR substr(path, 1, length(@prefix)) = @prefix'),
   };
@@ -283,24 +289,54 @@ async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, root
   }
 
   let chunkCount = 0;
+  const relPath = relativeTo(root.path, path);
   db.transaction(() => {
     const sourceId = (stmts.upsertSource.get({
-      path, root: root.path, rootId: root.id, relPath: relativeTo(root.path, path), hash, size: stats.size, mtime, type: kind.type, language: kind.language, status: 'indexed', error: null,
+      path, root: root.path, rootId: root.id, relPath, hash, size: stats.size, mtime, type: kind.type, language: kind.language, status: 'indexed', error: null,
       chunker: CHUNKER_VERSION, at: ctx.now().toISOString(),
     }) as { id: number }).id;
     stmts.deleteDocuments.run(sourceId);
+    const total = docs.reduce((n, d) => n + d.chunks.length, 0);
+    const trigger = total >= BULK_CHUNKS ? ftsTriggerSql(db) : null;
+    // Bulk path: FTS5 flushes its pending index at every statement savepoint, and the insert trigger gives every
+    // chunk insert one, so a big file is written with the trigger lifted (inside this transaction: no other
+    // connection ever sees it missing) and its FTS rows inserted directly, exactly as the trigger would.
+    if (trigger) db.exec('DROP TRIGGER chunks_fts_insert');
     docs.forEach((doc, ordinal) => {
       const docId = Number(stmts.insertDocument.run(sourceId, ordinal, doc.externalId, doc.title).lastInsertRowid);
       doc.chunks.forEach((c, i) => {
-        stmts.insertChunk.run(docId, i, c.text, c.headingPath.join(' > '), c.anchor, c.lineStart, c.lineEnd, c.tokenCount, CHUNKER_VERSION);
+        const headings = c.headingPath.join(' > ');
+        const id = stmts.insertChunk.run(docId, i, c.text, headings, c.anchor, c.lineStart, c.lineEnd, c.tokenCount, CHUNKER_VERSION).lastInsertRowid;
+        if (trigger) stmts.insertFts.run(id, doc.title, headings, c.text);
       });
       chunkCount += doc.chunks.length;
+      // A file's own path and symbols rank it (code-aware search); documents of a collection share one file, so
+      // its path says nothing about any of them.
+      if (doc.externalId === null && stmts.insertDocFields) {
+        const fields = docFieldsText(relPath, kind.type === 'code' ? doc.chunks.flatMap((c) => c.headingPath) : []);
+        stmts.insertDocFields.run(docId, fields.path, fields.symbols);
+      }
     });
+    if (trigger) db.exec(trigger);
   })();
   ctx.report.chunks += chunkCount;
   for (const reason of warnings) ctx.report.warnings.push({ path, reason });
   if (existing?.status === 'indexed') ctx.report.updated.push(path);
   else ctx.report.added.push(path);
+}
+
+/** Files with at least this many chunks take the bulk path (below it, lifting the trigger costs more than it saves). */
+const BULK_CHUNKS = 256;
+const KNOWN_FTS_TRIGGER = 'CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN INSERT INTO chunks_fts (rowid, title, headings, body) VALUES (new.id, (SELECT title FROM documents WHERE id = new.document_id), new.heading_path, new.text); END';
+
+/**
+ * The insert trigger's SQL when it is the one the bulk path reproduces (migration 001's), else null: a store whose
+ * trigger indexes something else keeps using the trigger.
+ */
+function ftsTriggerSql(db: Database): string | null {
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'chunks_fts_insert'").get() as { sql: string } | undefined;
+  if (!row) return null;
+  return row.sql.replace(/\s+/g, ' ').replace(/;?\s*$/, '').replace(/\s*;\s*END$/, '; END') === KNOWN_FTS_TRIGGER ? row.sql : null;
 }
 
 function looksBinary(bytes: Uint8Array): boolean {

@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { SourceType } from '../../../shared/types.ts';
 import { chunkLines, chunkMarkdown, markdownSections, type ChunkDraft, type ChunkOptions } from './chunker.ts';
+import { chunkCode } from './code/chunk-code.ts';
+import { symbolLanguage } from './code/languages.ts';
 
 export interface ParsedDocument {
   title: string;
@@ -56,6 +58,16 @@ const markdown: Reader = async (bytes, path, options) => {
 const lines: Reader = async (bytes, path, options) => [
   { title: basename(path), externalId: null, chunks: chunkLines(decodeUtf8(bytes), options) },
 ];
+
+/** Code in a language with a grammar is chunked at its definitions (anchors name the symbol); other code by lines. */
+const code: Reader = async (bytes, path, options) => {
+  const text = decodeUtf8(bytes);
+  // Minified or generated one-liners have no definitions worth an anchor, and parsing them costs seconds.
+  const minified = text.length > 20_000 && text.length / (text.split('\n', 2_000).length) > 1_000;
+  const lang = minified ? null : symbolLanguage(path);
+  const chunks = lang ? await chunkCode(text, lang, { ...options, source: path }) : chunkLines(text, options);
+  return [{ title: basename(path), externalId: null, chunks }];
+};
 
 const BLOCK_TAGS = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
@@ -204,7 +216,7 @@ const json: Reader = async (bytes, path, options) => {
 export const readers: Record<SourceType, Reader> = {
   markdown,
   text: lines,
-  code: lines,
+  code,
   html,
   pdf,
   json,

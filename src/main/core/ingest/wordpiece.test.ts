@@ -35,4 +35,23 @@ describe('word piece counter', () => {
       expect(counter.count(s), s).toBe(ids.length);
     }
   });
+
+  it('counts ASCII text on its fast path exactly as the Unicode path does', () => {
+    // Appending a separated non-ASCII word sends the same text down the regex path; the tokens cannot merge.
+    const viaUnicode = (t: string) => counter.count(`${t} é`) - counter.count('é');
+    const samples = [
+      'res.send = function send(body) { return this.status(200); }',
+      'The TRANSFER-Encoding header: chunked; 42 items @ 3.5% (approx) #tag ~x `code` $var [a]|{b}\\c^d',
+      'def url_for(endpoint: str, **values) -> str:  # noqa: E501\t\x01',
+      Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join(''),
+    ];
+    for (const t of samples) expect(counter.count(t), t).toBe(viaUnicode(t));
+  });
+
+  it('counts mixed text segment by segment exactly as the whole text', () => {
+    // Joined with spaces, the segments' counts add up: no token spans a space.
+    const parts = ['naïve', 'café', 'İstanbul', 'µg/ml', '5°C', '日本語のテキスト', 'x\u00a0y', 'a\u0301b', 'plain-ascii_words', '(Ωmega)'];
+    expect(counter.count(parts.join(' '))).toBe(parts.reduce((n, p) => n + counter.count(p), 0));
+    expect(counter.count('naïve café')).toBe(counter.count('naive cafe'));
+  });
 });

@@ -107,12 +107,16 @@ describe('ao-v1: eviction', () => {
   it('trims a section over its target by its own rule: INTEL compresses, then drops whole lowest-score items first', async () => {
     const files: Record<string, string> = {};
     // One chunk per document (ids stay unique), eight sentences each: compressing all of them is not enough.
-    for (let i = 0; i < 90; i++) files[`doc${i}.md`] = `# Doc ${i}\n\n` + Array.from({ length: 8 }, (_, j) => `Sentence ${j} on tokens rotate keys ${'x'.repeat(i % 7)} item ${i}.`).join(' ') + '\n';
+    for (let i = 0; i < 250; i++) files[`doc${i}.md`] = `# Doc ${i}\n\n` + Array.from({ length: 8 }, (_, j) => `Sentence ${j} on tokens rotate keys ${'x'.repeat(i % 7)} item ${i}.`).join(' ') + '\n';
     const f = await fixture(undefined, files);
-    const p = await buildPacket({ query: 'tokens rotate keys', k: 90 }, { sources: f.sources });
+    const p = await buildPacket({ query: 'tokens rotate keys', k: 250 }, { sources: f.sources });
     const intel = section(p, 'INTEL');
     expect(intel.budget.truncated).toBe(true);
-    expect(intel.text.length).toBeLessThanOrEqual(12_000);
+    // INTEL's own target (12,000) grows into what the other sections leave of the 28,000-char budget.
+    const others = p.sections.filter((s) => s.name !== 'INTEL').reduce((n, s) => n + s.text.length, 0);
+    expect(intel.text.length).toBeGreaterThan(12_000);
+    expect(intel.text.length).toBeLessThanOrEqual(28_000 - others);
+    expect(p.budgets.total_chars).toBeLessThanOrEqual(28_000);
     // 003: compress before drop — the compress event comes first and names what it compressed.
     const intelEvents = p.truncation_events.filter((e) => e.section === 'INTEL');
     expect(intelEvents[0]).toMatchObject({ step: 'intel: compress lowest score first', action: 'compress', reason: 'section_over_target', dropped_ids: [] });
@@ -125,6 +129,19 @@ describe('ao-v1: eviction', () => {
     // Whole items go; the ones that stay keep their provenance line.
     for (const i of p.included.filter((x) => x.kind === 'evidence')) expect(intel.text).toContain(i.source);
     for (const d of p.dropped) expect(intel.text).not.toContain(`${d.source} ·`);
+  });
+
+  it('spends the evidence budget: the default k follows max_tokens and INTEL fills what the other sections leave', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) files[`src/mod${i}.md`] = `# Module ${i}\n\n` + `key rotation step ${i} keeps tokens valid\n`.repeat(30);
+    const f = await fixture(undefined, files);
+    const p = await buildPacket({ query: 'key rotation tokens', maxTokens: 8_000 }, { sources: f.sources });
+    expect(p.retrieval.k).toBe(40);
+    expect(p.budgets.total_chars).toBeLessThanOrEqual(32_000);
+    expect(p.budgets.total_chars).toBeGreaterThan(0.9 * 32_000);
+    // An explicit k is the caller's: no more hits than asked for.
+    const few = await buildPacket({ query: 'key rotation tokens', maxTokens: 8_000, k: 5 }, { sources: f.sources });
+    expect(few.included.filter((i) => i.kind === 'evidence').length).toBeLessThanOrEqual(5);
   });
 
   it('trims HISTORY over its target: state to 5, then sessions to 3, then the decision timeline to 3', async () => {

@@ -241,10 +241,14 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
 
   // 1. Sections over their own target, by their own rule (000's per-section truncation behaviour).
   for (const s of states.values()) {
+    // Sections before it are already trimmed and TASK / PROTOCOL are fixed, so what the others leave of the
+    // packet budget is known here.
+    // The reported target stays the template's; only the trimming point moves.
+    const limit = s.spec.absorbsSlack ? Math.max(s.target, budgetChars - (total() - sectionChars(s))) : s.target;
     const rules = template.sectionRules[s.spec.name] ?? [];
     for (const step of rules) {
-      if (sectionChars(s) <= s.target) break;
-      apply(step, 'section_over_target', () => sectionChars(s) <= s.target);
+      if (sectionChars(s) <= limit) break;
+      apply(step, 'section_over_target', () => sectionChars(s) <= limit);
     }
   }
   // 2. The packet over budget: HISTORY → INTEL → GOALS; TASK and PROTOCOL never.

@@ -40,7 +40,7 @@ describe('packet formats', async () => {
       ].sort(),
     );
     expect(m.budgets.sections[0]).toEqual(expect.objectContaining({ name: 'GOALS', min: 200, target: 2000, max: 3000, unit: 'chars' }));
-    expect(m.retrieval).toMatchObject({ mode: 'bm25', k: 20 });
+    expect(m.retrieval).toMatchObject({ mode: 'bm25', k: 35 }); // default k fills a 7,000-token budget: 7000 / 200
     expect(m.models).toMatchObject({ tokenizer: 'o200k_base', retriever: 'bm25' });
     expect(m.engine_version).toMatch(/^contextpack-packet\//);
     expect(m.evidence_ids.length).toBeGreaterThan(0);

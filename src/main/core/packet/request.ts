@@ -72,6 +72,13 @@ export interface ResolvedRequest {
 }
 
 export const DEFAULT_K = 20;
+/**
+ * Without an explicit k, enough hits to fill the evidence budget: a chunk is at most ~254 word pieces, about 200
+ * o200k tokens, so max_tokens / 200 hits cover the whole packet; the layout then keeps the best that fit.
+ */
+export function defaultK(maxTokens: number): number {
+  return Math.max(DEFAULT_K, Math.ceil(maxTokens / 200));
+}
 export { MAX_MAX_TOKENS, MIN_MAX_TOKENS };
 
 /** Checks a request field by field and fills defaults; the error names the field. */
@@ -86,7 +93,7 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
     throw new PacketRequestError('maxTokens', `must be an integer in [${MIN_MAX_TOKENS}, ${MAX_MAX_TOKENS}], got ${JSON.stringify(maxTokens)}`);
   const encoding = r.encoding ?? 'o200k_base';
   if (!TOKEN_ENCODINGS.includes(encoding)) throw new PacketRequestError('encoding', `must be one of ${TOKEN_ENCODINGS.join(', ')}, got ${JSON.stringify(encoding)}`);
-  const k = r.k ?? DEFAULT_K;
+  const k = r.k ?? defaultK(maxTokens);
   if (!Number.isInteger(k) || k < 0 || k > 100_000) throw new PacketRequestError('k', `must be an integer in [0, 100000], got ${JSON.stringify(k)}`);
   const profile = r.profile ?? LAYERED_V1.defaultProfile;
   if (!TASK_PROFILES.includes(profile)) throw new PacketRequestError('profile', `must be one of ${TASK_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);

@@ -32,6 +32,11 @@ export interface AoSectionSpec {
   emptyNote: string;
   /** TASK and PROTOCOL are never trimmed. */
   trimmable: boolean;
+  /**
+   * The section may grow into what the others leave unused of the packet budget (INTEL: evidence fills the
+   * packet instead of stopping at its own target while GOALS and HISTORY are empty).
+   */
+  absorbsSlack?: boolean;
 }
 
 /** One eviction move; the same vocabulary serves the per-section rules and the packet overflow order. */
@@ -121,6 +126,7 @@ export const AO_V1: AoTemplate = {
       ],
       emptyNote: 'No prior knowledge found — this is the first cycle.\nAs you work, record decisions and learnings so future packets carry them.',
       trimmable: true,
+      absorbsSlack: true,
     },
     {
       name: 'TASK',

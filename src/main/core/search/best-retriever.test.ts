@@ -39,7 +39,8 @@ const files = (hits: { path: string }[]) => new Set(hits.map((h) => h.path)).siz
 
 describe('text MMR (BM25 without vectors)', () => {
   it('spreads the top hits over more files than plain BM25, and records its parameters', async () => {
-    const bm25 = createBm25Retriever(store.db);
+    // Plain chunk BM25 (no code signals: their per-file decay already spreads files), to see text MMR's own effect.
+    const bm25 = createBm25Retriever(store.db, { signals: false });
     const q = { text: 'pelican gateway key rotation', k: 8 };
     const plain = await bm25.search(q);
     const mmr = createTextMmrRetriever(bm25);

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.ts';
 import { createBm25Retriever } from './bm25.ts';
+import { createTextMmrRetriever } from './text-mmr.ts';
 import { buildFtsQuery, queryTerms } from './fts-query.ts';
 import { HOSTILE_QUERIES, retrieverContract } from './retriever-contract.ts';
 import { bestPerDocument } from './retriever.ts';
 
 retrieverContract('bm25', (store) => createBm25Retriever(store.db));
+retrieverContract('bm25 + text MMR (packets without vectors)', (store) => createTextMmrRetriever(createBm25Retriever(store.db)));
 
 describe('FTS query building', () => {
   it('quotes every term and ORs them, dropping stopwords', () => {

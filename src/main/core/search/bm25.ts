@@ -1,12 +1,16 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
+import { sep } from 'node:path';
 import type { SearchHit } from '../../../shared/types.ts';
-import { buildFtsQuery } from './fts-query.ts';
+import { queryIsAboutTests } from './code-paths.ts';
+import { rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
+import { buildFtsQuery, queryTerms } from './fts-query.ts';
 import { HIT_COLUMNS, HIT_JOINS, filterSql } from './hits.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
 
 /**
  * FTS5 column weights (title, headings, body): a word in a title or heading says more about a chunk than one in
  * its body. 1.25 was the best of {1, 1.25, 1.5, 2} on SciFact's *train* queries (the test split is only reported).
+ * For code the headings column holds the chunk's symbol names.
  */
 export interface Bm25Weights {
   title: number;
@@ -16,34 +20,132 @@ export interface Bm25Weights {
 
 export const DEFAULT_BM25_WEIGHTS: Bm25Weights = { title: 1.25, headings: 1.25, body: 1 };
 
-export function createBm25Retriever(db: Database, weights: Bm25Weights = DEFAULT_BM25_WEIGHTS): Retriever {
+/** doc_fields_fts column weights: a query word in the file's path, or in the name of a symbol it defines. */
+export const DOC_FIELD_WEIGHTS = { path: 1, symbols: 1 };
+
+export interface Bm25Options {
+  weights?: Bm25Weights;
+  /** Code-aware signals (see code-rank.ts); `false` gives plain chunk BM25. */
+  signals?: Partial<RankSignals> | false;
+}
+
+// Candidates beyond k, so file aggregation and the per-file decay have other chunks to work with.
+const EXTRA_CANDIDATES = 50;
+// Documents ranked by their path / symbol fields whose chunks are fetched even when no chunk made the candidates.
+const FIELD_DOCS = 20;
+
+interface CandidateRow {
+  chunkId: number;
+  documentId: number;
+  score: number;
+  path: string;
+  root: string;
+  /** Path relative to its root, as ingest recorded it (migration 040); null in stores without it. */
+  relPath: string | null;
+  isFile: number;
+}
+
+export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Options = {}): Retriever {
+  const opts: Bm25Options = 'body' in options ? { weights: options } : options;
+  const weights = opts.weights ?? DEFAULT_BM25_WEIGHTS;
   const w = [weights.title, weights.headings, weights.body];
+  const signals = opts.signals === false ? null : (opts.signals ??{});
+  const hasFields = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'doc_fields_fts'").get() !== undefined;
   // FTS5's bm25() is "lower is better"; scores are negated so every retriever returns "higher is better".
   const plain = db.prepare(
-    `SELECT ${HIT_COLUMNS}, -r.rank AS score
+    `SELECT c.id AS chunkId, c.document_id AS documentId, -r.rank AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
      FROM (SELECT rowid, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) r
      JOIN chunks c ON c.id = r.rowid ${HIT_JOINS}
      ORDER BY r.rank, c.id`,
   );
+  const fields = hasFields
+    ? db.prepare(
+        `SELECT rowid AS documentId, -bm25(doc_fields_fts, ?, ?) AS score FROM doc_fields_fts WHERE doc_fields_fts MATCH ?
+         ORDER BY bm25(doc_fields_fts, ?, ?) LIMIT ?`,
+      )
+    : null;
+  const load = db.prepare(`SELECT ${HIT_COLUMNS} FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`);
+  const filtered = new Map<string, Statement>();
+  const cached = (sql: string) => {
+    let st = filtered.get(sql);
+    if (!st) filtered.set(sql, (st = db.prepare(sql)));
+    return st;
+  };
+
   return {
     mode: 'bm25',
     async search(query: RetrievalQuery): Promise<SearchHit[]> {
-      return searchBm25Sync(query);
+      return searchSync(query);
     },
   };
 
-  function searchBm25Sync(query: RetrievalQuery): SearchHit[] {
+  function searchSync(query: RetrievalQuery): SearchHit[] {
     const match = buildFtsQuery(query.text);
     if (match === null || query.k <= 0) return [];
     const filter = filterSql(query.filters);
-    if (filter.params.length === 0) return plain.all(...w, match, query.k) as SearchHit[];
-    return db
-      .prepare(
-        `SELECT ${HIT_COLUMNS}, -bm25(chunks_fts, ?, ?, ?) AS score
-         FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
-         WHERE chunks_fts MATCH ? AND ${filter.where}
-         ORDER BY score DESC, c.id LIMIT ?`,
-      )
-      .all(...w, match, ...filter.params, query.k) as SearchHit[];
+    const limit = signals ? query.k + EXTRA_CANDIDATES : query.k;
+    const rows = (filter.params.length === 0
+      ? plain.all(...w, match, limit)
+      : cached(
+          `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
+           FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
+           WHERE chunks_fts MATCH ? AND ${filter.where}
+           ORDER BY score DESC, c.id LIMIT ?`,
+        ).all(...w, match, ...filter.params, limit)) as CandidateRow[];
+    if (!signals) return loadInOrder(rows.map((r) => ({ chunkId: r.chunkId, score: r.score })));
+
+    const fieldScores = new Map<number, number>();
+    if (fields) {
+      const fw = [DOC_FIELD_WEIGHTS.path, DOC_FIELD_WEIGHTS.symbols];
+      for (const f of fields.all(...fw, match, ...fw, FIELD_DOCS) as { documentId: number; score: number }[]) fieldScores.set(f.documentId, f.score);
+    }
+    const seenDocs = new Set(rows.map((r) => r.documentId));
+    const missing = [...fieldScores.keys()].filter((d) => !seenDocs.has(d));
+    if (missing.length > 0) rows.push(...chunksOfDocuments(missing, match, filter));
+
+    const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: r.score, relPath: relPathOf(r), isFile: r.isFile === 1 }));
+    const ranked = rankCandidates(candidates, fieldScores, { signals, aboutTests: queryIsAboutTests(queryTerms(query.text)) });
+    return loadInOrder(ranked.slice(0, query.k));
   }
+
+  /**
+   * The best matching chunk of each document found by its path or symbols alone (its body may not use the query's
+   * words), or its first chunk when none matches; under the same filters as the search.
+   */
+  function chunksOfDocuments(docs: number[], match: string, filter: ReturnType<typeof filterSql>): CandidateRow[] {
+    const ids = JSON.stringify(docs);
+    const matched = cached(
+      `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
+       FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
+       WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?)) AND ${filter.where}`,
+    ).all(...w, match, ids, ...filter.params) as CandidateRow[];
+    const have = new Set(matched.map((r) => r.documentId));
+    const rest = docs.filter((d) => !have.has(d));
+    if (rest.length === 0) return matched;
+    const first = cached(
+      `SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
+       FROM chunks c ${HIT_JOINS}
+       WHERE c.document_id IN (SELECT value FROM json_each(?)) AND c.ordinal = 0 AND ${filter.where}`,
+    ).all(JSON.stringify(rest), ...filter.params) as CandidateRow[];
+    return [...matched, ...first];
+  }
+
+  function loadInOrder(scored: { chunkId: number; score: number }[]): SearchHit[] {
+    if (scored.length === 0) return [];
+    const rows = load.all(JSON.stringify(scored.map((s) => s.chunkId))) as Omit<SearchHit, 'score'>[];
+    const byId = new Map(rows.map((r) => [r.chunkId, r]));
+    const out: SearchHit[] = [];
+    for (const s of scored) {
+      const row = byId.get(s.chunkId);
+      if (row) out.push({ ...row, score: s.score });
+    }
+    return out;
+  }
+}
+
+function relPathOf(r: { path: string; root: string; relPath: string | null }): string {
+  if (r.relPath) return r.relPath;
+  if (r.path === r.root) return r.path.slice(Math.max(r.path.lastIndexOf('/'), r.path.lastIndexOf('\\')) + 1);
+  const under = r.path.length > r.root.length && r.path.startsWith(r.root) && (r.path[r.root.length] === '/' || r.path[r.root.length] === sep);
+  return under ? r.path.slice(r.root.length + 1) : r.path;
 }

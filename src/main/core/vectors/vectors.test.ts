@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../embed/embedder.ts';
-import { ingestPaths } from '../ingest/index.ts';
+import { CHUNKER_VERSION, ingestPaths } from '../ingest/index.ts';
 import { createBm25Retriever } from '../search/bm25.ts';
 import { createHybridRetriever } from '../search/hybrid.ts';
 import { createVectorRetriever } from '../search/vector.ts';
@@ -56,10 +56,10 @@ describe('backfill', () => {
     const progress: BackfillProgress[] = [];
     const report = await backfillVectors(store.db, a, { batchSize: 16, onProgress: (p) => progress.push(p) });
     const n = chunkCount(store);
-    expect(report).toMatchObject({ modelId: MODEL_A, dims: 64, chunkerVersion: 1, embedded: n, done: n, total: n, active: true, swapped: true });
+    expect(report).toMatchObject({ modelId: MODEL_A, dims: 64, chunkerVersion: CHUNKER_VERSION, embedded: n, done: n, total: n, active: true, swapped: true });
     expect(progress.map((p) => p.done)).toEqual([16, 32, n]);
     const [space] = listSpaces(store.db);
-    expect(space).toMatchObject({ modelId: MODEL_A, fingerprint: a.fingerprint, dims: 64, chunkerVersion: 1, state: 'active' });
+    expect(space).toMatchObject({ modelId: MODEL_A, fingerprint: a.fingerprint, dims: 64, chunkerVersion: CHUNKER_VERSION, state: 'active' });
     const t = spaceTables(space!);
     expect(tableCount(store, t.f32)).toBe(n);
     expect(tableCount(store, t.bits)).toBe(n);
@@ -138,16 +138,17 @@ describe('backfill', () => {
   });
 
   it('re-embeds on a chunker version change once every chunk is re-chunked', async () => {
+    const NEXT = CHUNKER_VERSION + 1;
     const { store } = await freshStore();
     const v1 = await backfillVectors(store.db, a);
-    const v2 = await backfillVectors(store.db, a, { chunkerVersion: 2 });
+    const v2 = await backfillVectors(store.db, a, { chunkerVersion: NEXT });
     expect(v2).toMatchObject({ embedded: 0, active: false, otherVersion: chunkCount(store) });
     // Stands in for a rescan under a new chunker (the chunk texts are the same here).
-    store.db.prepare('UPDATE chunks SET chunker_version = 2 WHERE id IN (SELECT id FROM chunks ORDER BY id LIMIT 5)').run();
-    expect(await backfillVectors(store.db, a, { chunkerVersion: 2 })).toMatchObject({ embedded: 5, active: false });
+    store.db.prepare('UPDATE chunks SET chunker_version = ? WHERE id IN (SELECT id FROM chunks ORDER BY id LIMIT 5)').run(NEXT);
+    expect(await backfillVectors(store.db, a, { chunkerVersion: NEXT })).toMatchObject({ embedded: 5, active: false });
     expect(activeSpace(store.db)!.id).toBe(v1.spaceId);
-    store.db.prepare('UPDATE chunks SET chunker_version = 2').run();
-    const done = await backfillVectors(store.db, a, { chunkerVersion: 2 });
+    store.db.prepare('UPDATE chunks SET chunker_version = ?').run(NEXT);
+    const done = await backfillVectors(store.db, a, { chunkerVersion: NEXT });
     expect(done).toMatchObject({ embedded: chunkCount(store) - 5, swapped: true, dropped: [v1.spaceId] });
     store.close();
   });
@@ -240,7 +241,7 @@ describe('without a usable model', () => {
     expect(!query.ok && query.reason).toMatch(/stored vectors were made by Xenova\/all-MiniLM-L6-v2 \(fingerprint [0-9a-f]{16}, 64-d\), but the model at .* is [0-9a-f]{16}/);
     const ok = await semanticStatus(store.db, [models.root]);
     expect(ok.on).toBe(true);
-    expect(ok.notices.join('\n')).toMatch(/vectors +Xenova\/all-MiniLM-L6-v2 \(64-d, chunker v1\): (\d+)\/\1 chunks/);
+    expect(ok.notices.join('\n')).toMatch(/vectors +Xenova\/all-MiniLM-L6-v2 \(64-d, chunker v\d+\): (\d+)\/\1 chunks/);
     await other.cleanup();
     store.close();
   });
