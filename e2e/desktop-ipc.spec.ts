@@ -25,6 +25,8 @@ test.beforeAll(async ({ browser }) => {
   writeTree(join(dir, 'project'), {
     'architecture.md': '# Architecture\n\n## Storage\n\nThe heron ledger keeps every record in one SQLite file with write-ahead logging.\n',
     'runbook.md': '# Runbook\n\n## Restarts\n\nRestart the heron sync worker when the queue depth exceeds five hundred.\n',
+    // Code goes through tree-sitter (a WebAssembly grammar) inside the built main bundle.
+    'lib/retry.js': 'export function retryWithBackoff(task, attempts) {\n  // heron retries double the pause each time\n  return task().catch(() => (attempts > 0 ? retryWithBackoff(task, attempts - 1) : null));\n}\n',
   });
   desktop = await loadBuiltMain({ appPath: join(dir, 'app'), home: join(dir, 'home'), pickPaths: [join(dir, 'project')] });
   expect(desktop.errors).toEqual([]);
@@ -70,8 +72,8 @@ test('the renderer talks over IPC', async () => {
 
 test('a folder chosen in the native picker is indexed where it is', async () => {
   await page.getByRole('button', { name: 'Choose folder…' }).click();
-  await expect(page.getByTestId('ingest-report')).toContainText('2 added');
-  await expect(page.getByTestId('source-row')).toHaveCount(2);
+  await expect(page.getByTestId('ingest-report')).toContainText('3 added');
+  await expect(page.getByTestId('source-row')).toHaveCount(3);
   await expect(page.getByTestId('source-row').filter({ hasText: 'architecture.md' })).toContainText('indexed');
 });
 
@@ -80,6 +82,9 @@ test('search finds the passage', async () => {
   await page.locator('#search-query').fill('heron ledger write-ahead');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('hit').first()).toContainText('write-ahead logging');
+  await page.locator('#search-query').fill('heron retries double the pause');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('hit').first()).toContainText('retry.js#retryWithBackoff');
 });
 
 test('a decision is recorded', async () => {
@@ -118,5 +123,5 @@ test('projects: the title names the open one; a new project starts empty and kee
   await expect(page.getByTestId('source-row')).toHaveCount(0);
   await page.getByLabel('Project').selectOption('default');
   await expect(page).toHaveTitle('default — ContextPack');
-  await expect(page.getByTestId('source-row')).toHaveCount(2);
+  await expect(page.getByTestId('source-row')).toHaveCount(3);
 });

@@ -13,7 +13,8 @@ export function isCodeLanguage(lang: string | null | undefined): lang is CodeLan
   return lang != null && Object.hasOwn(WASM_NAME, lang);
 }
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the bundled main process would see its own require shadowed (see desktop-smoke.test.ts).
+const requireWasm = createRequire(import.meta.url);
 let init: Promise<void> | null = null;
 const languages = new Map<CodeLanguage, Promise<Language>>();
 const parsers = new Map<CodeLanguage, Parser>();
@@ -29,7 +30,7 @@ export async function parserFor(lang: CodeLanguage): Promise<Parser> {
   await init;
   let language = languages.get(lang);
   if (!language) {
-    const path = require.resolve(`tree-sitter-wasms/out/tree-sitter-${WASM_NAME[lang]}.wasm`);
+    const path = requireWasm.resolve(`tree-sitter-wasms/out/tree-sitter-${WASM_NAME[lang]}.wasm`);
     language = Language.load(upgradeDylink(new Uint8Array(readFileSync(path))));
     languages.set(lang, language);
   }
