@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingestPaths } from '../core/ingest/index.ts';
 import { openStore } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
@@ -122,7 +122,8 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect(t).toMatch(/docs\/auth\.md#[^:\s]+:\d+-\d+/);
     expect(t).not.toContain(FAKE_KEY);
     expect(t).toContain('[REDACTED:');
-    expect(progress.at(-1)).toBe(1);
+    // The SDK hands notifications to their handler asynchronously: the last one may land just after the result.
+    await vi.waitFor(() => expect(progress.at(-1)).toBe(1));
     const cut = text(await call(s, 'search', { query: 'ravens', k: 3 }));
     expect(cut).toContain('long.md');
     expect(cut).not.toContain(FAKE_KEY.slice(0, 8));
@@ -138,7 +139,7 @@ describe('contextpack mcp (BM25-only store)', () => {
     const t = text(r);
     expect(t).not.toContain(FAKE_KEY);
     const hash = /context_snapshot_hash: ([0-9a-f]{64})/.exec(t)![1]!;
-    expect(progress.map((p) => p.progress)).toEqual([0, 2]);
+    await vi.waitFor(() => expect(progress.map((p) => p.progress)).toEqual([0, 2]));
     expect(r.content.find((c) => c.type === 'resource_link')?.uri).toBe(`contextpack://packet/${hash}`);
     const json = JSON.parse(r.content[1]!.text!);
     expect(json.manifest.context_snapshot_hash).toBe(hash);
