@@ -1,7 +1,9 @@
 // Seed 002's Capacity Monitoring: the share of a model's context window in use, as GREEN / YELLOW / ORANGE / RED
 // at 80 / 90 / 95 %, with the action the seed prescribes for each level.
 
-export type CapacityLevel = 'GREEN' | 'YELLOW' | 'ORANGE' | 'RED';
+import type { CapacityLevel, CapacityReport } from '../../../shared/session.ts';
+
+export type { CapacityLevel, CapacityReport };
 export const CAPACITY_LEVELS: readonly CapacityLevel[] = ['GREEN', 'YELLOW', 'ORANGE', 'RED'];
 
 /** The seed's MAX_CONTEXT (Claude Sonnet 4.5's window). */
@@ -43,21 +45,6 @@ export const CAPACITY_THRESHOLDS: readonly CapacityThreshold[] = [
     response: 'Aggressive compaction, shed all files with score < 30, summarize verbose outputs.',
   },
 ];
-
-export interface CapacityReport {
-  level: CapacityLevel;
-  tokens: number;
-  window: number;
-  /** tokens / window × 100, unrounded (the level is decided on this). */
-  usage_pct: number;
-  action: string;
-  status: string;
-  response: string;
-  /** Tokens left before the next level (null at RED). */
-  tokens_to_next_level: number | null;
-  /** Tokens that compaction to the seed's 65 % target would have to remove (0 below it). */
-  compaction_target_tokens: number;
-}
 
 /** The seed's check_capacity_status: < 80 % GREEN, < 90 % YELLOW, < 95 % ORANGE, else RED (over 100 % too). */
 export function capacityStatus(tokens: number, window: number = DEFAULT_WINDOW): CapacityReport {

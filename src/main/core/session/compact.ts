@@ -3,44 +3,12 @@
 // statistics, drop duplicate outputs, repeated reads and superseded plans; the rest is scored 31–99 (recency,
 // reference, task relevance, information density) and removed lowest first until the target is met.
 import { countTokens } from '../tokens/index.ts';
-import { renderTurn, type Transcript, type TranscriptTurn } from '../transcripts/index.ts';
+import { renderTurn, type Transcript } from '../transcripts/index.ts';
 import { extract, openIssuesOf, type Extraction, type Provenance } from './extract.ts';
 
-/** Seed 002's compaction summary, field names as the seed writes them. */
-export interface CompactionSummary {
-  tokens_before: number;
-  tokens_after: number;
-  tokens_saved: number;
-  elements_removed: number;
-  preservation_validation: boolean;
-}
+import type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind } from '../../../shared/session.ts';
 
-export type PreservedKind = 'decision' | 'error' | 'task_state' | 'open_issue' | 'acceptance' | 'file_modification';
-
-export interface PreservedCheck {
-  id: string;
-  kind: PreservedKind;
-  /** What must be found in the compacted text. */
-  expect: string[];
-  present: boolean;
-}
-
-export type ElementAction = 'kept' | 'compressed' | 'dropped';
-
-export interface ElementReport {
-  id: string;
-  turn: number;
-  kind: TranscriptTurn['kind'] | 'text';
-  role: TranscriptTurn['role'];
-  action: ElementAction;
-  /** 0–30 discard rule, 31–99 scored, for kept and dropped elements alike. */
-  score: number;
-  tokens_before: number;
-  tokens_after: number;
-  reason: string;
-  /** First line of the element, for lists in the UI. */
-  preview: string;
-}
+export type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind };
 
 export interface CompactionResult {
   text: string;
