@@ -26,8 +26,12 @@ export interface CompactOptions {
   targetTokens?: number;
   /** Only the preserved block, no conversation (emergency handoffs: "critical state only"). */
   preservedOnly?: boolean;
+  /** The target as a function of tokens_before (handoffs: a reduction of it, capped by the budget). */
+  targetFor?: (tokensBefore: number) => number;
   /** Words of the task, for relevance scoring; default: the extracted task. */
   focus?: string;
+  /** Reuse an extraction of the same transcript. */
+  extraction?: Extraction;
   count?: (text: string) => number;
 }
 
@@ -114,7 +118,7 @@ const words = (s: string) => new Set(s.toLowerCase().match(WORD) ?? []);
 
 export function compactTranscript(t: Transcript, options: CompactOptions = {}): CompactionResult {
   const count = options.count ?? ((s: string) => countTokens(s));
-  const x = extract(t);
+  const x = options.extraction ?? extract(t);
   const n = t.turns.length;
   const focus = words(options.focus ?? `${x.state.task} ${x.state.next_actions.join(' ')}`);
   const later = new Map<string, number>();
@@ -188,7 +192,7 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
   if (options.preservedOnly) for (const e of elements) if (e.action !== 'dropped') [e.action, e.reason, e.text, e.tokens_after] = ['dropped', 'critical state only (emergency handoff)', '', 0];
 
   // Remove the lowest-scored elements until the target holds; preserved content is outside this loop.
-  const target = options.targetTokens ?? null;
+  const target = options.targetFor ? options.targetFor(tokensBefore) : (options.targetTokens ?? null);
   if (target !== null) {
     let total = fixedTokens + elements.reduce((a, e) => a + e.tokens_after, 0);
     const order = elements.filter((e) => e.action !== 'dropped').sort((a, b) => a.score - b.score || a.turn - b.turn);
