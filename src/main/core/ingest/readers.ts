@@ -5,6 +5,7 @@ import type { SourceType } from '../../../shared/types.ts';
 import { chunkLines, chunkMarkdown, markdownSections, type ChunkDraft, type ChunkOptions } from './chunker.ts';
 import { chunkCode } from './code/chunk-code.ts';
 import { symbolLanguage } from './code/languages.ts';
+import { readTranscript } from './transcript-reader.ts';
 
 export interface ParsedDocument {
   title: string;
@@ -50,6 +51,8 @@ function firstInvalidUtf8Byte(bytes: Uint8Array): number {
 
 const markdown: Reader = async (bytes, path, options) => {
   const text = decodeUtf8(bytes);
+  const transcript = readTranscript(text, path, options);
+  if (transcript) return transcript;
   const sections = markdownSections(text);
   const h1 = sections.find((s) => s.level === 1);
   return [{ title: h1?.headingPath[0] ?? basename(path), externalId: null, chunks: chunkMarkdown(text, options, sections) }];
@@ -157,6 +160,8 @@ const pdf: Reader = async (bytes, path, options) => {
  */
 const jsonl: Reader = async (bytes, path, options) => {
   const text = decodeUtf8(bytes);
+  const transcript = readTranscript(text, path, options);
+  if (transcript) return transcript;
   const rows = text.split(/\r?\n/);
   const docs: ParsedDocument[] = [];
   const bad = new Map<string, number[]>();

@@ -253,9 +253,10 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
       reduction_target_met: s.tokens_before === 0 || (s.tokens_before - after) / s.tokens_before >= reductionTarget,
     };
   } else if (db) {
-    // No transcript: the store's rehydration bundle is the context (a preview: it does not count as access).
+    // No transcript: the store's rehydration bundle is the context (a preview: it does not count as access). It is
+    // already a selection of whole memories, so only the budget bounds it; the reduction is reported, not forced.
     const full = rehydrate(db, { touch: false, maxTokens: 1_000_000, now: () => now });
-    const fit = rehydrate(db, { touch: false, maxTokens: Math.min(contextBudget, Math.floor(full.tokens * (1 - reductionTarget))), now: () => now });
+    const fit = rehydrate(db, { touch: false, maxTokens: contextBudget, now: () => now });
     gated.compacted_context = gateStrings(fit.text, redactor, counter);
     gated.compaction = {
       tokens_before: full.tokens,

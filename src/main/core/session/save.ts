@@ -106,7 +106,8 @@ export function saveExtraction(db: Database, x: Extraction, opts: SaveOptions = 
       learn.titles.set(norm(t), saved);
       report.created.push(saved);
     }
-    if (opts.includeState && x.state.task) {
+    // Only a state the text states (TASK: / Progress: / checklists / Next actions:), never one inferred from the first request.
+    if (opts.includeState && x.state.text) {
       const s = x.state;
       const latest = db.prepare("SELECT id, title, body FROM memories WHERE type = 'state' ORDER BY timestamp DESC, seq DESC LIMIT 1").get() as { id: string; title: string; body: string } | undefined;
       const body = [s.task, String(s.completion_percentage ?? 0), ...s.completed, ...s.in_progress, ...s.not_started, ...s.blockers, ...s.next_actions].join('\n');
