@@ -153,7 +153,9 @@ function blockAt(lines: Line[], i: number, max = 12): Line[] {
   for (let j = i + 1; j < lines.length && out.length < max; j++) {
     const l = lines[j]!;
     if (l.turn !== lines[i]!.turn || l.text.trim() === '') break;
-    if (DECISION.test(l.text) || ISSUE_KEY.test(l.text) && !l.text.includes(lines[i]!.text.match(ISSUE_KEY)?.[1] ?? '\0')) break;
+    // Another marker starts its own element.
+    if (DECISION.test(l.text) || TODO.test(l.text) || TASK.test(l.text) || ACCEPTANCE.test(l.text) || LEARNING.test(l.text)) break;
+    if (ISSUE_KEY.test(l.text) && !l.text.includes(lines[i]!.text.match(ISSUE_KEY)?.[1] ?? '\0')) break;
     out.push(l);
   }
   return out;
