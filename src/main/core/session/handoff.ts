@@ -270,7 +270,11 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
     };
   }
   gated.handoff_metadata.context_token_count = count(gated.compacted_context);
-  gated.budget.package_tokens = count(renderHandoffMarkdown(gated, null));
+  // The count appears in the rendering it counts: settle it (a digit more or less moves it by a token at most).
+  for (let i = 0, n = -1; i < 4 && n !== gated.budget.package_tokens; i++) {
+    n = gated.budget.package_tokens;
+    gated.budget.package_tokens = count(renderHandoffMarkdown(gated, null));
+  }
   gated.budget.within_budget = gated.budget.package_tokens <= maxTokens;
 
   const json = canonicalJson(gated);
