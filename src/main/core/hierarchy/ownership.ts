@@ -61,6 +61,28 @@ function hasTables(db: Database): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'section_ownership'").get() !== undefined;
 }
 
+/** A refusal found inside a transaction: recorded after the rollback, so the audit trail keeps it. */
+class Refusal extends OwnershipError {
+  readonly entry: Omit<OwnershipAuditEntry, 'id'>;
+  constructor(message: string, section: string, owner: string, entry: Omit<OwnershipAuditEntry, 'id'>) {
+    super(message, section, owner);
+    this.entry = entry;
+  }
+}
+
+/** Runs `fn` in an immediate transaction; a Refusal is audited on its own and rethrown as a plain OwnershipError. */
+function guarded<T>(db: Database, fn: () => T): T {
+  try {
+    return db.transaction(fn).immediate();
+  } catch (err) {
+    if (err instanceof Refusal) {
+      audit(db, err.entry);
+      throw new OwnershipError(err.message, err.section, err.owner);
+    }
+    throw err;
+  }
+}
+
 function audit(db: Database, e: Omit<OwnershipAuditEntry, 'id'>): void {
   db.prepare(
     'INSERT INTO ownership_audit (ts, section_id, action, agent_id, owner_agent_id, previous_owner, ownership_type, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -107,13 +129,11 @@ export function acquireOwnership(db: Database, section: string, agent: string, o
   const id = sectionId(section);
   const type = opts.type ?? 'exclusive';
   if (!OWNERSHIP_TYPES.includes(type)) throw new ValidationError([{ field: 'type', message: `must be one of ${OWNERSHIP_TYPES.join(', ')}` }], 'ownership');
-  return db
-    .transaction(() => {
+  return guarded(db, () => {
       const ts = nowIso(opts);
       const current = getOwnership(db, id, opts);
       if (current && current.owner_agent_id !== agent) {
-        audit(db, { ts, section_id: id, action: 'refused', agent_id: agent, owner_agent_id: current.owner_agent_id, previous_owner: null, ownership_type: type, reason: `acquire refused: ${describe(current)}` });
-        throw new OwnershipError(`cannot acquire: ${describe(current)}. Ask ${current.owner_agent_id} to release it or hand it off.`, id, current.owner_agent_id);
+        throw new Refusal(`cannot acquire: ${describe(current)}. Ask ${current.owner_agent_id} to release it or hand it off.`, id, current.owner_agent_id, { ts, section_id: id, action: 'refused', agent_id: agent, owner_agent_id: current.owner_agent_id, previous_owner: null, ownership_type: type, reason: `acquire refused: ${describe(current)}` });
       }
       const record: ContextOwnership = {
         section_id: id,
@@ -132,38 +152,34 @@ export function acquireOwnership(db: Database, section: string, agent: string, o
       ).run(record);
       audit(db, { ts, section_id: id, action: 'acquire', agent_id: agent, owner_agent_id: agent, previous_owner: null, ownership_type: type, reason: opts.reason ?? 'acquired' });
       return record;
-    })
-    .immediate();
+    });
 }
 
 /** Gives a section up; only its owner can. */
 export function releaseOwnership(db: Database, section: string, agent: string, opts: OwnershipDeps & { reason?: string } = {}): void {
   requireTables(db);
   const id = sectionId(section);
-  db.transaction(() => {
+  guarded(db, () => {
     const ts = nowIso(opts);
     const current = getOwnership(db, id, opts);
     if (!current) throw new OwnershipError(`§${id} has no owner to release`, id, '');
     if (current.owner_agent_id !== agent) {
-      audit(db, { ts, section_id: id, action: 'refused', agent_id: agent, owner_agent_id: current.owner_agent_id, previous_owner: null, ownership_type: current.ownership_type, reason: `release refused: ${describe(current)}` });
-      throw new OwnershipError(`cannot release: ${describe(current)}; only ${current.owner_agent_id} can release it`, id, current.owner_agent_id);
+      throw new Refusal(`cannot release: ${describe(current)}; only ${current.owner_agent_id} can release it`, id, current.owner_agent_id, { ts, section_id: id, action: 'refused', agent_id: agent, owner_agent_id: current.owner_agent_id, previous_owner: null, ownership_type: current.ownership_type, reason: `release refused: ${describe(current)}` });
     }
     db.prepare('DELETE FROM section_ownership WHERE section_id = ?').run(id);
     audit(db, { ts, section_id: id, action: 'release', agent_id: agent, owner_agent_id: null, previous_owner: agent, ownership_type: current.ownership_type, reason: opts.reason ?? 'released' });
-  }).immediate();
+  });
 }
 
 /** Hands a section from its owner to another agent (002's handoff step 4); previous_owner keeps the trail. */
 export function transferOwnership(db: Database, section: string, from: string, to: string, opts: OwnershipDeps & { reason?: string; type?: OwnershipType } = {}): ContextOwnership {
   requireTables(db);
   const id = sectionId(section);
-  return db
-    .transaction(() => {
+  return guarded(db, () => {
       const ts = nowIso(opts);
       const current = getOwnership(db, id, opts);
       if (current && current.owner_agent_id !== from) {
-        audit(db, { ts, section_id: id, action: 'refused', agent_id: from, owner_agent_id: current.owner_agent_id, previous_owner: null, ownership_type: current.ownership_type, reason: `transfer to ${to} refused: ${describe(current)}` });
-        throw new OwnershipError(`cannot transfer: ${describe(current)}; only ${current.owner_agent_id} can hand it off`, id, current.owner_agent_id);
+        throw new Refusal(`cannot transfer: ${describe(current)}; only ${current.owner_agent_id} can hand it off`, id, current.owner_agent_id, { ts, section_id: id, action: 'refused', agent_id: from, owner_agent_id: current.owner_agent_id, previous_owner: null, ownership_type: current.ownership_type, reason: `transfer to ${to} refused: ${describe(current)}` });
       }
       const record: ContextOwnership = {
         section_id: id,
@@ -182,8 +198,7 @@ export function transferOwnership(db: Database, section: string, from: string, t
       ).run(record);
       audit(db, { ts, section_id: id, action: 'transfer', agent_id: from, owner_agent_id: to, previous_owner: from, ownership_type: record.ownership_type, reason: record.lock_reason });
       return record;
-    })
-    .immediate();
+    });
 }
 
 /**
