@@ -3,6 +3,15 @@
 
 export type CapacityLevel = 'GREEN' | 'YELLOW' | 'ORANGE' | 'RED';
 
+/** Seed 002's Capacity Monitoring table: the lowest usage (percent of the window) of each level. */
+export const CAPACITY_FROM_PCT: Record<CapacityLevel, number> = { GREEN: 0, YELLOW: 80, ORANGE: 90, RED: 95 };
+
+/** The level for a token count in a window (the engine's capacityStatus and the Packets view agree through this). */
+export function capacityLevelOf(tokens: number, window: number): CapacityLevel {
+  const pct = (tokens / window) * 100;
+  return pct >= CAPACITY_FROM_PCT.RED ? 'RED' : pct >= CAPACITY_FROM_PCT.ORANGE ? 'ORANGE' : pct >= CAPACITY_FROM_PCT.YELLOW ? 'YELLOW' : 'GREEN';
+}
+
 export interface CapacityReport {
   level: CapacityLevel;
   tokens: number;
