@@ -150,6 +150,8 @@ export const apiInputs = {
       priorities: z.array(z.string().trim().min(1).max(500)).max(3, 'at most 3 priorities').optional(),
       blockers: z.array(z.string().trim().min(1).max(500)).max(20).optional(),
       key_decisions: z.array(z.string().regex(DECISION_ID_PATTERN, 'key decisions are decision ids like DEC-2026-01-31-001')).max(20).optional(),
+      /** Who writes (seed 002's ownership rules); default `workbench`. */
+      agent: z.string().trim().min(1).max(100).optional(),
     })
     .strict(),
   'hierarchy.show': z.object({ marker: z.string().trim().min(1, 'marker is empty').max(200).optional() }).strict(),
@@ -253,17 +255,6 @@ export const apiInputs = {
   'memory.resolve': z.object({ id: memoryIdSchema, resolution: z.string().max(5000).optional(), agent: agentSchema.optional() }).strict(),
   'memory.archive': z.object({ id: memoryIdSchema, restore: z.boolean().optional() }).strict(),
   'memory.delete': z.object({ id: memoryIdSchema }).strict(),
-  'hierarchy.setSummary': z
-    .object({
-      goal: nonEmpty('goal', 2000),
-      status_pct: z.number().int('status must be a whole number').min(0, 'status must be 0–100').max(100, 'status must be 0–100'),
-      status_text: z.string().max(2000).optional(),
-      priorities: z.array(z.string().trim().min(1).max(500)).max(3, 'at most 3 priorities').optional(),
-      blockers: z.array(z.string().trim().min(1).max(500)).max(20).optional(),
-      key_decisions: z.array(z.string().regex(DECISION_ID_PATTERN, 'key decisions are decision ids like DEC-2026-01-31-001')).max(20).optional(),
-      agent: agentSchema.optional(),
-    })
-    .strict(),
   'hierarchy.addSection': z
     .object({
       level: z.union([z.literal(2), z.literal(3)]),
@@ -519,7 +510,6 @@ export interface ApiOutputs {
   'memory.resolve': MemoryPatchView;
   'memory.archive': MemoryRecord;
   'memory.delete': LifecycleAction;
-  'hierarchy.setSummary': ExecutiveSummary;
   'hierarchy.addSection': HierarchySection;
   'hierarchy.editSection': HierarchySection;
   'hierarchy.own': { ownership: OwnershipView | null };

@@ -51,7 +51,6 @@ export const API_METHODS = [
   'memory.resolve',
   'memory.archive',
   'memory.delete',
-  'hierarchy.setSummary',
   'hierarchy.addSection',
   'hierarchy.editSection',
   'hierarchy.own',

@@ -58,7 +58,7 @@ describe('sessions, memory and hierarchy editing over the API', () => {
   });
 
   it('hierarchy editing honours ownership: a non-owner gets forbidden, naming the owner', async () => {
-    await ok('hierarchy.setSummary', { goal: 'Ship checkout', status_pct: 40, priorities: ['payments'] });
+    await ok('hierarchy.summary', { goal: 'Ship checkout', status_pct: 40, priorities: ['payments'] });
     const s = await ok('hierarchy.addSection', { level: 2, title: 'Payments', body: 'Stripe' });
     await ok('hierarchy.own', { section: `§${s.marker}`, agent: 'pay-1', action: 'acquire' });
     const refused = await api.dispatch('hierarchy.editSection', { marker: s.marker, body: 'PayPal', agent: 'impl-9' });

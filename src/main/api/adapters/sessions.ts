@@ -6,7 +6,6 @@ import {
   OwnershipError,
   ownershipAudit,
   releaseOwnership,
-  setExecutiveSummary,
   transferOwnership,
   updateSection,
 } from '../../core/hierarchy/index.ts';
@@ -32,7 +31,7 @@ import type { ApiHandlers } from '../dispatch.ts';
 import { ApiFailure } from '../failure.ts';
 
 type Part<K extends keyof ApiHandlers> = Pick<ApiHandlers, K>;
-type SessionMethods = Extract<keyof ApiHandlers, `sessions.${string}` | 'memory.search' | 'memory.get' | 'memory.update' | 'memory.resolve' | 'memory.archive' | 'memory.delete' | 'hierarchy.setSummary' | 'hierarchy.addSection' | 'hierarchy.editSection' | 'hierarchy.own' | 'hierarchy.owners'>;
+type SessionMethods = Extract<keyof ApiHandlers, `sessions.${string}` | 'memory.search' | 'memory.get' | 'memory.update' | 'memory.resolve' | 'memory.archive' | 'memory.delete' | 'hierarchy.addSection' | 'hierarchy.editSection' | 'hierarchy.own' | 'hierarchy.owners'>;
 
 /** The engines' user errors as contract errors: per-field issues for forms, the owner's name for refusals. */
 async function mapped<T>(fn: () => T | Promise<T>): Promise<T> {
@@ -124,10 +123,6 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date } =
     'memory.resolve': (input) => mapped(() => resolveMemory(db, input.id, { resolution: input.resolution, now, actor: input.agent ?? 'user' })),
     'memory.archive': (input) => mapped(() => (input.restore ? restoreMemory(db, input.id, { now }) : archiveMemory(db, input.id, { now }))),
     'memory.delete': (input) => mapped(() => deleteMemory(db, input.id, { now })),
-    'hierarchy.setSummary': (input) => {
-      const { agent, ...summary } = input;
-      return mapped(() => setExecutiveSummary(db, summary, { now, actor: agent }));
-    },
     'hierarchy.addSection': (input) => {
       const { agent, ...section } = input;
       return mapped(() => addSection(db, section, { now, actor: agent }));

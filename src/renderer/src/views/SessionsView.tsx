@@ -1,24 +1,13 @@
 import { useState, type DragEvent } from 'react';
 import type { SessionAnalysis } from '../../../shared/api/index.ts';
-import { HANDOFF_BUDGET_RANGES, HANDOFF_TYPES, type CapacityLevel, type HandoffResult, type HandoffType } from '../../../shared/session.ts';
+import { HANDOFF_BUDGET_RANGES, HANDOFF_TYPES, type HandoffResult, type HandoffType } from '../../../shared/session.ts';
 import { ApiCallError, api, errorText } from '../api/client.ts';
 import { copyText } from '../api/platform.ts';
+import { LevelBadge, MODEL_WINDOWS } from '../components/CapacityBadge.tsx';
 import { Field } from '../components/Field.tsx';
 import { Meter } from '../components/Meter.tsx';
 import { shortHash } from '../format.ts';
 import { useApp } from '../state/app.ts';
-
-/** Model windows to measure against (tokens); 200k is the seed's MAX_CONTEXT. */
-export const MODEL_WINDOWS: { label: string; tokens: number }[] = [
-  { label: '128k (GPT-4o)', tokens: 128_000 },
-  { label: '200k (Claude Sonnet 4.5)', tokens: 200_000 },
-  { label: '400k (GPT-5)', tokens: 400_000 },
-  { label: '1M', tokens: 1_000_000 },
-];
-
-export function LevelBadge({ level }: { level: CapacityLevel }) {
-  return <span className={`badge capacity capacity-${level}`} data-testid="capacity-level">{level}</span>;
-}
 
 export function SessionsView() {
   const announce = useApp((s) => s.announce);
