@@ -62,9 +62,9 @@ export function MemoryView() {
         <h1 id="memory-title">Memory</h1>
         <span className="muted">issues, state, learnings and decisions</span>
       </header>
-      <div className="row" role="tablist" aria-label="Memory type">
+      <div className="row" role="group" aria-label="Memory type">
         {FILTERS.map((f) => (
-          <button key={f} type="button" role="tab" aria-selected={type === f} className={type === f ? 'active' : ''} onClick={() => (setType(f), setSelected(null))}>
+          <button key={f} type="button" aria-pressed={type === f} className={type === f ? 'active' : ''} onClick={() => (setType(f), setSelected(null))}>
             {f}
           </button>
         ))}
