@@ -8,13 +8,15 @@ import { Field } from '../components/Field.tsx';
 import { Meter } from '../components/Meter.tsx';
 import { shortHash } from '../format.ts';
 import { useApp } from '../state/app.ts';
+import { useSessions } from '../state/sessions.ts';
 
 export function SessionsView() {
   const announce = useApp((s) => s.announce);
   const [over, setOver] = useState(false);
-  const [transcript, setTranscript] = useState<{ name: string; text: string } | null>(null);
-  const [windowTokens, setWindowTokens] = useState(200_000);
-  const [analysis, setAnalysis] = useState<SessionAnalysis | null>(null);
+  const { transcript, windowTokens, analysis, set } = useSessions();
+  const setTranscript = (t: { name: string; text: string }) => set({ transcript: t, handoff: null });
+  const setWindowTokens = (w: number) => set({ windowTokens: w });
+  const setAnalysis = (a: SessionAnalysis | null) => set({ analysis: a });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -157,7 +159,8 @@ function Handoff({ transcript }: { transcript: { name: string; text: string } })
   const [reason, setReason] = useState('');
   const [maxTokens, setMaxTokens] = useState('');
   const [save, setSave] = useState(false);
-  const [result, setResult] = useState<HandoffResult | null>(null);
+  const result = useSessions((st) => st.handoff);
+  const setResult = (r: HandoffResult | null) => useSessions.getState().set({ handoff: r });
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const build = async () => {
