@@ -39,6 +39,8 @@ describe('sessions, memory and hierarchy editing over the API', () => {
     const g = await ok('sessions.handoffGet', { hash: h.hash });
     expect(g.text).toBe(h.text);
     expect((await ok('packets.list', {})).some((p: { template: string }) => p.template === 'handoff-specialist')).toBe(true);
+    expect(await api.dispatch('packets.get', { hash: h.hash })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('handoff package') } });
+    expect(await api.dispatch('packets.replay', { hash: h.hash })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     const bad = await api.dispatch('sessions.analyze', { transcript: { name: 'x.txt', text: 'hello' } });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ field: 'transcript' }] } });
   });
