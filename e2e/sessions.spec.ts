@@ -66,7 +66,7 @@ test('Sessions: a dropped transcript gets its capacity gauge, compaction and a h
   await expect(page.getByTestId('handoff-budget')).toContainText('/ 40,000 tokens');
   await result.getByRole('button', { name: 'Copy to clipboard' }).click();
   await expect(page.getByTestId('handoff-copied')).toContainText('Copied the continuation handoff');
-  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  const clip = await page.evaluate<string>('navigator.clipboard.readText()');
   expect(clip).toContain('# HANDOFF PACKAGE (continuation)');
   expect(clip).toContain('## compacted_context');
   expect(clip).not.toContain(secret());
