@@ -24,7 +24,7 @@ test.afterAll(async () => {
 });
 
 async function go(view: string) {
-  await page.getByRole('tab', { name: new RegExp(`^${view}`) }).click();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: new RegExp(`^${view}`) }).click();
   await expect(page.getByRole('heading', { level: 1, name: view })).toBeVisible();
 }
 
