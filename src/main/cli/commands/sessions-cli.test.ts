@@ -51,7 +51,7 @@ describe('session commands', () => {
     const md = await cli(['replay', hash.slice(0, 12), '--db', db, '--format', 'md']);
     expect(md.stdout.startsWith(`<!-- contextpack handoff continuation context_snapshot_hash sha256:${hash} -->`)).toBe(true);
     expect(JSON.parse((await cli(['replay', hash, '--db', db, '--format', 'json'])).stdout).context_snapshot_hash).toBe(hash);
-    const raw = await cli(['replay', hash, '--db', db]);
+    const raw = await cli(['replay', hash, '--db', db, '--raw']);
     const { createHash } = await import('node:crypto');
     expect(createHash('sha256').update(raw.stdout).digest('hex')).toBe(hash);
     const re = await cli(['replay', hash, '--db', db, '--reassemble']);
