@@ -23,11 +23,15 @@ export function jsonlRecords(text: string, problems: TranscriptProblem[]): { lin
   return out;
 }
 
-/** The first few parseable JSON objects, for content sniffing. */
-export function firstRecords(text: string, n = 8): Record<string, unknown>[] {
+/**
+ * The first parseable JSON objects, for content sniffing. Enough of them to get past the `summary` lines a resumed
+ * Claude Code session starts with, but never more than the first 512 KB.
+ */
+export function firstRecords(text: string, n = 40): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   let start = 0;
-  while (out.length < n && start < text.length) {
+  const stop = Math.min(text.length, 512 * 1024);
+  while (out.length < n && start < stop) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const raw = text.slice(start, end).trim();

@@ -102,6 +102,10 @@ describe('transcripts', () => {
     for (const p of TRANSCRIPT_PARSERS)
       for (const [format, fx] of Object.entries(FIXTURES)) if (format !== p.format) expect(p.detect(fx.text), `${p.format} on ${format}`).toBe(false);
   });
+  it('a resumed Claude Code session that opens with many summary lines is still recognized', () => {
+    const summaries = Array.from({ length: 25 }, (_, i) => j({ type: 'summary', summary: `part ${i}`, leafUuid: `l${i}` })).join('\n');
+    expect(detectTranscript(`${summaries}\n${FIXTURES['claude-code'].text}`)?.format).toBe('claude-code');
+  });
   it('plain notes and BEIR-style JSONL are not transcripts', () => {
     expect(detectTranscript('# Notes\n\nJust some text.\n')).toBeNull();
     expect(detectTranscript('{"_id":"1","title":"t","text":"x"}\n{"_id":"2","title":"t","text":"y"}\n')).toBeNull();
