@@ -89,6 +89,20 @@ describe('compaction: COMPRESS / DISCARD rules', () => {
   });
 });
 
+describe('file modifications', () => {
+  it('counts a patch applied through the shell tool, and keeps only the last five', () => {
+    const j = (o: unknown) => JSON.stringify(o);
+    const calls = Array.from({ length: 7 }, (_, i) => [
+      j({ timestamp: `2026-01-01T00:0${i}:00Z`, type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: j({ command: ['apply_patch', `*** Begin Patch\n*** Update File: src/f${i}.ts\n*** End Patch`] }), call_id: `c${i}` } }),
+      j({ timestamp: `2026-01-01T00:0${i}:01Z`, type: 'response_item', payload: { type: 'function_call_output', call_id: `c${i}`, output: j({ output: 'Done', metadata: { exit_code: 0 } }) } }),
+    ]).flat();
+    const t = parseTranscript([j({ timestamp: '2026-01-01T00:00:00Z', type: 'session_meta', payload: { id: 's' } }), j({ timestamp: '2026-01-01T00:00:00Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Refactor' }] } }), ...calls].join('\n'), 'codex.jsonl');
+    const r = compactTranscript(t);
+    expect(r.extraction.files.map((f) => f.path)).toEqual([0, 1, 2, 3, 4, 5, 6].map((i) => `src/f${i}.ts`));
+    expect(r.preserved.filter((p) => p.kind === 'file_modification').map((p) => p.expect[0])).toEqual([2, 3, 4, 5, 6].map((i) => `src/f${i}.ts`));
+  });
+});
+
 describe('the three realistic transcripts', () => {
   it.each([
     ['decision.claude.jsonl', { decisions: 1, errors: 0, open_issues: 1, acceptance: 3, files: 3 }],

@@ -413,7 +413,8 @@ export function extract(t: Transcript): Extraction {
     if ((turn.kind !== 'tool_use' && !bareResult) || !turn.tool_name) continue;
     const path = pathOf(turn.text);
     if (!path) continue;
-    if (WRITE_TOOLS.test(turn.tool_name)) files.push({ path, tool: turn.tool_name, at: { turn: turn.index, line: turn.line, ts: turn.ts } });
+    // Codex often patches through its shell tool (`apply_patch` in the command): the patch header names the file.
+    if (WRITE_TOOLS.test(turn.tool_name) || turn.text.includes('*** Begin Patch')) files.push({ path, tool: turn.tool_name, at: { turn: turn.index, line: turn.line, ts: turn.ts } });
     else if (READ_TOOLS.test(turn.tool_name)) {
       const list = readsByPath.get(path) ?? [];
       list.push(turn.index);
