@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { generateLongTranscript } from '../src/main/core/session/testing/long-transcript.ts';
 
@@ -14,13 +15,22 @@ const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../src/mai
 
 let page: Page;
 
+/** axe-core over the page as it is: no critical or serious violation. */
+async function axe(what: string) {
+  const r = await new AxeBuilder({ page }).analyze();
+  const bad = r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage();
+  // axe-core needs a page of an explicit context.
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'], viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
   await page.goto(url());
   await expect(page.getByRole('heading', { name: 'Library' })).toBeVisible();
 });
 test.afterAll(async () => {
-  await page.close();
+  await page.context().close();
 });
 
 async function go(view: string) {
@@ -72,6 +82,8 @@ test('Sessions: a dropped transcript gets its capacity gauge, compaction and a h
   expect(clip).not.toContain(secret());
   expect(await page.content()).not.toContain(secret());
 
+  await axe('Sessions (transcript, handoff)');
+
   // The stored package is in the packet history, sized against a window in the same colours.
   await go('Packets');
   const row = page.getByTestId('packet-row').filter({ hasText: 'handoff-continuation' });
@@ -107,6 +119,7 @@ test('Memory: create, edit, resolve, archive, delete and search issues; a decisi
   await page.getByTestId('confirm-delete').click();
   await expect(page.getByTestId('memory-list')).toContainText('No archived issues');
   await page.getByLabel('archived').uncheck();
+  await axe('Memory');
 
   // The handoff with "save" stored the transcript's decisions: edit one by supersede.
   await page.getByRole('button', { name: 'decision', exact: true }).click();
@@ -143,6 +156,7 @@ test('Hierarchy: L1 and L2 edits, and a refusal naming the owner of an exclusive
   await page.getByTestId('acting-agent').fill('pay-1');
   await page.getByTestId('section-form').getByRole('button', { name: 'Save §2.2' }).click();
   await expect(page.getByText('PayPal instead.')).toBeVisible();
+  await axe('Hierarchy (editing)');
 });
 
 test('screenshots of the Sessions and Memory views, light and dark', async () => {
