@@ -157,6 +157,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       desktop().copyText(input.text);
       return { copied: input.text.length };
     },
-    ...createSessionHandlers(store.db),
+    // An in-memory store has no folder for logs/redaction.jsonl.
+    ...createSessionHandlers(store.db, { dbPath: store.path === ':memory:' ? undefined : store.path }),
   };
 }

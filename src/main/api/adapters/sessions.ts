@@ -20,7 +20,7 @@ import {
   searchMemories,
   ValidationError,
 } from '../../core/memory/index.ts';
-import { getSnapshot } from '../../core/packet/index.ts';
+import { getSnapshot, packetLogs } from '../../core/packet/index.ts';
 import { getDefaultRedactor } from '../../core/redact/index.ts';
 import { capacityStatus, compactTranscript, createHandoff, decodeHandoff, DEFAULT_WINDOW, endSession, listSessions, notesTranscript, renderHandoffMarkdown } from '../../core/session/index.ts';
 import { countTokens } from '../../core/tokens/index.ts';
@@ -52,8 +52,10 @@ const transcriptOf = (t: { name: string; text: string }): Transcript => parseTra
  * Sessions (capacity, compaction, handoffs, session summaries), memory editing and hierarchy editing / ownership:
  * the same handlers serve IPC, HTTP and MCP. Agent names default to `user`, as on the CLI.
  */
-export function createSessionHandlers(db: Database, deps: { now?: () => Date } = {}): Part<SessionMethods> {
+export function createSessionHandlers(db: Database, deps: { now?: () => Date; dbPath?: string } = {}): Part<SessionMethods> {
   const now = deps.now;
+  // Handoffs and session summaries log their redactions where packets do (logs/redaction.jsonl beside the database).
+  const redactionLog = deps.dbPath ? packetLogs(deps.dbPath).redactionLog : undefined;
   return {
     'sessions.capacity': (input) =>
       mapped(() => {
@@ -90,7 +92,7 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date } =
         createHandoff(
           db,
           { type: input.type as HandoffType, transcript: input.transcript ? transcriptOf(input.transcript) : null, from: input.from, to: input.to, reason: input.reason, maxTokens: input.maxTokens },
-          { format: input.format, save: input.save, now },
+          { format: input.format, save: input.save, now, redactionLog },
         ),
       ),
     'sessions.handoffGet': (input) =>
@@ -101,7 +103,7 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date } =
         return { hash: snap.hash, package: p, text: renderHandoffMarkdown(p, snap.hash) };
       }),
     'sessions.end': (input) =>
-      mapped(() => endSession(db, input.transcript ? transcriptOf(input.transcript) : notesTranscript(input.notes!, 'notes'), { agent: input.agent, now })),
+      mapped(() => endSession(db, input.transcript ? transcriptOf(input.transcript) : notesTranscript(input.notes!, 'notes'), { agent: input.agent, now, redactionLog })),
     'sessions.list': async (input) => listSessions(db, input.limit ?? 50),
     'memory.search': (input) =>
       mapped(() => ({

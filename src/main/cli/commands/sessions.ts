@@ -2,6 +2,7 @@ import { HANDOFF_TYPES, type HandoffType } from '../../../shared/session.ts';
 import { OwnershipError } from '../../core/hierarchy/index.ts';
 import { compactTranscript, capacityStatus, createHandoff, DEFAULT_WINDOW, endSession, listSessions, notesTranscript, type CapacityReport } from '../../core/session/index.ts';
 import { getDefaultRedactor } from '../../core/redact/index.ts';
+import { packetLogs } from '../../core/packet/index.ts';
 import { countTokens, TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { redactTranscript, renderTurn } from '../../core/transcripts/index.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, readInput, type Command } from '../command.ts';
@@ -97,7 +98,7 @@ export const handoffCommand: Command = {
         const r = createHandoff(
           db,
           { type: type as HandoffType, transcript, from: str(ctx, 'from') ?? agentOf(ctx), to: str(ctx, 'to'), reason: str(ctx, 'reason'), maxTokens, encoding, sections: sections.length ? sections : undefined },
-          { format, save: ctx.values.save === true },
+          { format, save: ctx.values.save === true, redactionLog: packetLogs(ctx.dbPath).redactionLog },
         );
         const p = r.package;
         if (ctx.json) printJson(ctx, { context_snapshot_hash: r.hash, stored: r.stored, recorded_memory_id: r.recorded_memory_id, saved: r.saved, package: p });
@@ -136,7 +137,7 @@ export const sessionCommand: Command = {
     if ((notes === undefined) === (file === undefined)) throw new CliError(`session end: give --notes FILE or --transcript FILE\nusage: ${this.usage}`);
     const input = file !== undefined ? await readTranscriptFlag(ctx, file) : notesTranscript(await readInput(ctx, notes!, '--notes'), notes === '-' ? 'stdin' : notes!);
     return withMemoryStore(ctx, (db) => {
-      const r = endSession(db, input, { agent: agentOf(ctx) });
+      const r = endSession(db, input, { agent: agentOf(ctx), redactionLog: packetLogs(ctx.dbPath).redactionLog });
       if (ctx.json) printJson(ctx, r);
       else {
         const s = r.summary;

@@ -9,6 +9,7 @@ import { openStore } from '../store/index.ts';
 import { tempDirs } from '../testing/tmp.ts';
 import { countTokens } from '../tokens/index.ts';
 import { parseTranscript } from '../transcripts/index.ts';
+import { createRng, fakeJwt } from '../redact/fake-secrets.testkit.ts';
 import { buildHandoff, createHandoff, decodeHandoff, handoffBudget } from './handoff.ts';
 import { renderHandoffMarkdown } from './handoff-render.ts';
 import { generateLongTranscript } from './testing/long-transcript.ts';
@@ -86,11 +87,16 @@ describe('handoff packages', () => {
   });
 
   it('passes the redaction gate: a secret in the transcript never reaches the package', () => {
-    const text = readFileSync(new URL('./fixtures/failure.chat.md', import.meta.url), 'utf8').replace('Let me reproduce it first.', 'Let me reproduce it first. DB_PASSWORD=hunter2-Sup3rS3cret!');
-    const b = buildHandoff({ type: 'complete', transcript: parseTranscript(text, 'x.md') }, { now: NOW });
-    expect(new TextDecoder().decode(b.bytes)).not.toContain('hunter2');
-    expect(b.markdown).not.toContain('hunter2');
+    const secret = fakeJwt(createRng(1313));
+    const text = readFileSync(new URL('./fixtures/failure.chat.md', import.meta.url), 'utf8').replace('Let me reproduce it first.', `Let me reproduce it first with session_token = ${secret}`);
+    const events: { section: string; source: string }[] = [];
+    const b = buildHandoff({ type: 'complete', transcript: parseTranscript(text, 'x.md') }, { now: NOW, redactionLog: (e) => events.push(e) });
+    expect(new TextDecoder().decode(b.bytes)).not.toContain(secret);
+    expect(b.markdown).not.toContain(secret);
     expect(b.package.source.redactions).toBeGreaterThan(0);
+    // The turn that holds it: its heading is line 10 of the file.
+    expect(events[0]).toMatchObject({ section: 'HANDOFF', source: 'x.md:10' });
+    expect(JSON.stringify(events)).not.toContain(secret);
   });
 });
 

@@ -16,7 +16,7 @@ import {
 import { getExecutiveSummary, sectionsOwnedBy, transferOwnership } from '../hierarchy/index.ts';
 import { addMemory, getLatestState, openIssues, rehydrate, relevantLearnings, searchMemories } from '../memory/index.ts';
 import { canonicalJson, saveSnapshotRow, sha256Hex } from '../packet/index.ts';
-import { getDefaultRedactor, type Redactor } from '../redact/index.ts';
+import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { countTokens, type TokenEncoding } from '../tokens/index.ts';
 import { redactTranscript, type Transcript } from '../transcripts/index.ts';
 import { compactTranscript, type CompactionResult } from './compact.ts';
@@ -42,6 +42,8 @@ export interface HandoffDeps {
   db?: Database | null;
   redactor?: Redactor;
   now?: () => Date;
+  /** Every redaction event (the packets' logs/redaction.jsonl sink: packetLogs(dbPath).redactionLog). */
+  redactionLog?: ((e: RedactionEvent) => void) | null;
 }
 
 export interface BuiltHandoff {
@@ -66,10 +68,11 @@ export function handoffBudget(type: HandoffType, maxTokens?: number): number {
 }
 
 /** Every string of the package through the gate (store memories included: they were never gated on the way in). */
-function gateStrings<T>(value: T, redactor: Redactor, counter: { n: number }, at = 'handoff'): T {
+function gateStrings<T>(value: T, redactor: Redactor, counter: { n: number; log?: ((e: RedactionEvent) => void) | null }, at = 'handoff'): T {
   if (typeof value === 'string') {
     const r = redactor.redactText(value, { source: at, section: 'HANDOFF' });
     counter.n += r.redactions.length;
+    if (counter.log) for (const e of r.redactions) counter.log(e);
     return r.text as T;
   }
   if (Array.isArray(value)) return value.map((v, i) => gateStrings(v, redactor, counter, `${at}[${i}]`)) as T;
@@ -135,7 +138,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
   let transcript: Transcript | null = null;
   let redactions = 0;
   if (req.transcript) {
-    const r = redactTranscript(req.transcript, redactor, 'HANDOFF');
+    const r = redactTranscript(req.transcript, redactor, 'HANDOFF', deps.redactionLog);
     transcript = r.transcript;
     redactions = r.redactions;
   }
@@ -216,7 +219,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
     budget: { max_tokens: maxTokens, range: [...HANDOFF_BUDGET_RANGES[type]], package_tokens: 0, within_budget: true, encoding },
     source: { transcript: transcript?.source ?? null, format: transcript?.format ?? null, session_id: transcript?.session_id ?? null, turns: transcript?.turns.length ?? 0, problems: transcript?.problems.length ?? 0, redactions },
   };
-  const counter = { n: 0 };
+  const counter = { n: 0, log: deps.redactionLog };
   const gated = gateStrings(pkg, redactor, counter);
   gated.source.redactions = redactions + counter.n;
 

@@ -4,7 +4,7 @@
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import type { SessionEndResult, SessionSummary } from '../../../shared/session.ts';
-import { getDefaultRedactor, type Redactor } from '../redact/index.ts';
+import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { countTokens } from '../tokens/index.ts';
 import { redactTranscript, type Transcript } from '../transcripts/index.ts';
 import { extract, openIssuesOf } from './extract.ts';
@@ -21,6 +21,8 @@ export interface SessionEndOptions {
   now?: () => Date;
   newId?: () => string;
   redactor?: Redactor;
+  /** Every redaction event (logs/redaction.jsonl beside the database). */
+  redactionLog?: ((e: RedactionEvent) => void) | null;
 }
 
 function hasTable(db: Database): boolean {
@@ -29,7 +31,7 @@ function hasTable(db: Database): boolean {
 
 export function summarizeSession(input: Transcript, opts: SessionEndOptions = {}): { summary: SessionSummary; extraction: ReturnType<typeof extract>; headline: string } {
   const now = (opts.now ?? (() => new Date()))();
-  const { transcript: t } = redactTranscript(input, opts.redactor ?? getDefaultRedactor(), 'SESSION');
+  const { transcript: t } = redactTranscript(input, opts.redactor ?? getDefaultRedactor(), 'SESSION', opts.redactionLog);
   const x = extract(t);
   const times = t.turns.map((x) => x.ts).filter((s): s is string => s !== null).sort();
   const start = times[0] ?? null;

@@ -1,6 +1,6 @@
 // Agent session transcripts as a source (issue #13): Claude Code JSONL, Codex CLI JSONL, Markdown chat exports,
 // behind one parser interface. Recognition is by content, so a transcript is found wherever it sits.
-import type { Redactor } from '../redact/index.ts';
+import type { RedactionEvent, Redactor } from '../redact/index.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { codexParser } from './codex.ts';
 import { markdownChatParser } from './markdown-chat.ts';
@@ -49,11 +49,12 @@ export function renderTurn(t: TranscriptTurn): string {
  * Every turn's text through the redaction gate, before anything is measured, extracted, stored or shown: a secret
  * an agent printed into its session must not reach a handoff, a memory or the clipboard.
  */
-export function redactTranscript(t: Transcript, redactor: Redactor, section = 'TRANSCRIPT'): { transcript: Transcript; redactions: number } {
+export function redactTranscript(t: Transcript, redactor: Redactor, section = 'TRANSCRIPT', log?: ((e: RedactionEvent) => void) | null): { transcript: Transcript; redactions: number } {
   let redactions = 0;
   const turns = t.turns.map((turn) => {
     const r = redactor.redactText(turn.text, { source: `${t.source}:${turn.line}`, section });
     redactions += r.redactions.length;
+    if (log) for (const e of r.redactions) log(e);
     return r.redactions.length > 0 ? { ...turn, text: r.text } : turn;
   });
   return { transcript: { ...t, turns }, redactions };

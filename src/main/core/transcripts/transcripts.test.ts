@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../redact/index.ts';
+import { createRng, fakeJwt } from '../redact/fake-secrets.testkit.ts';
 import { detectTranscript, parseTranscript, redactTranscript, TRANSCRIPT_PARSERS, TranscriptError, type TranscriptFormat } from './index.ts';
 
 const j = (o: unknown) => JSON.stringify(o);
@@ -113,10 +114,11 @@ describe('transcripts', () => {
     expect(() => parseTranscript('hello', 'notes.txt')).toThrow(/notes\.txt/);
   });
   it('passes every turn through the redaction gate', () => {
-    const text = FIXTURES['markdown-chat'].text.replace('Fix the login test', 'Fix it, key AKIAIOSFODNN7EXAMPLE is in env');
+    const secret = fakeJwt(createRng(77));
+    const text = FIXTURES['markdown-chat'].text.replace('Fix the login test', `Fix it, session_token = ${secret}`);
     const { transcript, redactions } = redactTranscript(parseTranscript(text, 'x.md'), createRedactor());
     expect(redactions).toBeGreaterThan(0);
-    expect(JSON.stringify(transcript)).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(JSON.stringify(transcript)).not.toContain(secret);
     expect(transcript.turns[0]!.text).toMatch(/\[REDACTED: /);
   });
 });
