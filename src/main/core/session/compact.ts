@@ -136,52 +136,60 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
   const supersededPlans = new Map<number, string[]>();
   for (const p of x.superseded_plans) supersededPlans.set(p.at.turn, [...(supersededPlans.get(p.at.turn) ?? []), p.text]);
 
-  const elements: (ElementReport & { text: string })[] = [];
+  type Work = ElementReport & { text: string; compress: { text: string; reason: string; score: number } | null; contentScore: number };
+  const elements: Work[] = [];
   let tokensBefore = 0;
   for (const turn of t.turns) {
     const full = renderTurn(turn);
     const before = count(full) + 1;
     tokensBefore += before;
+    // Seed 002's 31–99 band: recency 30, reference 20, task relevance 30, information density 20.
+    const w = words(turn.text);
+    const overlap = focus.size === 0 ? 0 : [...w].filter((v) => focus.has(v)).length / Math.min(focus.size, 12);
+    const density = w.size / Math.max(1, turn.text.split(/\s+/).length);
+    const reference = turn.role === 'user' ? 1 : turn.kind === 'text' ? 0.5 : 0.25;
+    const weighted = 0.3 * ((turn.index + 1) / n) + 0.2 * reference + 0.3 * Math.min(1, overlap) + 0.2 * Math.min(1, density);
+    const contentScore = Math.min(99, 31 + Math.round(68 * weighted));
+    const base = { id: `turn:${turn.index}`, turn: turn.index, kind: turn.kind, role: turn.role, tokens_before: before, preview: firstLine(turn.text, 120), contentScore };
+    // Deduplication always applies (seed 002's step 5); the other discard rules only as far as the target needs.
+    if (dupOf.has(turn.index)) {
+      elements.push({ ...base, action: 'dropped', reason: 'duplicate tool output (a later identical one is kept)', score: 5, tokens_after: 0, text: '', compress: null });
+      continue;
+    }
+    if (repeatedReads.has(turn.index)) {
+      elements.push({ ...base, action: 'dropped', reason: 'repeated read of the same file (the last read is kept)', score: 10, tokens_after: 0, text: '', compress: null });
+      continue;
+    }
     let text = full;
     let action: ElementAction = 'kept';
     let reason = 'kept';
-    let score: number;
-    if (dupOf.has(turn.index)) [action, reason, score, text] = ['dropped', 'duplicate tool output (a later identical one is kept)', 5, ''];
-    else if (repeatedReads.has(turn.index)) [action, reason, score, text] = ['dropped', 'repeated read of the same file (the last read is kept)', 10, ''];
-    else if (turn.kind === 'tool_result' && turn.is_error) {
-      // The message and cause are in the preserved block; the stack trace goes.
-      [action, reason, score] = ['compressed', 'error output: message kept, stack trace discarded', 25];
-      text = `${renderTurn({ ...turn, text: '' })}${firstLine(turn.text.split('\n').find((l) => /error|fail|exception/i.test(l)) ?? turn.text, 200)}`;
+    let compress: Work['compress'] = null;
+    if (turn.kind === 'tool_result' && turn.is_error) {
+      // The message and cause are in the preserved block; the stack trace can go.
+      compress = { text: `${renderTurn({ ...turn, text: '' })}${firstLine(turn.text.split('\n').find((l) => /error|fail|exception/i.test(l)) ?? turn.text, 200)}`, reason: 'error output: message kept, stack trace discarded', score: 25 };
     } else if (turn.kind === 'tool_result' && before > VERBOSE_TOKENS) {
-      [action, reason, score] = ['compressed', 'verbose tool output: summary statistics kept', 20];
-      text = `${renderTurn({ ...turn, text: '' })}${summarizeOutput(turn.text)}`;
+      compress = { text: `${renderTurn({ ...turn, text: '' })}${summarizeOutput(turn.text)}`, reason: 'verbose tool output: summary statistics kept', score: 20 };
     } else if (turn.kind === 'tool_use' && full.length > LONG_TEXT_CHARS) {
-      [action, reason, score] = ['compressed', 'long tool input: first line kept', 30];
-      text = firstLine(full, LONG_TEXT_CHARS);
-    } else {
+      compress = { text: firstLine(full, LONG_TEXT_CHARS), reason: 'long tool input: first line kept', score: 30 };
+    } else if (turn.kind === 'text') {
       let body = turn.text;
       const used = x.consumed.get(turn.index);
-      if (used && turn.kind === 'text') {
+      if (used) {
+        // Lines copied into the preserved block are shown once, there.
         const rest = body.split('\n').filter((_, i) => !used.has(i));
         body = rest.join('\n').trim() === '' ? '' : `${rest.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n(+ ${used.size} line${used.size === 1 ? '' : 's'} in PRESERVED above)`;
+        if (body === '') [action, reason] = ['dropped', 'every line is in the preserved block'];
+        else [action, reason] = ['compressed', 'lines already in the preserved block shown once'];
+        text = body === '' ? '' : renderTurn({ ...turn, text: body });
       }
       const plans = supersededPlans.get(turn.index);
-      if (plans) {
-        for (const p of plans) body = body.replace(p, '(superseded plan removed)');
-        if (body !== turn.text) [action, reason] = ['compressed', 'superseded plan removed'];
+      if (plans && body !== '') {
+        let without = body;
+        for (const p of plans) without = without.replace(p, '(superseded plan removed)');
+        if (without !== body) compress = { text: renderTurn({ ...turn, text: without }), reason: 'superseded plan removed', score: 15 };
       }
-      if (body === '') [action, reason] = ['dropped', 'every line is in the preserved block'];
-      else if (body !== turn.text && action === 'kept') [action, reason] = ['compressed', 'lines already in the preserved block shown once'];
-      text = body === '' ? '' : body === turn.text ? full : renderTurn({ ...turn, text: body });
-      // Seed 002's 31–99 band: recency 30, reference 20, task relevance 30, information density 20.
-      const w = words(body);
-      const overlap = focus.size === 0 ? 0 : [...w].filter((v) => focus.has(v)).length / Math.min(focus.size, 12);
-      const density = w.size / Math.max(1, body.split(/\s+/).length);
-      const reference = turn.role === 'user' ? 1 : turn.kind === 'text' ? 0.5 : 0.25;
-      const weighted = 0.3 * ((turn.index + 1) / n) + 0.2 * reference + 0.3 * Math.min(1, overlap) + 0.2 * Math.min(1, density);
-      score = Math.min(99, 31 + Math.round(68 * weighted));
     }
-    elements.push({ id: `turn:${turn.index}`, turn: turn.index, kind: turn.kind, role: turn.role, action, score: score!, tokens_before: before, tokens_after: text ? count(text) + 1 : 0, reason, preview: firstLine(turn.text, 120), text });
+    elements.push({ ...base, action, reason, score: compress?.score ?? contentScore, tokens_after: text ? count(text) + 1 : 0, text, compress });
   }
 
   const { sections, checks } = preservedBlock(x);
@@ -189,17 +197,33 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
   const preserved = sections.length > 0 ? `# PRESERVED (seed 002: score 100)\n\n${sections.join('\n\n')}` : '';
   const fixedTokens = count(header) + (preserved ? count(preserved) : 0) + 40;
 
-  if (options.preservedOnly) for (const e of elements) if (e.action !== 'dropped') [e.action, e.reason, e.text, e.tokens_after] = ['dropped', 'critical state only (emergency handoff)', '', 0];
+  const applyCompress = (e: Work) => {
+    const c = e.compress!;
+    e.compress = null;
+    [e.action, e.reason, e.text, e.tokens_after] = ['compressed', c.reason, c.text, count(c.text) + 1];
+  };
+  if (options.preservedOnly) for (const e of elements) if (e.action !== 'dropped') [e.action, e.reason, e.text, e.tokens_after, e.compress] = ['dropped', 'critical state only (emergency handoff)', '', 0, null];
 
-  // Remove the lowest-scored elements until the target holds; preserved content is outside this loop.
   const target = options.targetFor ? options.targetFor(tokensBefore) : (options.targetTokens ?? null);
-  if (target !== null) {
+  if (target === null) {
+    // No target: every discard rule applies, nothing scored is removed.
+    for (const e of elements) if (e.compress) applyCompress(e);
+  } else {
+    // Seed 002's procedure: lowest score first until the target holds. Discard rules (0–30) compress before
+    // anything scored (31–99) is removed; preserved content (100) is outside this loop.
     let total = fixedTokens + elements.reduce((a, e) => a + e.tokens_after, 0);
-    const order = elements.filter((e) => e.action !== 'dropped').sort((a, b) => a.score - b.score || a.turn - b.turn);
-    for (const e of order) {
+    const byScore = (a: Work, b: Work) => a.score - b.score || a.turn - b.turn;
+    for (const e of elements.filter((e) => e.compress).sort(byScore)) {
+      if (total <= target) break;
+      const was = e.tokens_after;
+      applyCompress(e);
+      total -= was - e.tokens_after;
+    }
+    const live = elements.filter((e) => e.text !== '').sort((a, b) => a.contentScore - b.contentScore || a.turn - b.turn);
+    for (const e of live) {
       if (total <= target) break;
       total -= e.tokens_after;
-      [e.action, e.reason, e.text, e.tokens_after] = ['dropped', `over the target of ${target} tokens (score ${e.score})`, '', 0];
+      [e.action, e.reason, e.text, e.tokens_after, e.score, e.compress] = ['dropped', `over the target of ${target} tokens (score ${e.contentScore})`, '', 0, e.contentScore, null];
     }
   }
 
@@ -222,6 +246,6 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
     target_tokens: target,
     extraction: x,
     preserved: checks,
-    elements: elements.map(({ text: _t, ...e }) => e),
+    elements: elements.map(({ text: _t, compress: _c, contentScore: _s, ...e }) => e),
   };
 }
