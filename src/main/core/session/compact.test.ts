@@ -64,6 +64,19 @@ describe('compaction: COMPRESS / DISCARD rules', () => {
     expect(reasons.filter((x) => x.startsWith('repeated read'))).toHaveLength(1);
     expect(r.text.match(/→ Read: file_path: src\/outbox\/worker\.ts/g)).toHaveLength(1);
   });
+  it('under a target, discard rules apply only as far as needed; deduplication always', () => {
+    const t = fixture('decision.claude.jsonl');
+    const roomy = compactTranscript(t, { targetTokens: 100_000 });
+    expect(roomy.text).toContain('test/billing.test.ts (64 tests)');
+    expect(roomy.elements.filter((e) => e.action === 'compressed').map((e) => e.reason)).toEqual(['lines already in the preserved block shown once', 'lines already in the preserved block shown once']);
+    expect(roomy.elements.filter((e) => e.reason.startsWith('duplicate tool output'))).toHaveLength(2);
+    // Tighter: the cheapest discard rules (superseded plan 15, verbose output 20) go first, scored turns only after.
+    const tight = compactTranscript(t, { targetTokens: roomy.summary.tokens_after - 150 });
+    const reasons = tight.elements.map((e) => e.reason);
+    expect(reasons).toContain('superseded plan removed');
+    expect(reasons.some((r) => r.startsWith('over the target'))).toBe(false);
+    expect(tight.summary.tokens_after).toBeLessThan(roomy.summary.tokens_after);
+  });
   it('removes superseded plans and keeps the latest', () => {
     const r = compactTranscript(fixture('decision.claude.jsonl'));
     expect(r.text).not.toContain('Add a cron job that polls the outbox');
