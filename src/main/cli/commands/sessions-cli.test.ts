@@ -87,6 +87,14 @@ describe('session commands', () => {
     expect((await cli(['memory', 'audit', bug, '--db', db])).stdout.split('\n')[0]).toContain('RESOLVED');
   });
 
+  it('pack --conversation-file reads an agent transcript as its conversation', async () => {
+    const r = await cli(['pack', '--db', db, '--query', 'profile endpoints', '--template', 'layered-v1', '--conversation-file', join(FIX, 'midtask.codex.jsonl'), '--format', 'json']);
+    expect(r.code).toBe(0);
+    const text = r.stdout;
+    expect(text).toContain('Blockers: DB migration approval needed from DBA team');
+    expect(text).toContain('→ apply_patch');
+  });
+
   it('ingest recognizes a transcript by content, whatever its name', async () => {
     const root = tmp.make();
     copyFileSync(join(FIX, 'midtask.codex.jsonl'), join(root, 'session-log.jsonl'));
