@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HANDOFF_TYPES } from '../src/shared/session.ts';
-import { buildHandoff, compactTranscript, createHandoff, extract } from '../src/main/core/session/index.ts';
+import { buildHandoff, compactTranscript, createHandoff } from '../src/main/core/session/index.ts';
 import { generateLongTranscript } from '../src/main/core/session/testing/long-transcript.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { countTokens, warmTokenizer } from '../src/main/core/tokens/index.ts';
@@ -71,13 +71,11 @@ console.log('| transcript | decisions | errors + root cause | task state | open 
 console.log('|---|---|---|---|---|---|---|---|');
 for (const name of ['decision.claude.jsonl', 'failure.chat.md', 'midtask.codex.jsonl']) {
   const t = parseTranscript(readFileSync(new URL(`../src/main/core/session/fixtures/${name}`, import.meta.url), 'utf8'), name);
-  const x = extract(t);
   const pkg = buildHandoff({ type: 'continuation', transcript: t }).package;
   const r = compactTranscript(t, { targetTokens: pkg.compaction.tokens_after });
   const cell = (kind: string) => {
     const c = r.preserved.filter((p) => p.kind === kind);
     return c.length === 0 ? '—' : `${c.filter((p) => pkg.compacted_context.includes(p.expect[0]!) && p.expect.every((e) => pkg.compacted_context.includes(e))).length} / ${c.length}`;
   };
-  void x;
   console.log(`| ${name} | ${cell('decision')} | ${cell('error')} | ${cell('task_state')} | ${cell('open_issue')} | ${cell('acceptance')} | ${cell('file_modification')} | ${pkg.compaction.preservation_validation} |`);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
@@ -11,7 +11,6 @@ test.describe.configure({ mode: 'serial' });
 const url = () => process.env.CP_E2E_URL!;
 const secret = () => process.env.CP_E2E_SECRET!;
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
-const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../src/main/core/session/fixtures/${name}`, import.meta.url)), 'utf8');
 
 let page: Page;
 
@@ -169,5 +168,4 @@ test('screenshots of the Sessions and Memory views, light and dark', async () =>
       await page.screenshot({ path: join(shots, `${view.toLowerCase()}-${scheme}.png`), fullPage: true });
     }
   }
-  void fixture;
 });
