@@ -354,7 +354,8 @@ export function createHandoff(db: Database, req: HandoffRequest, opts: CreateHan
       { now: () => now, actor: p.handoff_metadata.from_agent_id },
     );
     recorded = mem.memory_id;
-    for (const t of p.ownership_transfers) transferOwnership(db, t.section_id, p.handoff_metadata.from_agent_id, t.owner_agent_id, { now: () => now, reason: t.lock_reason });
+    // 002's step 4, as the package lists it: exclusive to the recipient, the sender kept as previous owner.
+    for (const t of p.ownership_transfers) transferOwnership(db, t.section_id, p.handoff_metadata.from_agent_id, t.owner_agent_id, { now: () => now, reason: t.lock_reason, type: t.ownership_type });
     if (opts.save && built.extraction) saved = saveExtraction(db, built.extraction, { agent: p.handoff_metadata.from_agent_id, now: () => now, tags: ['from-transcript', 'handoff'] });
   })();
   return { hash: built.hash, package: p, text: format === 'json' ? `${JSON.stringify({ ...p, context_snapshot_hash: built.hash }, null, 2)}\n` : built.markdown, format, recorded_memory_id: recorded, saved, stored };
