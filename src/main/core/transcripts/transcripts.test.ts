@@ -107,6 +107,22 @@ describe('transcripts', () => {
     const summaries = Array.from({ length: 25 }, (_, i) => j({ type: 'summary', summary: `part ${i}`, leafUuid: `l${i}` })).join('\n');
     expect(detectTranscript(`${summaries}\n${FIXTURES['claude-code'].text}`)?.format).toBe('claude-code');
   });
+  it("reads Codex's older direct form (a header line, then response items)", () => {
+    const text = [
+      j({ id: 'old-1', timestamp: '2025-06-01T10:00:00Z', instructions: null }),
+      j({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files' }] }),
+      j({ type: 'function_call', name: 'shell', arguments: j({ command: ['ls'] }), call_id: 'c1' }),
+      j({ type: 'function_call_output', call_id: 'c1', output: j({ output: 'ls: cannot access x', metadata: { exit_code: 2 } }) }),
+      j({ record_type: 'state' }),
+    ].join('\n');
+    const t = parseTranscript(text, 'rollout.jsonl');
+    expect(t).toMatchObject({ format: 'codex', session_id: 'old-1', problems: [] });
+    expect(t.turns.map((x) => [x.role, x.kind, x.tool_name, x.is_error])).toEqual([
+      ['user', 'text', null, false],
+      ['assistant', 'tool_use', 'shell', false],
+      ['tool', 'tool_result', 'shell', true],
+    ]);
+  });
   it('plain notes and BEIR-style JSONL are not transcripts', () => {
     expect(detectTranscript('# Notes\n\nJust some text.\n')).toBeNull();
     expect(detectTranscript('{"_id":"1","title":"t","text":"x"}\n{"_id":"2","title":"t","text":"y"}\n')).toBeNull();
