@@ -81,6 +81,9 @@ test('Sessions: a dropped transcript gets its capacity gauge, compaction and a h
   expect(clip).not.toContain(secret());
   expect(await page.content()).not.toContain(secret());
 
+  await page.getByTestId('end-session').getByLabel('Agent').fill('impl-1');
+  await page.getByRole('button', { name: 'Record session end' }).click();
+  await expect(page.getByTestId('session-recorded')).toContainText('impl-1: ');
   await axe('Sessions (transcript, handoff)');
 
   // The stored package is in the packet history, sized against a window in the same colours.

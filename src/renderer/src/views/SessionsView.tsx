@@ -92,6 +92,7 @@ export function SessionsView() {
       {error ? <p className="error" role="alert">{error}</p> : null}
       {analysis ? <Analysis a={analysis} /> : null}
       {analysis && transcript ? <Handoff transcript={transcript} /> : null}
+      {analysis && transcript ? <EndSession transcript={transcript} /> : null}
     </section>
   );
 }
@@ -243,5 +244,33 @@ function Handoff({ transcript }: { transcript: { name: string; text: string } })
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** 002's session summary for this transcript: recorded for HISTORY and rehydration, findings saved as memories. */
+function EndSession({ transcript }: { transcript: { name: string; text: string } }) {
+  const announce = useApp((s) => s.announce);
+  const [agent, setAgent] = useState('');
+  const [result, setResult] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const end = async () => {
+    try {
+      const r = await api().call('sessions.end', { transcript, agent: agent.trim() || undefined });
+      setResult(`${r.headline} · saved ${r.saved.created.length}, ${r.saved.duplicates.length} already known`);
+      setError(null);
+      announce('Session recorded');
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <form className="card form" noValidate data-testid="end-session" onSubmit={(e) => (e.preventDefault(), void end())}>
+      <h2>End the session</h2>
+      <p className="muted">Records the session summary (done, decisions, bugs, TODOs) that the next packet's HISTORY and the rehydration bundle show, and saves its findings as memories.</p>
+      <Field label="Agent">{(a) => <input {...a} value={agent} onChange={(e) => setAgent(e.target.value)} placeholder="user" />}</Field>
+      <button type="submit">Record session end</button>
+      {result ? <p className="confirm" role="status" data-testid="session-recorded">{result}</p> : null}
+      {error ? <p className="error" role="alert">{error}</p> : null}
+    </form>
   );
 }
