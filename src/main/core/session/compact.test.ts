@@ -43,6 +43,13 @@ describe('compaction: MUST PRESERVE rules', () => {
     expect(r.preserved.filter((p) => p.kind === 'open_issue').map((p) => p.id)).toEqual(['issue:BUG-12', 'todo:3']);
     expect(r.text).not.toMatch(/BUG-13 \[LOW\]/);
   });
+  it('reads the markers in Markdown emphasis too', () => {
+    const t = md('## User\nShip it\n\n## Tool: Bash (error)\nError: port 5432 refused\n\n## Assistant\n**Root cause:** the database container was not started.\n\n**Decision:** start Postgres from docker-compose in the test setup\n**Rationale:** tests must not depend on a local install\n\n**Next steps:**\n1. Add the service\n2. Re-run the suite\n');
+    const x = compactTranscript(t).extraction;
+    expect(x.errors[0]!.root_cause).toBe('the database container was not started.');
+    expect(x.decisions[0]).toMatchObject({ decision: 'start Postgres from docker-compose in the test setup', rationale: 'tests must not depend on a local install' });
+    expect(x.state.next_actions).toEqual(['Add the service', 'Re-run the suite']);
+  });
   it('keeps acceptance criteria', () => {
     const r = compactTranscript(fixture('midtask.codex.jsonl'), { targetTokens: 100 });
     for (const a of ['All four endpoints covered by integration tests', 'DELETE cascades to sessions and avatars', 'Rate limit of 30 requests/minute per user']) expect(r.text).toContain(a);

@@ -253,7 +253,8 @@ export function extract(t: Transcript): Extraction {
 
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    const s = l.text;
+    // Markers are matched without Markdown emphasis: agents write **Decision:** as often as DECISION:.
+    const s = l.text.replace(/\*\*|__/g, '');
     if (s.trim() === '') continue;
 
     const d = DECISION.exec(s);
@@ -387,7 +388,7 @@ export function extract(t: Transcript): Extraction {
       if (later.index <= turn.index || later.index > turn.index + 40) continue;
       const hit = later.text.split('\n').find((x) => ROOT_CAUSE.test(x));
       if (hit) {
-        root = oneLine(hit.replace(/^\s*[-*]\s*/, '').replace(/^(?:\*\*)?root cause(?:\*\*)?\s*:\s*/i, ''), 400);
+        root = oneLine(hit.replace(/\*\*|__/g, '').replace(/^\s*[-*]\s*/, '').replace(/^root cause\s*:\s*/i, ''), 400);
         break;
       }
     }
