@@ -99,6 +99,7 @@ describe('session commands', () => {
     const root = tmp.make();
     copyFileSync(join(FIX, 'midtask.codex.jsonl'), join(root, 'session-log.jsonl'));
     copyFileSync(join(FIX, 'failure.chat.md'), join(root, 'notes.md'));
+    copyFileSync(join(FIX, 'decision.claude.jsonl'), join(root, 'session.log'));
     const db2 = join(tmp.make(), 'i.db');
     expect((await cli(['ingest', root, '--db', db2, '--no-embed'])).code).toBe(0);
     const hits = (await cli(['search', 'permission denied avatars', '--db', db2, '--json'])).json();
@@ -106,5 +107,8 @@ describe('session commands', () => {
     expect(hit.anchor).toMatch(/^turn=\d+$/);
     const md = (await cli(['search', 'SameSite Strict cookie root cause', '--db', db2, '--json'])).json();
     expect((md.hits ?? md)[0].anchor).toMatch(/^turn=\d+$/);
+    const log = (await cli(['search', 'BullMQ Redis background jobs', '--db', db2, '--json'])).json();
+    expect((log.hits ?? log)[0]).toMatchObject({ anchor: expect.stringMatching(/^turn=\d+$/) });
+    expect(JSON.stringify((log.hits ?? log)[0])).toContain('session.log');
   });
 });

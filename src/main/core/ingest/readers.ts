@@ -72,6 +72,9 @@ const code: Reader = async (bytes, path, options) => {
   return [{ title: basename(path), externalId: null, chunks }];
 };
 
+/** Plain text (.txt, .log, no extension) may be a saved agent transcript: recognized by content, like JSONL and Markdown. */
+const plain: Reader = async (bytes, path, options) => readTranscript(decodeUtf8(bytes), path, options) ?? lines(bytes, path, options);
+
 const BLOCK_TAGS = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
   'footer', 'form', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tr', 'td', 'th', 'ul',
@@ -220,7 +223,7 @@ const json: Reader = async (bytes, path, options) => {
 
 export const readers: Record<SourceType, Reader> = {
   markdown,
-  text: lines,
+  text: plain,
   code,
   html,
   pdf,
