@@ -124,7 +124,7 @@ function CreateForm({ type, onCreated }: { type: 'issue' | 'state' | 'learning';
     if (type === 'issue') content.severity = severity;
     if (type === 'state') content.completion_percentage = 0;
     try {
-      const m = await api().call('memory.create', { memory_type: type, title, content });
+      const m = await api().call('memory.create', { type, title, content });
       setTitle('');
       setMain('');
       setIssues({});
