@@ -166,9 +166,10 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
     let compress: Work['compress'] = null;
     if (turn.kind === 'tool_result' && turn.is_error) {
       // The message and cause are in the preserved block; the stack trace can go.
-      compress = { text: `${renderTurn({ ...turn, text: '' })}${firstLine(turn.text.split('\n').find((l) => /error|fail|exception/i.test(l)) ?? turn.text, 200)}`, reason: 'error output: message kept, stack trace discarded', score: 25 };
+      // 003: tool results are summarized with provenance (the turn and its line in the transcript).
+      compress = { text: `${renderTurn({ ...turn, text: '' })}${firstLine(turn.text.split('\n').find((l) => /error|fail|exception/i.test(l)) ?? turn.text, 200)} (turn ${turn.index}, line ${turn.line})`, reason: 'error output: message kept, stack trace discarded', score: 25 };
     } else if (turn.kind === 'tool_result' && before > VERBOSE_TOKENS) {
-      compress = { text: `${renderTurn({ ...turn, text: '' })}${summarizeOutput(turn.text)}`, reason: 'verbose tool output: summary statistics kept', score: 20 };
+      compress = { text: `${renderTurn({ ...turn, text: '' })}${summarizeOutput(turn.text)} (turn ${turn.index}, line ${turn.line})`, reason: 'verbose tool output: summary statistics kept', score: 20 };
     } else if (turn.kind === 'tool_use' && full.length > LONG_TEXT_CHARS) {
       compress = { text: firstLine(full, LONG_TEXT_CHARS), reason: 'long tool input: first line kept', score: 30 };
     } else if (turn.kind === 'text') {
