@@ -158,6 +158,14 @@ test('Hierarchy: L1 and L2 edits, and a refusal naming the owner of an exclusive
   await page.getByTestId('acting-agent').fill('pay-1');
   await page.getByTestId('section-form').getByRole('button', { name: 'Save §2.2' }).click();
   await expect(page.getByText('PayPal instead.')).toBeVisible();
+  // The owner, shown on the section, releases it from the view; another agent takes it.
+  const card = page.locator('article', { has: page.getByRole('heading', { name: /§2\.2 Payments/ }) });
+  await expect(card.getByTestId('owner')).toHaveText('owned by pay-1 (exclusive)');
+  await card.getByRole('button', { name: 'Release' }).click();
+  await expect(card.getByTestId('owner')).toHaveCount(0);
+  await page.getByTestId('acting-agent').fill('impl-9');
+  await card.getByRole('button', { name: 'Take ownership as impl-9' }).click();
+  await expect(card.getByTestId('owner')).toHaveText('owned by impl-9 (exclusive)');
   await axe('Hierarchy (editing)');
 });
 

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { ChunkContext, HierarchyView as Tree } from '../../../shared/api/index.ts';
+import type { ChunkContext, HierarchyView as Tree, OwnershipView } from '../../../shared/api/index.ts';
 import type { ConsistencyFinding, ExecutiveSummary, FieldIssue, HierarchySection, L4Node } from '../../../shared/memory.ts';
 import { ApiCallError, api, errorText } from '../api/client.ts';
 import { ChunkPane } from '../components/ChunkPane.tsx';
@@ -19,7 +19,7 @@ const domId = (marker: string) => `sec-${marker.replace(/[^A-Za-z0-9]/g, '-')}`;
 const sectionMarker = (m: string) => (m.startsWith('§') ? m : `§${m}`);
 
 /** Who edits (seed 002's ownership: an exclusively owned section is written only by its owner), and a reload. */
-const EditCtx = createContext<{ agent: string; reload: () => Promise<void> }>({ agent: '', reload: async () => {} });
+const EditCtx = createContext<{ agent: string; reload: () => Promise<void>; owners: OwnershipView[] }>({ agent: '', reload: async () => {}, owners: [] });
 
 const messageOf = (err: unknown) => (err instanceof ApiCallError && err.issues.length ? err.issues.map((i) => (i.field === 'agent' ? i.message : `${i.field}: ${i.message}`)).join('; ') : errorText(err));
 
@@ -28,7 +28,15 @@ function Hierarchy() {
   const [error, setError] = useState<string | null>(null);
   const [file, setFile] = useState<ChunkContext | null>(null);
   const [agent, setAgent] = useState('');
-  const load = useCallback(() => api().call('hierarchy.tree', {}).then(setView, (err) => setError(errorText(err))), []);
+  const [owners, setOwners] = useState<OwnershipView[]>([]);
+  const load = useCallback(
+    () =>
+      Promise.all([api().call('hierarchy.tree', {}), api().call('hierarchy.owners', {})]).then(
+        ([tree, o]) => (setView(tree), setOwners(o.owners)),
+        (err) => setError(errorText(err)),
+      ),
+    [],
+  );
   useEffect(() => {
     void load();
   }, [load]);
@@ -59,7 +67,7 @@ function Hierarchy() {
   };
 
   return (
-    <EditCtx.Provider value={{ agent: agent.trim(), reload: async () => void (await load()) }}>
+    <EditCtx.Provider value={{ agent: agent.trim(), reload: async () => void (await load()), owners }}>
     <section className="view" aria-labelledby="hierarchy-title">
       <header className="view-header">
         <h1 id="hierarchy-title">Hierarchy</h1>
@@ -326,6 +334,30 @@ function SectionEditor({ s }: { s: HierarchySection }) {
   );
 }
 
+/** Seed 002's section ownership: who holds it, and take / release as the acting agent. */
+function Ownership({ marker }: { marker: string }) {
+  const { agent, reload, owners } = useContext(EditCtx);
+  const [error, setError] = useState<string | null>(null);
+  const o = owners.find((x) => x.section_id === marker);
+  const act = async (action: 'acquire' | 'release') => {
+    try {
+      await api().call('hierarchy.own', { section: `§${marker}`, agent, action });
+      setError(null);
+      await reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <div className="row" data-testid="ownership">
+      {o ? <span className="badge" data-testid="owner">owned by {o.owner_agent_id} ({o.ownership_type}){o.previous_owner ? `, from ${o.previous_owner}` : ''}</span> : null}
+      {agent && o?.owner_agent_id !== agent ? <button type="button" onClick={() => void act('acquire')}>Take ownership as {agent}</button> : null}
+      {agent && o?.owner_agent_id === agent ? <button type="button" onClick={() => void act('release')}>Release</button> : null}
+      {error ? <span className="error" role="alert">{error}</span> : null}
+    </div>
+  );
+}
+
 function Section({ s, findings, children }: { s: HierarchySection; findings: ConsistencyFinding[]; children?: ReactNode }) {
   return (
     <article id={domId(s.marker)} tabIndex={-1} className={`card level-${s.level}`}>
@@ -333,6 +365,7 @@ function Section({ s, findings, children }: { s: HierarchySection; findings: Con
         <span className="marker">§{s.marker}</span> {s.title} {s.status_pct !== null ? <span className="muted">{s.status_pct}%</span> : null} {s.is_draft ? <span className="badge">draft</span> : null}
       </h3>
       <pre className="body">{s.body}</pre>
+      <Ownership marker={s.marker} />
       <SectionEditor key={`${s.marker}-${s.updated_at}`} s={s} />
       <Findings findings={findings} />
       {children}
