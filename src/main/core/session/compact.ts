@@ -156,6 +156,10 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
       elements.push({ ...base, action: 'dropped', reason: 'duplicate tool output (a later identical one is kept)', score: 5, tokens_after: 0, text: '', compress: null });
       continue;
     }
+    if (turn.text.trim() === '' && turn.kind !== 'tool_result') {
+      elements.push({ ...base, action: 'dropped', reason: 'empty turn', score: 0, tokens_after: 0, text: '', compress: null });
+      continue;
+    }
     if (repeatedReads.has(turn.index)) {
       elements.push({ ...base, action: 'dropped', reason: 'repeated read of the same file (the last read is kept)', score: 10, tokens_after: 0, text: '', compress: null });
       continue;
