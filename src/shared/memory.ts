@@ -1,4 +1,5 @@
 // Project memory and hierarchy data shapes, shared by the engine, its transports and the renderer. Plain JSON only.
+import type { SessionContinuity } from './session.ts';
 
 export type MemoryType = 'decision' | 'issue' | 'state' | 'learning';
 export const MEMORY_TYPES: readonly MemoryType[] = ['decision', 'issue', 'state', 'learning'];
@@ -171,9 +172,11 @@ export interface RehydrationBundle {
   max_tokens: number;
   /** Items selected by the seed's rules that did not fit the token budget. */
   omitted: { memory_id: string; memory_type: MemoryType; reason: 'token budget' }[];
+  /** Seed 002's session_continuity: when the last recorded session (`contextpack session end`) ended, and how many there were. */
+  session_continuity: SessionContinuity;
 }
 
-export type LifecycleActionKind = 'CREATED' | 'UPDATED' | 'ARCHIVED' | 'RESTORED' | 'DELETED' | 'SUPERSEDED';
+export type LifecycleActionKind = 'CREATED' | 'UPDATED' | 'RESOLVED' | 'ARCHIVED' | 'RESTORED' | 'DELETED' | 'SUPERSEDED';
 
 export interface AuditEntry {
   id: number;

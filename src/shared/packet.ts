@@ -252,7 +252,8 @@ export interface PacketManifest {
 export interface PacketListItem {
   hash: string;
   pack_id: string;
-  template: PacketTemplateId;
+  /** A packet template, or `handoff-<type>` for a stored handoff package (seed 002). */
+  template: PacketTemplateId | `handoff-${string}`;
   query: string;
   created_at: string;
   bytes: number;

@@ -10,6 +10,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getSettings, SettingsError, updateSettings } from '../core/settings/index.ts';
 import { chunkContext, listSources, sourceChunks } from './corpus.ts';
+import { createSessionHandlers } from './adapters/sessions.ts';
 import { capabilities, type Engines } from './engines.ts';
 import { ApiFailure, unavailable } from './failure.ts';
 import type { Library } from './library.ts';
@@ -156,5 +157,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       desktop().copyText(input.text);
       return { copied: input.text.length };
     },
+    // An in-memory store has no folder for logs/redaction.jsonl.
+    ...createSessionHandlers(store.db, { dbPath: store.path === ':memory:' ? undefined : store.path }),
   };
 }

@@ -100,9 +100,9 @@ describe('contextpack mcp (BM25-only store)', () => {
     await s?.close();
   });
 
-  it('lists the eight tools, each with a description and an input schema', async () => {
+  it('lists the thirteen tools, each with a description and an input schema', async () => {
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_packet', 'hierarchy', 'pack', 'rehydrate', 'remember', 'replay', 'search', 'stats']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['capacity', 'end_session', 'get_packet', 'handoff', 'hierarchy', 'pack', 'rehydrate', 'remember', 'replay', 'resolve_issue', 'search', 'stats', 'update_memory']);
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeGreaterThan(60);
       expect(t.inputSchema.type).toBe('object');
@@ -110,7 +110,7 @@ describe('contextpack mcp (BM25-only store)', () => {
     const pack = tools.find((t) => t.name === 'pack')!;
     expect(Object.keys(pack.inputSchema.properties!)).toEqual(['query', 'task', 'template', 'max_tokens', 'format']);
     expect(pack.inputSchema.required).toEqual(['query']);
-    expect(tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name).sort()).toEqual(['pack', 'rehydrate', 'remember']);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name).sort()).toEqual(['end_session', 'handoff', 'pack', 'rehydrate', 'remember', 'resolve_issue', 'update_memory']);
   });
 
   it('search: cited hits, best-available mode with the reason, and the fake key redacted', async () => {
@@ -185,6 +185,29 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect(text(nav)).toMatch(/§4/);
     const missing = await call(s, 'hierarchy', { marker: '§3.9' });
     expect(missing.isError).toBe(true);
+  });
+
+  it('sessions (seed 002): update_memory, resolve_issue, capacity, handoff from a transcript, end_session', async () => {
+    const issue = text(await call(s, 'remember', { type: 'issue', title: 'Checkout double charge', content: { description: 'A retry charges twice', severity: 'critical' } }));
+    const id = /"memory_id": "([^"]+)"/.exec(issue)![1]!;
+    const up = await call(s, 'update_memory', { id, importance: 9, set: { 'attempted_fixes[]': 'retry guard' } });
+    expect(up.isError, text(up)).toBeFalsy();
+    expect(JSON.parse(up.content[1]!.text as string)).toMatchObject({ importance: 9, content: { attempted_fixes: ['retry guard'] } });
+    const bad = await call(s, 'update_memory', { id, set: { colour: 'red' } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/content\.colour/);
+    expect(text(await call(s, 'resolve_issue', { id, resolution: 'idempotency keys' }))).toBe('resolved: Checkout double charge');
+    expect(text(await call(s, 'rehydrate', {}))).not.toContain('Checkout double charge');
+    expect(text(await call(s, 'capacity', { tokens: 185_000 }))).toMatch(/^ORANGE: 185000 \/ 200000 tokens \(92\.5 %\)/);
+    const transcript = ['## User', 'Make checkout idempotent', '', '## Assistant', 'DECISION: Use idempotency keys on payments Rationale: retries must not charge twice Importance: 9', '', `The test gateway key is ${FAKE_KEY}`, '', 'TASK: Idempotent checkout', 'Progress: 40% complete', 'Next actions:', '1. Add the key column'].join('\n');
+    const h = await call(s, 'handoff', { type: 'continuation', transcript, transcript_name: 'chat.md', from: 'impl-1', to: 'impl-2' });
+    expect(h.isError, text(h)).toBeFalsy();
+    const ht = text(h);
+    expect(ht).toMatch(/context_snapshot_hash: [0-9a-f]{64}\nbudget: \d+ \/ 40000 tokens; reduction -?[\d.]+ %; preservation_validation true/);
+    expect(ht).toContain('Use idempotency keys on payments');
+    expect(ht).not.toContain(FAKE_KEY);
+    const end = await call(s, 'end_session', { notes: 'Done: idempotency keys\nTODO: backfill old orders', agent: 'impl-1' });
+    expect(text(end)).toMatch(/^impl-1: Done: idempotency keys — 1 done, 0 decisions, 0 bugs, 1 TODO\nsaved 1 memories/);
   });
 
   it('stats: counts and the capability notices', async () => {

@@ -205,6 +205,45 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     return { content: [{ type: 'text', text: lines.join('\n') }] };
   });
 
+  tool('update_memory', async (a) => {
+    const r = await call<ApiOutput<'memory.update'>>('memory.update', { id: a.id, title: a.title, importance: a.importance, tags: a.tags, set: a.set, agent: 'mcp' });
+    const m = r.memory;
+    const line = `${r.changed ? 'updated' : 'unchanged'} ${m.memory_type} ${m.decision_id ?? m.memory_id}: ${m.title}${r.lifecycle ? ` (archived by the lifecycle rule ${r.lifecycle.rule}: ${r.lifecycle.reason})` : ''}`;
+    return { content: [{ type: 'text', text: line }, { type: 'text', text: JSON.stringify(m, null, 2) }] };
+  });
+
+  tool('resolve_issue', async (a) => {
+    const r = await call<ApiOutput<'memory.resolve'>>('memory.resolve', { id: a.id, resolution: a.resolution, agent: 'mcp' });
+    return { content: [{ type: 'text', text: `${r.changed ? 'resolved' : 'already resolved'}: ${r.memory.title}${r.lifecycle ? ` (archived: ${r.lifecycle.reason})` : ''}` }] };
+  });
+
+  tool('capacity', async (a) => {
+    const c = await call<ApiOutput<'sessions.capacity'>>('sessions.capacity', { tokens: a.tokens, window: a.window });
+    return { content: [{ type: 'text', text: `${c.level}: ${c.tokens} / ${c.window} tokens (${c.usage_pct.toFixed(1)} %)\naction: ${c.action} (${c.status})\n${c.response}` }] };
+  });
+
+  tool('handoff', async (a, extra) => {
+    await progress(extra, 0, 1, 'compacting and building the handoff package');
+    const h = await call<ApiOutput<'sessions.handoff'>>('sessions.handoff', {
+      type: a.type,
+      transcript: a.transcript ? { name: a.transcript_name ?? 'transcript', text: a.transcript } : undefined,
+      from: a.from,
+      to: a.to,
+      reason: a.reason,
+      maxTokens: a.max_tokens,
+      save: a.save,
+    });
+    const p = h.package;
+    await progress(extra, 1, 1, `handoff ${h.hash.slice(0, 12)} stored`);
+    const head = `context_snapshot_hash: ${h.hash}\nbudget: ${p.budget.package_tokens} / ${p.budget.max_tokens} tokens; reduction ${(p.compaction.reduction_achieved * 100).toFixed(1)} %; preservation_validation ${p.compaction.preservation_validation}`;
+    return { content: [{ type: 'text', text: head }, { type: 'text', text: h.text }] };
+  });
+
+  tool('end_session', async (a) => {
+    const r = await call<ApiOutput<'sessions.end'>>('sessions.end', { notes: a.notes, transcript: a.transcript ? { name: 'transcript', text: a.transcript } : undefined, agent: a.agent });
+    return { content: [{ type: 'text', text: `${r.headline}\nsaved ${r.saved.created.length} memories, ${r.saved.duplicates.length} already known` }] };
+  });
+
   server.registerResource(
     'packet',
     new ResourceTemplate(`${PACKET_URI_PREFIX}{hash}`, {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../../shared/limits.ts';
 import { SOURCE_TYPES } from '../../shared/types.ts';
+import { HANDOFF_TYPES } from '../../shared/session.ts';
 
 const hash = z
   .string()
@@ -66,6 +67,37 @@ export const TOOL_INPUTS = {
     marker: z.string().min(1).max(200).optional().describe('a § section such as §1.0, §2.1, §3.1.2 or §4.src/auth.ts; none: the navigation index'),
   },
   stats: {},
+  // Seed 002's session workflow (#13, #17): memory edits, capacity, handoffs, session summaries.
+  update_memory: {
+    id: z.string().min(1, 'id is required').max(200).describe('memory id, or a decision id such as DEC-2026-01-31-001'),
+    title: z.string().min(1).max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).optional(),
+    importance: z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10').optional(),
+    tags: z.array(z.string().min(1).max(TAG_MAX, `a tag is at most ${TAG_MAX} characters`)).max(20).optional().describe('replaces the tags'),
+    set: z.record(z.string(), z.unknown()).optional().describe('content fields to change, e.g. {"next_actions": "..."}; a key ending in [] appends to a list field, e.g. {"attempted_fixes[]": "retry guard"}'),
+  },
+  resolve_issue: {
+    id: z.string().min(1, 'id is required').max(200).describe('memory id of an issue'),
+    resolution: z.string().max(5000).optional().describe('how it was resolved (appended to its investigation status)'),
+  },
+  capacity: {
+    tokens: z.number().int('tokens must be a whole number').min(0, 'tokens must be at least 0').describe('tokens currently in your context'),
+    window: z.number().int('window must be a whole number').min(1).max(10_000_000).optional().describe('your context window in tokens (default 200000)'),
+  },
+  handoff: {
+    type: z.enum(HANDOFF_TYPES as unknown as [string, ...string[]]).describe('complete (25k tokens), specialist (10k), continuation (40k) or emergency (15k)'),
+    transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('your session transcript (Claude Code / Codex CLI JSONL or a Markdown chat); without it the package comes from project memory'),
+    transcript_name: z.string().min(1).max(200).optional().describe('a name for the transcript, shown as provenance'),
+    from: z.string().min(1).max(100).optional().describe('your agent id'),
+    to: z.string().min(1).max(100).optional().describe('the receiving agent id'),
+    reason: z.string().max(2000).optional(),
+    max_tokens: z.number().int('max_tokens must be a whole number').min(100).max(MAX_MAX_TOKENS).optional().describe("lower than the type's budget to tighten it"),
+    save: z.boolean().optional().describe('also save the decisions, open issues and lessons found as memories (deduplicated)'),
+  },
+  end_session: {
+    notes: z.string().min(1).max(10 * 1024 * 1024).optional().describe('session notes with Done: / DECISION: / BUG-… / TODO: / Lesson: lines'),
+    transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('or the session transcript'),
+    agent: z.string().min(1).max(100).optional().describe('your agent id'),
+  },
 } as const;
 
 export type ToolName = keyof typeof TOOL_INPUTS;
@@ -93,6 +125,19 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
     "Read the project's four-level hierarchy: without a marker, the navigation index (L1 executive summary, L2 sections, L3 details, L4 files) and the summary; " +
     'with a marker such as §2.1, that section.',
   stats: 'Report what the index holds (sources, documents, chunks, last ingest) and which capabilities are on, e.g. whether semantic search is available and why not.',
+  update_memory:
+    'Change a stored memory: title, importance, tags, or content fields (a key ending in [] appends to a list). Validated like remember; audited; ' +
+    'the lifecycle rules run afterwards (e.g. an old decision lowered to importance 5 is archived).',
+  resolve_issue: 'Mark an issue memory resolved, with how; it then leaves the open issues of the next packet and rehydration. Audited as RESOLVED.',
+  capacity:
+    'Check your context usage against your window: GREEN below 80 %, YELLOW (plan compaction), ORANGE at 90 % (compact now), RED at 95 % (emergency compaction), ' +
+    'with the action to take.',
+  handoff:
+    'Build a handoff package for another agent or a fresh session (seed 002): decisions with rationale, open issues, task state, next actions, ' +
+    'success criteria and your transcript compacted to the type\'s token budget; stored by hash and recorded in project memory. Give your transcript for the best package.',
+  end_session:
+    'Record the end of your session: what was done, decisions, bugs and TODOs (from Done: / DECISION: / BUG- / TODO: lines of your notes or transcript). ' +
+    'The next packet lists it under Recent Sessions and the findings are saved as memories.',
 };
 
 /** The API's field names, as the tool's input spells them, so an error names the field the agent sent. */
@@ -103,7 +148,7 @@ export const API_TO_TOOL_FIELDS: Record<string, string> = {
   'filters.modifiedBefore': 'filters.modified_before',
 };
 
-/** Hints for clients deciding what to run without asking: only `remember` changes project memory. */
+/** Hints for clients deciding what to run without asking: which tools change project memory. */
 export const TOOL_ANNOTATIONS: Record<ToolName, { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean }> = {
   search: { readOnlyHint: true, openWorldHint: false },
   // Stores a snapshot under its hash: the same request on the same store stores the same packet again.
@@ -115,4 +160,10 @@ export const TOOL_ANNOTATIONS: Record<ToolName, { readOnlyHint: boolean; destruc
   rehydrate: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   hierarchy: { readOnlyHint: true, openWorldHint: false },
   stats: { readOnlyHint: true, openWorldHint: false },
+  update_memory: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  resolve_issue: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  capacity: { readOnlyHint: true, openWorldHint: false },
+  // Stores the package by hash and records the handoff (a state memory); ownership moves to the recipient.
+  handoff: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  end_session: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };

@@ -13,6 +13,8 @@ const VIEW_COMPONENTS: Record<ViewName, LazyExoticComponent<ComponentType>> = {
   decisions: lazy(() => import('./views/DecisionsView.tsx').then((m) => ({ default: m.DecisionsView }))),
   hierarchy: lazy(() => import('./views/HierarchyView.tsx').then((m) => ({ default: m.HierarchyView }))),
   packets: lazy(() => import('./views/PacketsView.tsx').then((m) => ({ default: m.PacketsView }))),
+  sessions: lazy(() => import('./views/SessionsView.tsx').then((m) => ({ default: m.SessionsView }))),
+  memory: lazy(() => import('./views/MemoryView.tsx').then((m) => ({ default: m.MemoryView }))),
 };
 
 export function App() {

@@ -10,6 +10,8 @@ import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, 
 import type { RetrievalRanking } from '../types.ts';
 import { MEMORY_TYPES, type HierarchySection, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
 import type { GatedFields } from '../types.ts';
+import type { LifecycleAction, MemorySearchHit } from '../memory.ts';
+import { HANDOFF_TYPES, type CapacityReport, type CompactionSummary, type ElementReport, type HandoffPackage, type HandoffResult, type PreservedCheck, type SessionEndResult } from '../session.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
 import type { ApiMethod } from './methods.ts';
 import type { ModelDownloadProgress } from './events.ts';
@@ -90,6 +92,14 @@ const projectNameSchema = z
 
 const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'hash must be 64 lowercase hex digits (a context_snapshot_hash)');
 
+/** A transcript handed over as text (the browser reads the dropped file): the name is only provenance. */
+const transcriptSchema = z.object({ name: z.string().trim().min(1).max(1024), text: z.string().min(1, 'the transcript is empty').max(64 * 1024 * 1024) }).strict();
+const agentSchema = z.string().trim().min(1).max(100).regex(/^[^\r\n]+$/, 'agent must be one line');
+const memoryIdSchema = z.string().trim().min(1, 'id is required').max(200);
+const tagsSchema = z.array(z.string().trim().min(1).max(TAG_MAX)).max(20);
+const importanceSchema = z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10');
+const windowSchema = z.number().int('window must be a whole number').min(1, 'window must be at least 1').max(10_000_000);
+
 export const apiInputs = {
   'app.info': empty,
   'stats.get': empty,
@@ -140,6 +150,8 @@ export const apiInputs = {
       priorities: z.array(z.string().trim().min(1).max(500)).max(3, 'at most 3 priorities').optional(),
       blockers: z.array(z.string().trim().min(1).max(500)).max(20).optional(),
       key_decisions: z.array(z.string().regex(DECISION_ID_PATTERN, 'key decisions are decision ids like DEC-2026-01-31-001')).max(20).optional(),
+      /** Who writes (seed 002's ownership rules); default `workbench`. */
+      agent: z.string().trim().min(1).max(100).optional(),
     })
     .strict(),
   'hierarchy.show': z.object({ marker: z.string().trim().min(1, 'marker is empty').max(200).optional() }).strict(),
@@ -196,6 +208,84 @@ export const apiInputs = {
   'watch.status': empty,
   'desktop.pickPaths': z.object({ kind: z.enum(['files', 'folders']) }).strict(),
   'desktop.copyText': z.object({ text: z.string().max(10 * 1024 * 1024) }).strict(),
+  'sessions.capacity': z
+    .object({ tokens: z.number().int().min(0).optional(), window: windowSchema.optional(), transcript: transcriptSchema.optional() })
+    .strict()
+    .refine((v) => (v.tokens === undefined) !== (v.transcript === undefined), { message: 'give tokens or a transcript', path: ['tokens'] }),
+  'sessions.analyze': z
+    .object({ transcript: transcriptSchema, window: windowSchema.optional(), targetReduction: z.number().min(0).max(0.95).optional() })
+    .strict(),
+  'sessions.handoff': z
+    .object({
+      type: z.enum(HANDOFF_TYPES as unknown as [string, ...string[]]),
+      transcript: transcriptSchema.optional(),
+      from: agentSchema.optional(),
+      to: agentSchema.optional(),
+      reason: z.string().trim().max(2000).optional(),
+      maxTokens: z.number().int().min(100, 'token budget must be at least 100').max(MAX_MAX_TOKENS).optional(),
+      save: z.boolean().optional(),
+      format: z.enum(['md', 'json']).optional(),
+    })
+    .strict(),
+  'sessions.handoffGet': z.object({ hash: hashSchema }).strict(),
+  'sessions.end': z
+    .object({ notes: z.string().min(1).max(10 * 1024 * 1024).optional(), transcript: transcriptSchema.optional(), agent: agentSchema.optional() })
+    .strict()
+    .refine((v) => (v.notes === undefined) !== (v.transcript === undefined), { message: 'give notes or a transcript', path: ['notes'] }),
+  'sessions.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
+  'memory.search': z
+    .object({
+      query: z.string().max(2000).optional(),
+      types: z.array(z.enum(['decision', 'issue', 'state', 'learning'])).optional(),
+      archived: z.union([z.boolean(), z.literal('any')]).optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+    })
+    .strict(),
+  'memory.get': z.object({ id: memoryIdSchema }).strict(),
+  'memory.update': z
+    .object({
+      id: memoryIdSchema,
+      title: nonEmpty('title', TITLE_MAX).optional(),
+      importance: importanceSchema.optional(),
+      tags: tagsSchema.optional(),
+      set: z.record(z.string(), z.unknown()).optional(),
+      agent: agentSchema.optional(),
+    })
+    .strict(),
+  'memory.resolve': z.object({ id: memoryIdSchema, resolution: z.string().max(5000).optional(), agent: agentSchema.optional() }).strict(),
+  'memory.archive': z.object({ id: memoryIdSchema, restore: z.boolean().optional() }).strict(),
+  'memory.delete': z.object({ id: memoryIdSchema }).strict(),
+  'hierarchy.addSection': z
+    .object({
+      level: z.union([z.literal(2), z.literal(3)]),
+      title: nonEmpty('title', 200),
+      body: z.string().max(200_000).optional(),
+      parent: z.string().max(20).optional(),
+      status_pct: z.number().int().min(0).max(100).optional(),
+      agent: agentSchema.optional(),
+    })
+    .strict(),
+  'hierarchy.editSection': z
+    .object({
+      marker: z.string().trim().min(1).max(20),
+      title: nonEmpty('title', 200).optional(),
+      body: z.string().max(200_000).optional(),
+      status_pct: z.number().int().min(0).max(100).nullable().optional(),
+      agent: agentSchema.optional(),
+    })
+    .strict(),
+  'hierarchy.own': z
+    .object({
+      section: z.string().trim().min(1).max(300),
+      agent: agentSchema,
+      action: z.enum(['acquire', 'release', 'transfer']),
+      to: agentSchema.optional(),
+      type: z.enum(['exclusive', 'shared-write', 'read-only']).optional(),
+      reason: z.string().max(500).optional(),
+    })
+    .strict()
+    .refine((v) => v.action !== 'transfer' || v.to !== undefined, { message: 'a transfer needs the receiving agent', path: ['to'] }),
+  'hierarchy.owners': empty,
 } satisfies Record<ApiMethod, z.ZodType>;
 
 export interface Capability {
@@ -315,6 +405,60 @@ export interface ModelsView {
   models: ModelEntry[];
 }
 
+/** A dropped transcript, measured and compacted (the Sessions view). */
+export interface SessionAnalysis {
+  name: string;
+  format: string;
+  session_id: string | null;
+  turns: number;
+  problems: { line: number; message: string }[];
+  redactions: number;
+  capacity: CapacityReport;
+  compaction: CompactionSummary;
+  reduction: number;
+  target_tokens: number | null;
+  preserved: PreservedCheck[];
+  elements: ElementReport[];
+  text: string;
+}
+
+export interface OwnershipView {
+  section_id: string;
+  owner_agent_id: string;
+  ownership_type: 'exclusive' | 'shared-write' | 'read-only';
+  acquired_at: string;
+  expires_at: string | null;
+  previous_owner: string | null;
+  lock_reason: string;
+}
+
+export interface OwnershipAuditView {
+  id: number;
+  ts: string;
+  section_id: string;
+  action: 'acquire' | 'release' | 'transfer' | 'refused';
+  agent_id: string;
+  owner_agent_id: string | null;
+  previous_owner: string | null;
+  ownership_type: string | null;
+  reason: string;
+}
+
+export interface MemoryPatchView {
+  memory: MemoryRecord;
+  changed: boolean;
+  lifecycle: LifecycleAction | null;
+}
+
+export interface StoredSessionView {
+  id: string;
+  agent_id: string;
+  started_at: string | null;
+  ended_at: string;
+  source: string;
+  headline: string;
+}
+
 export interface ApiOutputs {
   'app.info': AppInfo;
   'stats.get': StoreStats;
@@ -354,6 +498,22 @@ export interface ApiOutputs {
   'watch.status': WatchStatus;
   'desktop.pickPaths': string[];
   'desktop.copyText': { copied: number };
+  'sessions.capacity': CapacityReport;
+  'sessions.analyze': SessionAnalysis;
+  'sessions.handoff': HandoffResult;
+  'sessions.handoffGet': { hash: string; package: HandoffPackage; text: string };
+  'sessions.end': SessionEndResult;
+  'sessions.list': StoredSessionView[];
+  'memory.search': { hits: MemorySearchHit[] };
+  'memory.get': MemoryRecord;
+  'memory.update': MemoryPatchView;
+  'memory.resolve': MemoryPatchView;
+  'memory.archive': MemoryRecord;
+  'memory.delete': LifecycleAction;
+  'hierarchy.addSection': HierarchySection;
+  'hierarchy.editSection': HierarchySection;
+  'hierarchy.own': { ownership: OwnershipView | null };
+  'hierarchy.owners': { owners: OwnershipView[]; audit: OwnershipAuditView[] };
 }
 
 export type ApiInput<M extends ApiMethod> = z.input<(typeof apiInputs)[M]>;

@@ -39,6 +39,22 @@ export const API_METHODS = [
   'watch.status',
   'desktop.pickPaths',
   'desktop.copyText',
+  'sessions.capacity',
+  'sessions.analyze',
+  'sessions.handoff',
+  'sessions.handoffGet',
+  'sessions.end',
+  'sessions.list',
+  'memory.search',
+  'memory.get',
+  'memory.update',
+  'memory.resolve',
+  'memory.archive',
+  'memory.delete',
+  'hierarchy.addSection',
+  'hierarchy.editSection',
+  'hierarchy.own',
+  'hierarchy.owners',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

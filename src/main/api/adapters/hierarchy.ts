@@ -8,7 +8,7 @@ export function createHierarchyAdapter(db: Database, deps: { now?: () => Date } 
   return {
     tree: () => ({ tree: hierarchyTree(db), findings: checkConsistency(db) }),
     // Written in place from the Hierarchy view (first run), as `contextpack hierarchy summary` does.
-    setSummary: (input) => asApiFailure(() => setExecutiveSummary(db, input, { now: deps.now, actor: 'workbench' })),
+    setSummary: ({ agent, ...input }) => asApiFailure(() => setExecutiveSummary(db, input, { now: deps.now, actor: agent ?? 'workbench' })),
     // As `contextpack hierarchy show [§MARKER]`: one section, or the navigation index and the executive summary.
     show: (marker) => {
       const l4 = marker === undefined ? null : /^§?4\.(.+)$/.exec(marker.trim());

@@ -1,3 +1,4 @@
+import { OwnershipError } from '../../core/hierarchy/ownership.ts';
 import { NotFoundError, ValidationError } from '../../core/memory/index.ts';
 import { ApiFailure } from '../failure.ts';
 
@@ -8,6 +9,7 @@ export function asApiFailure<T>(fn: () => T): T {
   } catch (err) {
     if (err instanceof ValidationError) throw new ApiFailure('invalid_input', err.message, err.issues);
     if (err instanceof NotFoundError) throw new ApiFailure('not_found', err.message);
+    if (err instanceof OwnershipError) throw new ApiFailure('forbidden', err.message, [{ field: 'agent', message: err.message }]);
     throw err;
   }
 }

@@ -13,6 +13,8 @@ import {
 } from '../../core/packet/index.ts';
 import { chooseRetriever, type RetrievalChoice } from '../../core/search/index.ts';
 import type { PacketView } from '../../../shared/api/index.ts';
+import { getSnapshot } from '../../core/packet/index.ts';
+import { decodeHandoff } from '../../core/session/index.ts';
 import type { PacketsEngine } from '../engines.ts';
 import { ApiFailure } from '../failure.ts';
 
@@ -36,6 +38,17 @@ async function mapErrors<T>(fn: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/** Handoff packages share the snapshot store (template handoff-<type>) but are not packets. */
+function refuseHandoff(db: Database, hash: string): void {
+  let bytes: Uint8Array;
+  try {
+    bytes = getSnapshot(db, hash).bytes;
+  } catch {
+    return; // not found / tampered: the packet path reports it
+  }
+  if (decodeHandoff(bytes)) throw new ApiFailure('invalid_input', `${hash.slice(0, 16)} is a handoff package, not a packet: use sessions.handoffGet`, [{ field: 'hash', message: 'a handoff package' }]);
+}
+
 export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}): PacketsEngine {
   // Built once: openStore has applied every migration before the API starts, so the tables they read are there.
   const base: Omit<AssembleDeps, 'db'> = { sources: createStoreSources(db), redactor: deps.redactor, now: deps.now };
@@ -56,6 +69,7 @@ export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}
       }),
     list: (input) => listPackets(db, { limit: input.limit ?? 200 }),
     get: (hash) => {
+      refuseHandoff(db, hash);
       try {
         const p = getPacket(db, hash);
         return { hash: p.hash, packet: p.packet, manifest: p.manifest, text: renderPacket(p.packet, p.hash, 'md'), format: 'md' };
@@ -66,6 +80,7 @@ export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}
     },
     replay: (hash) =>
       mapErrors(async () => {
+        refuseHandoff(db, hash);
         // A reassembly is a comparison, not a packet handed out: like `contextpack replay --reassemble`, it logs nothing.
         const r = await replay(db, hash, { reassemble: true }, await sourcesNow());
         return r.diff!;

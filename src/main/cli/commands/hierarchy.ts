@@ -13,6 +13,13 @@ import {
   resolveL4Ref,
   setExecutiveSummary,
   updateSection,
+  acquireOwnership,
+  releaseOwnership,
+  transferOwnership,
+  listOwnership,
+  ownershipAudit,
+  OWNERSHIP_TYPES,
+  type OwnershipType,
 } from '../../core/hierarchy/index.ts';
 import type { Database } from 'better-sqlite3';
 import { CliError, intOption, printJson, readInput, type Command, type CommandContext } from '../command.ts';
@@ -26,6 +33,9 @@ const USAGE = [
   'contextpack hierarchy edit §MARKER [--title T] [--body TEXT | --body-file F|-] [--status PCT]',
   'contextpack hierarchy draft --level 2|3 --title T (--path PREFIX | --query Q) [--size N]   (prints an extractive DRAFT)',
   `contextpack hierarchy hints --change ${CHANGE_TYPES.join('|')} [--path FILE]`,
+  'contextpack hierarchy own §MARKER --agent A [--type exclusive|shared-write|read-only] [--reason R] [--expires ISO]',
+  'contextpack hierarchy own §MARKER --agent A (--release | --transfer B) [--reason R]',
+  'contextpack hierarchy owners [--audit [§MARKER]]      (edits by a non-owner of an exclusive section are refused)',
 ].join('\n       ');
 
 export const hierarchyCommand: Command = {
@@ -50,9 +60,15 @@ export const hierarchyCommand: Command = {
     size: { type: 'string' },
     change: { type: 'string' },
     agent: { type: 'string' },
+    type: { type: 'string' },
+    reason: { type: 'string' },
+    expires: { type: 'string' },
+    release: { type: 'boolean', default: false },
+    transfer: { type: 'string' },
+    audit: { type: 'boolean', default: false },
   },
   async run(ctx) {
-    const sub = subcommand(ctx, ['show', 'check', 'summary', 'add', 'edit', 'draft', 'hints'], USAGE);
+    const sub = subcommand(ctx, ['show', 'check', 'summary', 'add', 'edit', 'draft', 'hints', 'own', 'owners'], USAGE);
     const rest = ctx.args.slice(1);
     const deps = { actor: agentOf(ctx) };
     const body = async () => {
@@ -129,6 +145,40 @@ export const hierarchyCommand: Command = {
           const d = draftSection(db, { level, title: str(ctx, 'title') ?? 'Draft', pathPrefix: str(ctx, 'path'), query: str(ctx, 'query'), size: intOption(ctx, 'size', undefined, -Infinity) });
           if (ctx.json) printJson(ctx, d);
           else ctx.io.stdout(d.text);
+          return 0;
+        }
+        case 'own': {
+          if (rest.length !== 1) throw new CliError(`hierarchy own: give one section marker\nusage: ${USAGE}`);
+          const agent = agentOf(ctx);
+          if (!agent) throw new CliError('hierarchy own: give --agent A (or set CONTEXTPACK_AGENT)');
+          const section = rest[0]!;
+          const reason = str(ctx, 'reason');
+          if (ctx.values.release === true) {
+            releaseOwnership(db, section, agent, { reason });
+            if (ctx.json) printJson(ctx, { section, released_by: agent });
+            else ctx.io.stdout(`${section} released by ${agent}\n`);
+            return 0;
+          }
+          const to = str(ctx, 'transfer');
+          const type = str(ctx, 'type');
+          if (type !== undefined && !OWNERSHIP_TYPES.includes(type as OwnershipType)) throw new CliError(`--type must be one of ${OWNERSHIP_TYPES.join(', ')}`);
+          const o = to
+            ? transferOwnership(db, section, agent, to, { reason, type: type as OwnershipType | undefined })
+            : acquireOwnership(db, section, agent, { type: type as OwnershipType | undefined, reason, expiresAt: str(ctx, 'expires') });
+          if (ctx.json) printJson(ctx, o);
+          else ctx.io.stdout(`§${o.section_id} owned by ${o.owner_agent_id} (${o.ownership_type}${o.previous_owner ? `, from ${o.previous_owner}` : ''})\n`);
+          return 0;
+        }
+        case 'owners': {
+          if (ctx.values.audit === true) {
+            const entries = ownershipAudit(db, rest[0]);
+            if (ctx.json) printJson(ctx, { entries });
+            else ctx.io.stdout(entries.length === 0 ? 'no ownership changes yet\n' : entries.map((e) => `${e.ts}  ${e.action.padEnd(8)} §${e.section_id}  ${e.agent_id}${e.owner_agent_id ? ` → ${e.owner_agent_id}` : ''}  ${e.reason}`).join('\n') + '\n');
+            return 0;
+          }
+          const owners = listOwnership(db);
+          if (ctx.json) printJson(ctx, { owners });
+          else ctx.io.stdout(owners.length === 0 ? 'no owned sections\n' : owners.map((o) => `§${o.section_id}  ${o.owner_agent_id}  ${o.ownership_type}  since ${o.acquired_at}${o.lock_reason ? `  (${o.lock_reason})` : ''}`).join('\n') + '\n');
           return 0;
         }
         case 'hints': {

@@ -24,7 +24,7 @@ export const commands: CommandEntry[] = [
   lazy('embed', 'Embed chunks that lack a vector (resumable); --model switches model and re-embeds', async () => (await import('./embed.ts')).embedCommand),
   lazy('serve', 'Serve the workbench to a browser on 127.0.0.1, with a per-run token', async () => (await import('./serve.ts')).serveCommand),
   lazy('decision', 'Record, list, show, supersede, export and import decisions (DEC-YYYY-MM-DD-NNN)', async () => (await import('./decision.ts')).decisionCommand),
-  lazy('memory', 'Project memory: add, search, show, archive/restore, delete, lifecycle maintenance, rehydration', async () => (await import('./memory.ts')).memoryCommand),
+  lazy('memory', 'Project memory: add, search, show, update, resolve, archive/restore, delete, lifecycle maintenance, rehydration', async () => (await import('./memory.ts')).memoryCommand),
   lazy('hierarchy', 'Four-level project hierarchy (§1.0 summary, §2 sections, §3 details, §4 files): show, check, edit', async () => (await import('./hierarchy.ts')).hierarchyCommand),
   lazy('pack', 'Assemble a context packet (budgets, redaction, manifest, snapshot hash)', async () => (await import('./pack.ts')).packCommand),
   lazy('replay', 'Print a stored packet by its hash (verified), or rebuild it and diff by item id', async () => (await import('./replay.ts')).replayCommand),
@@ -35,6 +35,10 @@ export const commands: CommandEntry[] = [
   lazy('goals', 'Fitness goals (GOALS.md gates and directives): show their state, record a gate result, write a template', async () => (await import('./goals.ts')).goalsCommand),
   lazy('watch', 'Keep the index current: follow folders and re-index what changes (Ctrl+C stops)', async () => (await import('./watch.ts')).watchCommand),
   lazy('mcp', 'Serve the project to coding agents over MCP (stdio): search, pack, remember, rehydrate, …', async () => (await import('./mcp.ts')).mcpCommand),
+  lazy('capacity', "Context capacity level (seed 002: GREEN / YELLOW / ORANGE / RED at 80 / 90 / 95 %) and the action it prescribes", async () => (await import('./sessions.ts')).capacityCommand),
+  lazy('compact', "Compact a transcript per seed 002's preservation rules; prints the compacted context and the compaction summary", async () => (await import('./sessions.ts')).compactCommand),
+  lazy('handoff', "Build seed 002's handoff package (complete | specialist | continuation | emergency), stored and replayable by hash", async () => (await import('./sessions.ts')).handoffCommand),
+  lazy('session', "Record seed 002's session summary (done, decisions, bugs, TODOs) and save its findings as memories; list sessions", async () => (await import('./sessions.ts')).sessionCommand),
 ];
 
 /** The command itself, loading its module when the entry is lazy. */

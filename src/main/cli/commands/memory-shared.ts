@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { OwnershipError } from '../../core/hierarchy/ownership.ts';
 import { DecisionFileError, NotFoundError, ValidationError } from '../../core/memory/index.ts';
 import { CliError, printJson, withStore, type CommandContext } from '../command.ts';
 
@@ -26,6 +27,7 @@ export function withMemoryStore(ctx: CommandContext, fn: (db: Database) => numbe
         throw new CliError(err.message);
       }
       if (err instanceof NotFoundError) throw new CliError(err.message);
+      if (err instanceof OwnershipError) throw new CliError(err.message);
       throw err;
     }
   });

@@ -7,6 +7,8 @@ import {
   formatMemory,
   getMemory,
   listAudit,
+  patchMemory,
+  resolveMemory,
   rehydrate,
   restoreMemory,
   runMaintenance,
@@ -26,13 +28,15 @@ const USAGE = [
   'contextpack memory maintain [--dry-run]',
   'contextpack memory rehydrate [--max-tokens N] [--no-touch]',
   'contextpack memory audit [id] [--limit N]',
+  'contextpack memory update <id> [--title T] [--importance N] [--tags a,b] [--set field=value | --set list[]=item]... [--expires ISO]',
+  'contextpack memory resolve <id> [--resolution TEXT]   (issues: status = resolved)',
 ].join('\n       ');
 
 const SORTS: readonly MemorySort[] = ['relevance', 'timestamp', 'importance', 'access', 'severity'];
 
 export const memoryCommand: Command = {
   name: 'memory',
-  summary: 'Project memory: add, search, show, archive/restore, delete, lifecycle maintenance, rehydration',
+  summary: 'Project memory: add, search, show, update, resolve, archive/restore, delete, lifecycle maintenance, rehydration',
   usage: USAGE,
   options: {
     type: { type: 'string', multiple: true },
@@ -59,9 +63,10 @@ export const memoryCommand: Command = {
     'dry-run': { type: 'boolean', default: false },
     'max-tokens': { type: 'string' },
     'no-touch': { type: 'boolean', default: false },
+    resolution: { type: 'string' },
   },
   async run(ctx) {
-    const sub = subcommand(ctx, ['add', 'search', 'show', 'archive', 'delete', 'maintain', 'rehydrate', 'audit'], USAGE);
+    const sub = subcommand(ctx, ['add', 'search', 'show', 'archive', 'delete', 'maintain', 'rehydrate', 'audit', 'update', 'resolve'], USAGE);
     const rest = ctx.args.slice(1);
     const one = () => {
       if (rest.length !== 1) throw new CliError(`memory ${sub}: give one memory id\nusage: ${USAGE}`);
@@ -148,6 +153,31 @@ export const memoryCommand: Command = {
           else ctx.io.stdout(b.text);
           return 0;
         }
+        case 'update': {
+          const id = one();
+          const set = await contentOf(ctx, false);
+          const r = patchMemory(
+            db,
+            id,
+            {
+              title: str(ctx, 'title'),
+              importance: intOption(ctx, 'importance', undefined, -Infinity),
+              tags: csv(ctx, 'tags') ?? (ctx.values.tags !== undefined ? [] : undefined),
+              set: Object.keys(set).length ? set : undefined,
+              expires_at: str(ctx, 'expires'),
+            },
+            { actor },
+          );
+          if (ctx.json) printJson(ctx, r);
+          else ctx.io.stdout(`${r.memory.decision_id ?? r.memory.memory_id}  ${r.changed ? 'updated' : 'unchanged'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
+          return 0;
+        }
+        case 'resolve': {
+          const r = resolveMemory(db, one(), { actor, resolution: str(ctx, 'resolution') });
+          if (ctx.json) printJson(ctx, r);
+          else ctx.io.stdout(`${r.memory.memory_id}  ${r.changed ? 'resolved' : 'already resolved'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
+          return 0;
+        }
         case 'audit': {
           const entries = listAudit(db, { memoryId: rest[0], limit: intOption(ctx, 'limit', 50, -Infinity) });
           if (ctx.json) printJson(ctx, { entries });
@@ -160,7 +190,8 @@ export const memoryCommand: Command = {
   },
 };
 
-async function contentOf(ctx: CommandContext): Promise<Record<string, unknown>> {
+/** `appendKeys`: false keeps `field[]` keys as they are, so an update appends to the stored list instead of the given ones. */
+async function contentOf(ctx: CommandContext, appendKeys = true): Promise<Record<string, unknown>> {
   const inline = str(ctx, 'content');
   const file = str(ctx, 'content-file');
   let content: Record<string, unknown> = {};
@@ -178,7 +209,8 @@ async function contentOf(ctx: CommandContext): Promise<Record<string, unknown>> 
     if (eq <= 0) throw new CliError(`--set must be field=value, got ${JSON.stringify(pair)}`);
     const key = pair.slice(0, eq).trim();
     const raw = pair.slice(eq + 1);
-    if (key.endsWith('[]')) {
+    if (key.endsWith('[]') && !appendKeys) content[key] = [...((content[key] as unknown[] | undefined) ?? []), raw];
+    else if (key.endsWith('[]')) {
       const k = key.slice(0, -2);
       content[k] = [...((content[k] as unknown[] | undefined) ?? []), raw];
     } else content[key] = /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;

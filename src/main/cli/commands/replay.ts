@@ -1,5 +1,6 @@
 import { PACKET_FORMATS, type ReplayDiff } from '../../../shared/packet.ts';
-import { createStoreSources, replay } from '../../core/packet/index.ts';
+import { createStoreSources, getSnapshot, replay } from '../../core/packet/index.ts';
+import { decodeHandoff, renderHandoffMarkdown } from '../../core/session/index.ts';
 import { CliError, oneOf, printJson, withStore, type Command } from '../command.ts';
 import { asCliError } from './packet-shared.ts';
 import { cliRetrieval } from '../retrieval.ts';
@@ -30,6 +31,15 @@ export const replayCommand: Command = {
     return withStore(ctx, async (store) => {
       try {
         const reassemble = ctx.values.reassemble === true;
+        // Handoff packages share the snapshot store: replayed from their verified bytes, never reassembled.
+        const snap = getSnapshot(store.db, hash);
+        const handoff = decodeHandoff(snap.bytes);
+        if (handoff) {
+          if (reassemble) throw new CliError('replay --reassemble rebuilds packets; a handoff package is replayed from its stored bytes only');
+          if (format === 'contextos') throw new CliError('a handoff package has the formats md and json');
+          ctx.io.stdout(format === 'md' ? renderHandoffMarkdown(handoff, snap.hash) : format === 'json' ? `${JSON.stringify({ ...handoff, context_snapshot_hash: snap.hash }, null, 2)}\n` : Buffer.from(snap.bytes).toString('utf8'));
+          return 0;
+        }
         // A reassembly retrieves as a new packet would today, so the diff shows what a rebuild would change.
         const retrieval = reassemble ? await cliRetrieval(store, ctx.io.env, { purpose: 'packet' }) : null;
         let r;

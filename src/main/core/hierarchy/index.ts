@@ -18,3 +18,19 @@ export { checkConsistency, propagationHints, PROPAGATION_MATRIX, type Consistenc
 export { draftSection, centrality, type DraftOptions } from './draft.ts';
 export { checkLevelLimits, LEVEL_LIMITS, type LevelLimitFinding } from './limits.ts';
 export { parseSectionMarker, anchorFor, compareMarkers, decisionRefs, l4Refs, resolveL4Ref, dottedForm } from './markers.ts';
+export {
+  acquireOwnership,
+  releaseOwnership,
+  transferOwnership,
+  assertCanWrite,
+  getOwnership,
+  listOwnership,
+  ownershipAudit,
+  sectionsOwnedBy,
+  sectionId,
+  OwnershipError,
+  OWNERSHIP_TYPES,
+  type ContextOwnership,
+  type OwnershipAuditEntry,
+  type OwnershipType,
+} from './ownership.ts';

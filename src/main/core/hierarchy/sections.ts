@@ -3,6 +3,7 @@ import type { ExecutiveSummary, ExecutiveSummaryInput, FieldIssue, HierarchySect
 import { existingDecisionIds } from '../memory/decisions.ts';
 import { DECISION_ID_PATTERN, NotFoundError, ValidationError } from '../memory/validate.ts';
 import { anchorFor, compareMarkers, markerLevel, parseSectionMarker } from './markers.ts';
+import { assertCanWrite } from './ownership.ts';
 
 export interface HierarchyDeps {
   now?: () => Date;
@@ -69,6 +70,8 @@ export function setExecutiveSummary(db: Database, input: ExecutiveSummaryInput, 
   });
   if (issues.length > 0) throw new ValidationError(issues, 'executive summary');
   const data = { goal, status_text: (input.status_text ?? '').trim(), priorities, blockers, key_decisions: [...new Set(keyDecisions)] };
+  // Seed 002's write rule: an exclusively owned section is written only by its owner.
+  assertCanWrite(db, L1_MARKER, deps.actor ?? 'user', deps);
   const { at, by } = stamp(deps);
   db.prepare(
     `INSERT INTO hierarchy_sections (marker, level, title, body, data, status_pct, is_draft, updated_at, updated_by)
@@ -198,6 +201,7 @@ export function updateSection(db: Database, markerInput: string, patch: SectionP
   const issues: FieldIssue[] = [];
   validateSection(patch.title ?? current.title, patch.body, patch.status_pct, issues);
   if (issues.length > 0) throw new ValidationError(issues, 'section');
+  assertCanWrite(db, marker, deps.actor ?? 'user', deps);
   const { at, by } = stamp(deps);
   db.prepare('UPDATE hierarchy_sections SET title = ?, body = ?, status_pct = ?, is_draft = ?, updated_at = ?, updated_by = ? WHERE marker = ?').run(
     (patch.title ?? current.title).trim(),
@@ -214,6 +218,7 @@ export function updateSection(db: Database, markerInput: string, patch: SectionP
 /** Removes a section from every view; its marker stays reserved. */
 export function deleteSection(db: Database, markerInput: string, deps: HierarchyDeps = {}): void {
   const marker = requireMarker(markerInput);
+  assertCanWrite(db, marker, deps.actor ?? 'user', deps);
   const info = db.prepare('UPDATE hierarchy_sections SET deleted_at = ? WHERE marker = ? AND deleted_at IS NULL').run(stamp(deps).at, marker);
   if (info.changes === 0) throw new NotFoundError(`section §${marker} not found`);
 }

@@ -5,6 +5,7 @@ import type { SourceType } from '../../../shared/types.ts';
 import { chunkLines, chunkMarkdown, markdownSections, type ChunkDraft, type ChunkOptions } from './chunker.ts';
 import { chunkCode } from './code/chunk-code.ts';
 import { symbolLanguage } from './code/languages.ts';
+import { readTranscript } from './transcript-reader.ts';
 
 export interface ParsedDocument {
   title: string;
@@ -50,6 +51,8 @@ function firstInvalidUtf8Byte(bytes: Uint8Array): number {
 
 const markdown: Reader = async (bytes, path, options) => {
   const text = decodeUtf8(bytes);
+  const transcript = readTranscript(text, path, options);
+  if (transcript) return transcript;
   const sections = markdownSections(text);
   const h1 = sections.find((s) => s.level === 1);
   return [{ title: h1?.headingPath[0] ?? basename(path), externalId: null, chunks: chunkMarkdown(text, options, sections) }];
@@ -68,6 +71,9 @@ const code: Reader = async (bytes, path, options) => {
   const chunks = lang ? await chunkCode(text, lang, { ...options, source: path }) : chunkLines(text, options);
   return [{ title: basename(path), externalId: null, chunks }];
 };
+
+/** Plain text (.txt, .log, no extension) may be a saved agent transcript: recognized by content, like JSONL and Markdown. */
+const plain: Reader = async (bytes, path, options) => readTranscript(decodeUtf8(bytes), path, options) ?? lines(bytes, path, options);
 
 const BLOCK_TAGS = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
@@ -157,6 +163,8 @@ const pdf: Reader = async (bytes, path, options) => {
  */
 const jsonl: Reader = async (bytes, path, options) => {
   const text = decodeUtf8(bytes);
+  const transcript = readTranscript(text, path, options);
+  if (transcript) return transcript;
   const rows = text.split(/\r?\n/);
   const docs: ParsedDocument[] = [];
   const bad = new Map<string, number[]>();
@@ -215,7 +223,7 @@ const json: Reader = async (bytes, path, options) => {
 
 export const readers: Record<SourceType, Reader> = {
   markdown,
-  text: lines,
+  text: plain,
   code,
   html,
   pdf,

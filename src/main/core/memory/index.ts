@@ -39,3 +39,6 @@ export {
 } from './lifecycle.ts';
 export { renderDecisionMarkdown, parseDecisionMarkdown, isDecisionMarkdown, DecisionFileError, type ParsedDecisionFile } from './decision-markdown.ts';
 export { exportDecisions, importDecisions, decisionFileName, type ExportResult, type ImportReport } from './decision-files.ts';
+export { sessionContinuity, humanGap } from './session-continuity.ts';
+export { patchMemory, resolveMemory, type MemoryPatch, type PatchResult } from './patch.ts';
+export { applyLifecycleTo } from './lifecycle.ts';

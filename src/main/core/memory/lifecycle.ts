@@ -196,3 +196,18 @@ export function startMaintenanceTimer(options: MaintenanceTimerOptions): () => v
     if (timer) clearTimeout(timer);
   };
 }
+
+/**
+ * The archive rules for one memory, right after it changed (an update or a resolve): a resolved issue older than 30
+ * days, a decision lowered to importance ≤ 5 after 90 days, a past expiry are archived at once, audited like the
+ * daily pass. A memory the user restored is left alone, as there. Returns the rule that fired, or null.
+ */
+export function applyLifecycleTo(db: Database, idOrDecisionId: string, options: MemoryDeps = {}): LifecycleAction | null {
+  const row = requireRow(db, idOrDecisionId);
+  if (row.is_archived === 1 || row.restored_at !== null) return null;
+  const now = nowOf(options);
+  const rule = firstRule(row, 'archive', { now: now.getTime(), latestStateSeq: latestStates(db) });
+  if (!rule) return null;
+  setArchived(db, row, now, { rule: rule.id, reason: rule.description, actor: options.actor ?? 'lifecycle' });
+  return action(row, rule);
+}

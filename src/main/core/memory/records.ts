@@ -184,7 +184,7 @@ export function updateMemory<T extends MemoryType>(db: Database, idOrDecisionId:
 }
 
 /** Writes validated fields over a row, audits UPDATED, and returns the record; no-op (no audit) if nothing changed. */
-export function replaceFields(db: Database, row: MemoryRow, m: NormalizedMemory, deps: MemoryDeps): MemoryRecord {
+export function replaceFields(db: Database, row: MemoryRow, m: NormalizedMemory, deps: MemoryDeps, audit?: { action: LifecycleActionKind; reason: string }): MemoryRecord {
   const now = nowOf(deps);
   const next = {
     title: m.title,
@@ -210,7 +210,7 @@ export function replaceFields(db: Database, row: MemoryRow, m: NormalizedMemory,
   ).run({ ...next, body: flattenContent(m.content), updated: now.toISOString(), seq: row.seq });
   writeTags(db, row.seq, m.tags);
   const record = rowToRecord(requireRow(db, row.id));
-  writeAudit(db, { action: 'UPDATED', record, reason: `changed ${changed.join(', ')}`, actor: deps.actor ?? m.agent_id, at: now });
+  writeAudit(db, { action: audit?.action ?? 'UPDATED', record, reason: audit?.reason ?? `changed ${changed.join(', ')}`, actor: deps.actor ?? m.agent_id, at: now });
   return record;
 }
 

@@ -5,6 +5,7 @@ import { gateDeep, type Redactor } from '../redact/index.ts';
 import { countTokens } from '../tokens/index.ts';
 import { DAY_MS, MEMORY_COLUMNS, nowOf, rowToRecord, touchMemories, type MemoryDeps, type MemoryRow } from './records.ts';
 import { getLatestState, openIssues, recentDecisions } from './search.ts';
+import { sessionContinuity } from './session-continuity.ts';
 
 export interface RehydrateOptions extends MemoryDeps {
   projectId?: string;
@@ -54,6 +55,10 @@ export function rehydrate(db: Database, options: RehydrateOptions = {}): Rehydra
     return true;
   };
   if (summary) fit(`## Project Summary\n\n${summary.text}`);
+  const continuity = sessionContinuity(db, now, options.projectId);
+  if (continuity.last_session_end) {
+    fit(`## Session Continuity\n\n- Last session ended: ${continuity.last_session_end} (${continuity.time_since_last_session} ago)\n- Sessions in project: ${continuity.sessions_in_project}`);
+  }
   const section = <T extends MemoryRecord>(heading: string, items: T[]): T[] => {
     if (items.length === 0) return [];
     if (!fit(`## ${heading}`)) {
@@ -87,6 +92,7 @@ export function rehydrate(db: Database, options: RehydrateOptions = {}): Rehydra
     tokens: countTokens(text),
     max_tokens: maxTokens,
     omitted,
+    session_continuity: continuity,
   };
 }
 

@@ -21,6 +21,8 @@ export {
   resolveHash,
   decodePacket,
   packId,
+  saveSnapshotRow,
+  type SnapshotRow,
 } from './snapshots.ts';
 export { resolveRequest, PacketRequestError, DEFAULT_K } from './request.ts';
 export { parseToolsFile, parseConversationFile, InputFileError } from './input-files.ts';

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { CanonicalPacket, InjectionRecord, PacketListItem, PacketRequest, PacketTemplateId } from '../../../shared/packet.ts';
+import type { CanonicalPacket, InjectionRecord, PacketListItem, PacketRequest } from '../../../shared/packet.ts';
 import { parseHash, sha256Hex } from './canonical.ts';
 
 export class SnapshotNotFoundError extends Error {
@@ -34,6 +34,38 @@ export function packId(hash: string): string {
 /** Stores a snapshot under its hash; a second store of the same hash keeps the first (identical bytes). */
 export function saveSnapshot(db: Database, s: { hash: string; bytes: Uint8Array; packet: CanonicalPacket; request: PacketRequest; createdAt: string }): boolean {
   const p = s.packet;
+  return saveSnapshotRow(db, {
+    hash: s.hash,
+    bytes: s.bytes,
+    template: p.template,
+    query: p.inputs.query,
+    createdAt: s.createdAt,
+    totalChars: p.budgets.total_chars,
+    totalTokens: p.budgets.total_tokens,
+    redactions: p.redactions.count,
+    items: p.included.length,
+    dropped: p.dropped.length,
+    request: s.request,
+  });
+}
+
+/** Any hash-keyed artefact in the snapshot store (packets, and handoff packages under template `handoff-<type>`). */
+export interface SnapshotRow {
+  hash: string;
+  bytes: Uint8Array;
+  template: string;
+  query: string;
+  createdAt: string;
+  totalChars: number;
+  totalTokens: number;
+  redactions: number;
+  items: number;
+  dropped: number;
+  /** What rebuilds it (local only, never exported). */
+  request: unknown;
+}
+
+export function saveSnapshotRow(db: Database, s: SnapshotRow): boolean {
   const info = db
     .prepare(
       `INSERT OR IGNORE INTO packet_snapshots
@@ -43,16 +75,16 @@ export function saveSnapshot(db: Database, s: { hash: string; bytes: Uint8Array;
     .run(
       s.hash,
       packId(s.hash),
-      p.template,
-      p.inputs.query,
+      s.template,
+      s.query,
       s.createdAt,
       Buffer.from(s.bytes),
       s.bytes.byteLength,
-      p.budgets.total_chars,
-      p.budgets.total_tokens,
-      p.redactions.count,
-      p.included.length,
-      p.dropped.length,
+      s.totalChars,
+      s.totalTokens,
+      s.redactions,
+      s.items,
+      s.dropped,
       JSON.stringify(s.request),
     );
   return info.changes > 0;
@@ -94,7 +126,7 @@ export function listSnapshots(db: Database, opts: { limit?: number; offset?: num
   return rows.map((r) => ({
     hash: r.hash,
     pack_id: r.pack_id,
-    template: r.template as PacketTemplateId,
+    template: r.template as PacketListItem['template'],
     query: r.query,
     created_at: r.created_at,
     bytes: r.size,

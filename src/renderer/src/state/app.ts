@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { AppInfo, CapabilityName } from '../../../shared/api/index.ts';
 import { api, errorText } from '../api/client.ts';
 
-export const VIEWS = ['library', 'search', 'decisions', 'hierarchy', 'packets'] as const;
+export const VIEWS = ['library', 'search', 'decisions', 'hierarchy', 'packets', 'sessions', 'memory'] as const;
 /** The search box's id: Ctrl+K focuses it from anywhere (here, so the shell need not load the Search view). */
 export const SEARCH_INPUT_ID = 'search-query';
 
@@ -13,6 +13,8 @@ export const VIEW_LABELS: Record<ViewName, string> = {
   decisions: 'Decisions',
   hierarchy: 'Hierarchy',
   packets: 'Packets',
+  sessions: 'Sessions',
+  memory: 'Memory',
 };
 
 export interface Toast {

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import type { ChunkContext, HierarchyView as Tree } from '../../../shared/api/index.ts';
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import type { ChunkContext, HierarchyView as Tree, OwnershipView } from '../../../shared/api/index.ts';
 import type { ConsistencyFinding, ExecutiveSummary, FieldIssue, HierarchySection, L4Node } from '../../../shared/memory.ts';
 import { ApiCallError, api, errorText } from '../api/client.ts';
 import { ChunkPane } from '../components/ChunkPane.tsx';
@@ -18,11 +18,25 @@ export function HierarchyView() {
 const domId = (marker: string) => `sec-${marker.replace(/[^A-Za-z0-9]/g, '-')}`;
 const sectionMarker = (m: string) => (m.startsWith('§') ? m : `§${m}`);
 
+/** Who edits (seed 002's ownership: an exclusively owned section is written only by its owner), and a reload. */
+const EditCtx = createContext<{ agent: string; reload: () => Promise<void>; owners: OwnershipView[] }>({ agent: '', reload: async () => {}, owners: [] });
+
+const messageOf = (err: unknown) => (err instanceof ApiCallError && err.issues.length ? err.issues.map((i) => (i.field === 'agent' ? i.message : `${i.field}: ${i.message}`)).join('; ') : errorText(err));
+
 function Hierarchy() {
   const [view, setView] = useState<Tree | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [file, setFile] = useState<ChunkContext | null>(null);
-  const load = useCallback(() => api().call('hierarchy.tree', {}).then(setView, (err) => setError(errorText(err))), []);
+  const [agent, setAgent] = useState('');
+  const [owners, setOwners] = useState<OwnershipView[]>([]);
+  const load = useCallback(
+    () =>
+      Promise.all([api().call('hierarchy.tree', {}), api().call('hierarchy.owners', {})]).then(
+        ([tree, o]) => (setView(tree), setOwners(o.owners)),
+        (err) => setError(errorText(err)),
+      ),
+    [],
+  );
   useEffect(() => {
     void load();
   }, [load]);
@@ -53,10 +67,14 @@ function Hierarchy() {
   };
 
   return (
+    <EditCtx.Provider value={{ agent: agent.trim(), reload: async () => void (await load()), owners }}>
     <section className="view" aria-labelledby="hierarchy-title">
       <header className="view-header">
         <h1 id="hierarchy-title">Hierarchy</h1>
         <span className="muted">{findings.length} consistency finding{findings.length === 1 ? '' : 's'}</span>
+        <label className="row">
+          Acting as agent <input aria-label="Acting as agent" data-testid="acting-agent" value={agent} onChange={(e) => setAgent(e.target.value)} placeholder="workbench" />
+        </label>
       </header>
       <div className={`columns columns-nav ${file ? 'columns-pane' : ''}`}>
         <nav aria-label="Sections" className="tree-nav">
@@ -88,12 +106,14 @@ function Hierarchy() {
                 {tree.l1.priorities.length ? <p>Priorities: {tree.l1.priorities.join(' · ')}</p> : null}
                 {tree.l1.blockers.length ? <p>Blockers: {tree.l1.blockers.join(' · ')}</p> : null}
                 <KeyDecisions l1={tree.l1} />
+                <SummaryEditor key={tree.l1.updated_at} l1={tree.l1} />
               </>
             ) : (
               <SummaryForm onSaved={() => void load()} />
             )}
             <Findings findings={findingsFor('1.0')} />
           </article>
+          <AddSection parents={tree.sections.map((s) => s.marker)} />
           {tree.sections.length === 0 ? <p className="muted">No L2/L3 sections yet.</p> : null}
           {tree.sections.map((s) => (
             <Section key={s.marker} s={s} findings={findingsFor(s.marker)}>
@@ -119,6 +139,7 @@ function Hierarchy() {
         {file ? <ChunkPane context={file} label="File chunks" onClose={() => setFile(null)} /> : null}
       </div>
     </section>
+    </EditCtx.Provider>
   );
 }
 
@@ -179,6 +200,164 @@ function SummaryForm({ onSaved }: { onSaved: () => void }) {
   );
 }
 
+const lines = (s: string) => s.split('\n').map((x) => x.trim()).filter(Boolean);
+
+/** An existing executive summary edited in place (the first one is written with SummaryForm). */
+function SummaryEditor({ l1 }: { l1: ExecutiveSummary }) {
+  const { agent, reload } = useContext(EditCtx);
+  const [open, setOpen] = useState(false);
+  const [goal, setGoal] = useState(l1.goal);
+  const [status, setStatus] = useState(String(l1.status_pct ?? 0));
+  const [statusText, setStatusText] = useState(l1.status_text ?? '');
+  const [priorities, setPriorities] = useState((l1.priorities ?? []).join('\n'));
+  const [blockers, setBlockers] = useState((l1.blockers ?? []).join('\n'));
+  const [decisions, setDecisions] = useState((l1.key_decisions ?? []).map((d) => d.decision_id).join(', '));
+  const [error, setError] = useState<string | null>(null);
+  if (!open) return <button type="button" data-testid="edit-summary" onClick={() => setOpen(true)}>Edit summary</button>;
+  const save = async () => {
+    try {
+      await api().call('hierarchy.summary', {
+        goal,
+        status_pct: Number(status),
+        status_text: statusText,
+        priorities: lines(priorities),
+        blockers: lines(blockers),
+        key_decisions: decisions.split(',').map((d) => d.trim()).filter(Boolean),
+        agent: agent || undefined,
+      });
+      setOpen(false);
+      setError(null);
+      await reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <form className="form" noValidate data-testid="summary-form" onSubmit={(e) => (e.preventDefault(), void save())}>
+      <Field label="Goal">{(a) => <input {...a} name="l1-goal" value={goal} onChange={(e) => setGoal(e.target.value)} />}</Field>
+      <div className="row">
+        <Field label="Status %">{(a) => <input {...a} name="l1-status" type="number" min={0} max={100} value={status} onChange={(e) => setStatus(e.target.value)} />}</Field>
+        <Field label="Status text">{(a) => <input {...a} value={statusText} onChange={(e) => setStatusText(e.target.value)} />}</Field>
+      </div>
+      <Field label="Priorities (one per line, at most 3)">{(a) => <textarea {...a} rows={3} value={priorities} onChange={(e) => setPriorities(e.target.value)} />}</Field>
+      <Field label="Blockers (one per line)">{(a) => <textarea {...a} rows={2} value={blockers} onChange={(e) => setBlockers(e.target.value)} />}</Field>
+      <Field label="Key decisions (DEC ids, comma-separated)">{(a) => <input {...a} value={decisions} onChange={(e) => setDecisions(e.target.value)} />}</Field>
+      {error ? <p className="error" role="alert">{error}</p> : null}
+      <div className="row">
+        <button type="submit" className="primary">Save summary</button>
+        <button type="button" onClick={() => setOpen(false)}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+function AddSection({ parents }: { parents: string[] }) {
+  const { agent, reload } = useContext(EditCtx);
+  const [level, setLevel] = useState<2 | 3>(2);
+  const [parent, setParent] = useState('');
+  const [title, setTitle] = useState('');
+  const [body, setBody] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const add = async () => {
+    try {
+      await api().call('hierarchy.addSection', { level, title, body, parent: level === 3 && parent ? `§${parent}` : undefined, agent: agent || undefined });
+      setTitle('');
+      setBody('');
+      setError(null);
+      await reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <details className="card">
+      <summary>Add an L2 / L3 section</summary>
+      <form className="form" noValidate data-testid="add-section" onSubmit={(e) => (e.preventDefault(), void add())}>
+        <div className="row">
+          <Field label="Level">
+            {(a) => (
+              <select {...a} value={level} onChange={(e) => setLevel(Number(e.target.value) as 2 | 3)}>
+                <option value={2}>L2 section summary</option>
+                <option value={3}>L3 detail</option>
+              </select>
+            )}
+          </Field>
+          {level === 3 ? (
+            <Field label="Under">
+              {(a) => (
+                <select {...a} value={parent} onChange={(e) => setParent(e.target.value)}>
+                  <option value="">(new §3.N)</option>
+                  {parents.map((m) => <option key={m} value={m}>§{m}</option>)}
+                </select>
+              )}
+            </Field>
+          ) : null}
+        </div>
+        <Field label="Title">{(a) => <input {...a} name="section-title" value={title} onChange={(e) => setTitle(e.target.value)} />}</Field>
+        <Field label="Body">{(a) => <textarea {...a} name="section-body" rows={4} value={body} onChange={(e) => setBody(e.target.value)} />}</Field>
+        {error ? <p className="error" role="alert">{error}</p> : null}
+        <button type="submit" className="primary">Add section</button>
+      </form>
+    </details>
+  );
+}
+
+function SectionEditor({ s }: { s: HierarchySection }) {
+  const { agent, reload } = useContext(EditCtx);
+  const [open, setOpen] = useState(false);
+  const [title, setTitle] = useState(s.title);
+  const [body, setBody] = useState(s.body);
+  const [status, setStatus] = useState(s.status_pct === null ? '' : String(s.status_pct));
+  const [error, setError] = useState<string | null>(null);
+  if (!open) return <button type="button" data-testid="edit-section" onClick={() => setOpen(true)}>Edit §{s.marker}</button>;
+  const save = async () => {
+    try {
+      await api().call('hierarchy.editSection', { marker: s.marker, title, body, status_pct: status.trim() === '' ? null : Number(status), agent: agent || undefined });
+      setOpen(false);
+      setError(null);
+      await reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <form className="form" noValidate data-testid="section-form" onSubmit={(e) => (e.preventDefault(), void save())}>
+      <Field label="Title">{(a) => <input {...a} value={title} onChange={(e) => setTitle(e.target.value)} />}</Field>
+      <Field label="Body">{(a) => <textarea {...a} name="edit-body" rows={6} value={body} onChange={(e) => setBody(e.target.value)} />}</Field>
+      <Field label="Status %">{(a) => <input {...a} type="number" min={0} max={100} value={status} onChange={(e) => setStatus(e.target.value)} />}</Field>
+      {error ? <p className="error" role="alert" data-testid="section-error">{error}</p> : null}
+      <div className="row">
+        <button type="submit" className="primary">Save §{s.marker}</button>
+        <button type="button" onClick={() => setOpen(false)}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+/** Seed 002's section ownership: who holds it, and take / release as the acting agent. */
+function Ownership({ marker }: { marker: string }) {
+  const { agent, reload, owners } = useContext(EditCtx);
+  const [error, setError] = useState<string | null>(null);
+  const o = owners.find((x) => x.section_id === marker);
+  const act = async (action: 'acquire' | 'release') => {
+    try {
+      await api().call('hierarchy.own', { section: `§${marker}`, agent, action });
+      setError(null);
+      await reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <div className="row" data-testid="ownership">
+      {o ? <span className="badge" data-testid="owner">owned by {o.owner_agent_id} ({o.ownership_type}){o.previous_owner ? `, from ${o.previous_owner}` : ''}</span> : null}
+      {agent && o?.owner_agent_id !== agent ? <button type="button" onClick={() => void act('acquire')}>Take ownership as {agent}</button> : null}
+      {agent && o?.owner_agent_id === agent ? <button type="button" onClick={() => void act('release')}>Release</button> : null}
+      {error ? <span className="error" role="alert">{error}</span> : null}
+    </div>
+  );
+}
+
 function Section({ s, findings, children }: { s: HierarchySection; findings: ConsistencyFinding[]; children?: ReactNode }) {
   return (
     <article id={domId(s.marker)} tabIndex={-1} className={`card level-${s.level}`}>
@@ -186,6 +365,8 @@ function Section({ s, findings, children }: { s: HierarchySection; findings: Con
         <span className="marker">§{s.marker}</span> {s.title} {s.status_pct !== null ? <span className="muted">{s.status_pct}%</span> : null} {s.is_draft ? <span className="badge">draft</span> : null}
       </h3>
       <pre className="body">{s.body}</pre>
+      <Ownership marker={s.marker} />
+      <SectionEditor key={`${s.marker}-${s.updated_at}`} s={s} />
       <Findings findings={findings} />
       {children}
     </article>

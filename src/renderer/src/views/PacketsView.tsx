@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { PacketView } from '../../../shared/api/index.ts';
 import type { SearchFilters } from '../../../shared/types.ts';
-import { api } from '../api/client.ts';
 import { FilterBar } from '../components/FilterBar.tsx';
 import { toApiFilters, useRememberedFilters } from '../state/filters.ts';
 import { MIN_MAX_TOKENS } from '../../../shared/limits.ts';
 import type { SectionBudget } from '../../../shared/packet.ts';
-import { errorText } from '../api/client.ts';
+import { api, errorText } from '../api/client.ts';
 import { copyText } from '../api/platform.ts';
 import { Field } from '../components/Field.tsx';
 import { Meter } from '../components/Meter.tsx';
@@ -15,6 +14,8 @@ import { VirtualList } from '../components/VirtualList.tsx';
 import { shortHash } from '../format.ts';
 import { useApp, useMissing } from '../state/app.ts';
 import { usePackets } from '../state/packets.ts';
+import { capacityLevelOf } from '../../../shared/session.ts';
+import { LevelBadge, MODEL_WINDOWS } from '../components/CapacityBadge.tsx';
 
 export function PacketsView() {
   const missing = useMissing('packets');
@@ -100,9 +101,17 @@ function Packets() {
 
 function History() {
   const { history, show, replayHash, replay } = usePackets();
+  // Each packet's size against a model window, in seed 002's capacity colours (the Sessions view's gauge).
+  const [windowTokens, setWindowTokens] = useState(200_000);
   return (
     <div className="list-pane">
       <h2>History</h2>
+      <label className="row">
+        Model window{' '}
+        <select aria-label="Model window" data-testid="packets-window" value={windowTokens} onChange={(e) => setWindowTokens(Number(e.target.value))}>
+          {MODEL_WINDOWS.map((w) => <option key={w.tokens} value={w.tokens}>{w.label}</option>)}
+        </select>
+      </label>
       {replay ? (
         <div className={`card replay ${replay.identical ? 'replay-same' : 'replay-diff'}`} role="status" data-testid="replay-result">
           <strong>{replay.identical ? 'Replay identical' : 'Replay differs'}</strong> <span className="mono">{shortHash(replay.hash)}</span>
@@ -128,6 +137,9 @@ function History() {
               <span className="mono" title={h.hash}>{shortHash(h.hash)}</span>
               <span className="grow ellipsis">{h.query}</span>
               <span className="muted">{h.total_tokens} tok · {h.redactions} redacted</span>
+              <span className={`packet-capacity capacity-${capacityLevelOf(h.total_tokens, windowTokens)}`} title={`${((h.total_tokens / windowTokens) * 100).toFixed(1)} % of a ${windowTokens.toLocaleString()}-token window`}>
+                <LevelBadge level={capacityLevelOf(h.total_tokens, windowTokens)} /> {((h.total_tokens / windowTokens) * 100).toFixed(1)} %
+              </span>
               {h.stale ? (
                 <span
                   className="badge badge-failed"
@@ -140,11 +152,17 @@ function History() {
             </div>
             <div className="row">
               <span className="muted grow">{h.template} · {new Date(h.created_at).toLocaleString()}</span>
-              <button type="button" onClick={() => void show(h.hash)}>Open</button>
-              {h.stale ? (
-                <button type="button" onClick={() => void replayHash(h.hash)} title="Reassemble against the current index and show what changed">Rebuild</button>
+              {h.template.startsWith('handoff-') ? (
+                <button type="button" onClick={() => void copyHandoff(h.hash)}>Copy handoff</button>
               ) : (
-                <button type="button" onClick={() => void replayHash(h.hash)}>Replay</button>
+                <>
+                  <button type="button" onClick={() => void show(h.hash)}>Open</button>
+                  {h.stale ? (
+                    <button type="button" onClick={() => void replayHash(h.hash)} title="Reassemble against the current index and show what changed">Rebuild</button>
+                  ) : (
+                    <button type="button" onClick={() => void replayHash(h.hash)}>Replay</button>
+                  )}
+                </>
               )}
             </div>
           </div>
@@ -152,6 +170,13 @@ function History() {
       />
     </div>
   );
+}
+
+/** A stored handoff package (template handoff-<type>) is not a packet: its verified Markdown goes to the clipboard. */
+async function copyHandoff(hash: string): Promise<void> {
+  const h = await api().call('sessions.handoffGet', { hash });
+  await copyText(h.text);
+  useApp.getState().announce('Handoff copied to the clipboard');
 }
 
 /** The bar's scale: the hard cap when there is one, else the target (a section may pass its target, never its max). */

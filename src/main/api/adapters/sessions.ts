@@ -1,0 +1,147 @@
+import type { Database } from 'better-sqlite3';
+import {
+  acquireOwnership,
+  addSection,
+  listOwnership,
+  OwnershipError,
+  ownershipAudit,
+  releaseOwnership,
+  transferOwnership,
+  updateSection,
+} from '../../core/hierarchy/index.ts';
+import {
+  archiveMemory,
+  deleteMemory,
+  getMemory,
+  NotFoundError,
+  patchMemory,
+  resolveMemory,
+  restoreMemory,
+  searchMemories,
+  ValidationError,
+} from '../../core/memory/index.ts';
+import { getSnapshot, packetLogs } from '../../core/packet/index.ts';
+import { getDefaultRedactor } from '../../core/redact/index.ts';
+import { capacityStatus, compactTranscript, createHandoff, decodeHandoff, DEFAULT_WINDOW, endSession, listSessions, notesTranscript, renderHandoffMarkdown } from '../../core/session/index.ts';
+import { countTokens } from '../../core/tokens/index.ts';
+import { parseTranscript, redactTranscript, renderTurn, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
+import type { HandoffType } from '../../../shared/session.ts';
+import type { MemoryType } from '../../../shared/memory.ts';
+import type { ApiHandlers } from '../dispatch.ts';
+import { ApiFailure } from '../failure.ts';
+
+type Part<K extends keyof ApiHandlers> = Pick<ApiHandlers, K>;
+type SessionMethods = Extract<keyof ApiHandlers, `sessions.${string}` | 'memory.search' | 'memory.get' | 'memory.update' | 'memory.resolve' | 'memory.archive' | 'memory.delete' | 'hierarchy.addSection' | 'hierarchy.editSection' | 'hierarchy.own' | 'hierarchy.owners'>;
+
+/** The engines' user errors as contract errors: per-field issues for forms, the owner's name for refusals. */
+async function mapped<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ValidationError) throw new ApiFailure('invalid_input', err.message, err.issues);
+    if (err instanceof NotFoundError) throw new ApiFailure('not_found', err.message);
+    if (err instanceof OwnershipError) throw new ApiFailure('forbidden', err.message, [{ field: 'agent', message: err.message }]);
+    if (err instanceof TranscriptError) throw new ApiFailure('invalid_input', err.message, [{ field: 'transcript', message: err.message }]);
+    throw err;
+  }
+}
+
+const transcriptOf = (t: { name: string; text: string }): Transcript => parseTranscript(t.text, t.name);
+
+/**
+ * Sessions (capacity, compaction, handoffs, session summaries), memory editing and hierarchy editing / ownership:
+ * the same handlers serve IPC, HTTP and MCP. Agent names default to `user`, as on the CLI.
+ */
+export function createSessionHandlers(db: Database, deps: { now?: () => Date; dbPath?: string } = {}): Part<SessionMethods> {
+  const now = deps.now;
+  // Handoffs and session summaries log their redactions where packets do (logs/redaction.jsonl beside the database).
+  const redactionLog = deps.dbPath ? packetLogs(deps.dbPath).redactionLog : undefined;
+  return {
+    'sessions.capacity': (input) =>
+      mapped(() => {
+        const window = input.window ?? DEFAULT_WINDOW;
+        if (input.transcript) {
+          const { transcript } = redactTranscript(transcriptOf(input.transcript), getDefaultRedactor());
+          return capacityStatus(transcript.turns.reduce((a, t) => a + countTokens(renderTurn(t)) + 1, 0), window);
+        }
+        return capacityStatus(input.tokens ?? 0, window);
+      }),
+    'sessions.analyze': (input) =>
+      mapped(() => {
+        const { transcript: t, redactions } = redactTranscript(transcriptOf(input.transcript), getDefaultRedactor());
+        const reduction = input.targetReduction;
+        const r = compactTranscript(t, reduction !== undefined ? { targetFor: (b) => Math.floor(b * (1 - reduction)) } : {});
+        return {
+          name: t.source,
+          format: t.format,
+          session_id: t.session_id,
+          turns: t.turns.length,
+          problems: t.problems,
+          redactions,
+          capacity: capacityStatus(r.summary.tokens_before, input.window ?? DEFAULT_WINDOW),
+          compaction: r.summary,
+          reduction: r.reduction,
+          target_tokens: r.target_tokens,
+          preserved: r.preserved,
+          elements: r.elements,
+          text: r.text,
+        };
+      }),
+    'sessions.handoff': (input) =>
+      mapped(() =>
+        createHandoff(
+          db,
+          { type: input.type as HandoffType, transcript: input.transcript ? transcriptOf(input.transcript) : null, from: input.from, to: input.to, reason: input.reason, maxTokens: input.maxTokens },
+          { format: input.format, save: input.save, now, redactionLog },
+        ),
+      ),
+    'sessions.handoffGet': (input) =>
+      mapped(() => {
+        const snap = getSnapshot(db, input.hash);
+        const p = decodeHandoff(snap.bytes);
+        if (!p) throw new ApiFailure('invalid_input', `${input.hash.slice(0, 16)} is a packet, not a handoff package: use packets.get`, [{ field: 'hash', message: 'not a handoff package' }]);
+        return { hash: snap.hash, package: p, text: renderHandoffMarkdown(p, snap.hash) };
+      }),
+    'sessions.end': (input) =>
+      mapped(() => endSession(db, input.transcript ? transcriptOf(input.transcript) : notesTranscript(input.notes!, 'notes'), { agent: input.agent, now, redactionLog })),
+    'sessions.list': async (input) => listSessions(db, input.limit ?? 50),
+    'memory.search': (input) =>
+      mapped(() => ({
+        hits: searchMemories(db, {
+          query: input.query?.trim() || undefined,
+          types: input.types as MemoryType[] | undefined,
+          archived: input.archived ?? false,
+          sort: input.query?.trim() ? 'relevance' : 'timestamp',
+          limit: input.limit ?? 100,
+        }),
+      })),
+    'memory.get': (input) =>
+      mapped(() => {
+        const m = getMemory(db, input.id, { touch: false });
+        if (!m) throw new NotFoundError(`memory ${JSON.stringify(input.id)} not found`);
+        return m;
+      }),
+    'memory.update': (input) => mapped(() => patchMemory(db, input.id, { title: input.title, importance: input.importance, tags: input.tags, set: input.set }, { now, actor: input.agent ?? 'user' })),
+    'memory.resolve': (input) => mapped(() => resolveMemory(db, input.id, { resolution: input.resolution, now, actor: input.agent ?? 'user' })),
+    'memory.archive': (input) => mapped(() => (input.restore ? restoreMemory(db, input.id, { now }) : archiveMemory(db, input.id, { now }))),
+    'memory.delete': (input) => mapped(() => deleteMemory(db, input.id, { now })),
+    'hierarchy.addSection': (input) => {
+      const { agent, ...section } = input;
+      return mapped(() => addSection(db, section, { now, actor: agent }));
+    },
+    'hierarchy.editSection': (input) => {
+      const { agent, marker, ...patch } = input;
+      return mapped(() => updateSection(db, marker, patch, { now, actor: agent }));
+    },
+    'hierarchy.own': (input) =>
+      mapped(() => {
+        if (input.action === 'release') {
+          releaseOwnership(db, input.section, input.agent, { now, reason: input.reason });
+          return { ownership: null };
+        }
+        if (input.action === 'transfer') return { ownership: transferOwnership(db, input.section, input.agent, input.to!, { now, reason: input.reason, type: input.type }) };
+        return { ownership: acquireOwnership(db, input.section, input.agent, { now, reason: input.reason, type: input.type }) };
+      }),
+    'hierarchy.owners': async () => ({ owners: listOwnership(db, { now }), audit: ownershipAudit(db, undefined, 100) }),
+  };
+}

@@ -1,0 +1,256 @@
+// Seed 002's Intelligent Context Compaction, deterministic and extractive: preservation-scored (100) elements are
+// rendered first and never dropped while they fit; discard rules (0–30) compress verbose tool output to its summary
+// statistics, drop duplicate outputs, repeated reads and superseded plans; the rest is scored 31–99 (recency,
+// reference, task relevance, information density) and removed lowest first until the target is met.
+import { countTokens } from '../tokens/index.ts';
+import { renderTurn, type Transcript } from '../transcripts/index.ts';
+import { extract, openIssuesOf, type Extraction, type Provenance } from './extract.ts';
+
+import type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind } from '../../../shared/session.ts';
+
+export type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind };
+
+export interface CompactionResult {
+  text: string;
+  summary: CompactionSummary;
+  /** Achieved reduction, 0–1. */
+  reduction: number;
+  target_tokens: number | null;
+  extraction: Extraction;
+  preserved: PreservedCheck[];
+  elements: ElementReport[];
+}
+
+export interface CompactOptions {
+  /** Compact until the text is at most this many tokens (preserved elements are never dropped to get there). */
+  targetTokens?: number;
+  /** Only the preserved block, no conversation (emergency handoffs: "critical state only"). */
+  preservedOnly?: boolean;
+  /** The target as a function of tokens_before (handoffs: a reduction of it, capped by the budget). */
+  targetFor?: (tokensBefore: number) => number;
+  /** Words of the task, for relevance scoring; default: the extracted task. */
+  focus?: string;
+  /** Reuse an extraction of the same transcript. */
+  extraction?: Extraction;
+  count?: (text: string) => number;
+}
+
+const STAT = /\b\d[\d,.]*\s*(?:tests?|specs?|passed|passing|failed|failing|skipped|pending|errors?|warnings?|files?|matches|results|suites?|found|changed|insertions?|deletions?|problems?|issues?)\b|\b(?:passed|failed|ok|success(?:ful)?|build (?:succeeded|completed)|all clear)\b/i;
+const VERBOSE_TOKENS = 60;
+const LONG_TEXT_CHARS = 300;
+
+const firstLine = (s: string, max = 160) => {
+  const l = (s.split('\n').find((x) => x.trim() !== '') ?? '').trim();
+  return l.length > max ? `${l.slice(0, max - 1)}…` : l;
+};
+const at = (p: Provenance | null) => (p ? `turn ${p.turn}, line ${p.line}` : 'inferred');
+const stamp = (p: Provenance | null) => (p?.ts ? `[${p.ts}] ` : '');
+const normalizeOutput = (s: string) => s.replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z?/g, '').replace(/\b\d+(\.\d+)?\s*m?s\b/g, '').replace(/\s+/g, ' ').trim();
+
+/** "300 tests passed"-style lines of a tool output, or its first line. */
+export function summarizeOutput(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const stats = lines.filter((l) => STAT.test(l) && l.length <= 200);
+  const keep = (stats.length > 0 ? stats.slice(-3) : [lines[0] ?? '(no output)']).map((l) => (l.length > 200 ? `${l.slice(0, 199)}…` : l));
+  return `${keep.join(' · ')} (${lines.length} line${lines.length === 1 ? '' : 's'} of output compressed)`;
+}
+
+/** The preserved block and the checks that prove each element survived. */
+function preservedBlock(x: Extraction): { sections: string[]; checks: PreservedCheck[] } {
+  const sections: string[] = [];
+  const checks: PreservedCheck[] = [];
+  const decisions = x.decisions;
+  if (decisions.length > 0) {
+    const lines = decisions.map((d) => {
+      const parts = [`${stamp(d.at)}DECISION: ${d.decision || d.title}`];
+      if (d.rationale) parts.push(`Rationale: ${d.rationale}`);
+      if (d.alternatives.length > 0) parts.push(`Alternatives: ${d.alternatives.map((a) => `${a.name} (${a.reason})`).join('; ')}`);
+      if (d.impact) parts.push(`Impact: ${d.impact}`);
+      if (d.validation) parts.push(`Validated: ${d.validation}`);
+      if (d.agent) parts.push(`Agent: ${d.agent}`);
+      checks.push({ id: d.id, kind: 'decision', expect: [d.decision || d.title, ...(d.rationale ? [d.rationale] : []), ...d.alternatives.map((a) => a.name)], present: false });
+      return `- ${parts.join(' — ')} (${at(d.at)})`;
+    });
+    sections.push(`## Decisions\n${lines.join('\n')}`);
+  }
+  if (x.errors.length > 0) {
+    const lines = x.errors.map((e) => {
+      checks.push({ id: e.id, kind: 'error', expect: [e.message, ...(e.root_cause ? [e.root_cause] : [])], present: false });
+      return `- ${stamp(e.at)}ERROR${e.tool ? ` (${e.tool}${e.occurrences > 1 ? ` ×${e.occurrences}` : ''})` : ''}: ${e.message} — Root cause: ${e.root_cause ?? 'not identified yet'} (${at(e.at)})`;
+    });
+    sections.push(`## Errors and root causes\n${lines.join('\n')}`);
+  }
+  const s = x.state;
+  if (s.task || s.text) {
+    const lines = [`TASK: ${s.task || '(not stated)'}`];
+    if (s.completion_percentage !== null) lines.push(`Progress: ${s.completion_percentage}% complete`);
+    for (const c of s.completed) lines.push(`✓ ${c}`);
+    for (const c of s.in_progress) lines.push(`⧖ ${c}`);
+    for (const c of s.not_started) lines.push(`☐ ${c}`);
+    if (s.next_actions.length > 0) lines.push(`Next actions: ${s.next_actions.map((a, i) => `${i + 1}. ${a}`).join(' ')}`);
+    if (s.blockers.length > 0) lines.push(`Blockers: ${s.blockers.join('; ')}`);
+    checks.push({ id: 'task_state', kind: 'task_state', expect: [s.task, ...s.next_actions, ...s.blockers, ...s.in_progress].filter((e) => e !== ''), present: false });
+    sections.push(`## Current task state (${at(s.at)})\n${lines.join('\n')}`);
+  }
+  const open = openIssuesOf(x);
+  if (open.length > 0) {
+    const lines = open.map((i) => {
+      checks.push({ id: i.id, kind: 'open_issue', expect: [i.title], present: false });
+      return i.kind === 'todo' ? `- TODO: ${i.title} (${at(i.at)})` : `- ${i.key} [${i.severity.toUpperCase()}]: ${i.text.replace(/\s*\n\s*/g, ' ').replace(i.key ?? '', '').replace(/^[\s:—–-]*(\[[A-Z]+\])?[\s:—–-]*/, '')} (${at(i.at)})`;
+    });
+    sections.push(`## Open issues\n${lines.join('\n')}`);
+  }
+  if (x.acceptance.length > 0) {
+    for (const a of x.acceptance) checks.push({ id: a.id, kind: 'acceptance', expect: [a.text], present: false });
+    sections.push(`## Acceptance criteria\n${x.acceptance.map((a) => `- ${a.text}`).join('\n')}`);
+  }
+  const recent = x.files.slice(-5);
+  if (recent.length > 0) {
+    for (const f of recent) checks.push({ id: `file:${f.at.turn}`, kind: 'file_modification', expect: [f.path], present: false });
+    sections.push(`## Recent file modifications (last ${recent.length})\n${recent.map((f) => `- ${stamp(f.at)}Modified: ${f.path} (${f.tool}, ${at(f.at)})`).join('\n')}`);
+  }
+  if (x.learnings.length > 0) sections.push(`## Lessons\n${x.learnings.map((l) => `- ${l.text}`).join('\n')}`);
+  return { sections, checks };
+}
+
+const WORD = /[a-z][a-z0-9_]{2,}/g;
+const words = (s: string) => new Set(s.toLowerCase().match(WORD) ?? []);
+
+export function compactTranscript(t: Transcript, options: CompactOptions = {}): CompactionResult {
+  const count = options.count ?? ((s: string) => countTokens(s));
+  const x = options.extraction ?? extract(t);
+  const n = t.turns.length;
+  const focus = words(options.focus ?? `${x.state.task} ${x.state.next_actions.join(' ')}`);
+  const later = new Map<string, number>();
+
+  // Which tool outputs repeat a later one (the most recent representative is kept).
+  const dupOf = new Set<number>();
+  for (let i = n - 1; i >= 0; i--) {
+    const turn = t.turns[i]!;
+    if (turn.kind !== 'tool_result' || turn.text.length < 40) continue;
+    const key = `${turn.tool_name}\0${normalizeOutput(turn.text)}`;
+    if (later.has(key)) dupOf.add(i);
+    else later.set(key, i);
+  }
+  const repeatedReads = new Set(x.repeated_read_turns);
+  const supersededPlans = new Map<number, string[]>();
+  for (const p of x.superseded_plans) supersededPlans.set(p.at.turn, [...(supersededPlans.get(p.at.turn) ?? []), p.text]);
+
+  type Work = ElementReport & { text: string; compress: { text: string; reason: string; score: number } | null; contentScore: number };
+  const elements: Work[] = [];
+  let tokensBefore = 0;
+  for (const turn of t.turns) {
+    const full = renderTurn(turn);
+    const before = count(full) + 1;
+    tokensBefore += before;
+    // Seed 002's 31–99 band: recency 30, reference 20, task relevance 30, information density 20.
+    const w = words(turn.text);
+    const overlap = focus.size === 0 ? 0 : [...w].filter((v) => focus.has(v)).length / Math.min(focus.size, 12);
+    const density = w.size / Math.max(1, turn.text.split(/\s+/).length);
+    const reference = turn.role === 'user' ? 1 : turn.kind === 'text' ? 0.5 : 0.25;
+    const weighted = 0.3 * ((turn.index + 1) / n) + 0.2 * reference + 0.3 * Math.min(1, overlap) + 0.2 * Math.min(1, density);
+    const contentScore = Math.min(99, 31 + Math.round(68 * weighted));
+    const base = { id: `turn:${turn.index}`, turn: turn.index, kind: turn.kind, role: turn.role, tokens_before: before, preview: firstLine(turn.text, 120), contentScore };
+    // Deduplication always applies (seed 002's step 5); the other discard rules only as far as the target needs.
+    if (dupOf.has(turn.index)) {
+      elements.push({ ...base, action: 'dropped', reason: 'duplicate tool output (a later identical one is kept)', score: 5, tokens_after: 0, text: '', compress: null });
+      continue;
+    }
+    if (turn.text.trim() === '' && turn.kind !== 'tool_result') {
+      elements.push({ ...base, action: 'dropped', reason: 'empty turn', score: 0, tokens_after: 0, text: '', compress: null });
+      continue;
+    }
+    if (repeatedReads.has(turn.index)) {
+      elements.push({ ...base, action: 'dropped', reason: 'repeated read of the same file (the last read is kept)', score: 10, tokens_after: 0, text: '', compress: null });
+      continue;
+    }
+    let text = full;
+    let action: ElementAction = 'kept';
+    let reason = 'kept';
+    let compress: Work['compress'] = null;
+    if (turn.kind === 'tool_result' && turn.is_error) {
+      // The message and cause are in the preserved block; the stack trace can go.
+      // 003: tool results are summarized with provenance (the turn and its line in the transcript).
+      compress = { text: `${renderTurn({ ...turn, text: '' })}${firstLine(turn.text.split('\n').find((l) => /error|fail|exception/i.test(l)) ?? turn.text, 200)} (turn ${turn.index}, line ${turn.line})`, reason: 'error output: message kept, stack trace discarded', score: 25 };
+    } else if (turn.kind === 'tool_result' && before > VERBOSE_TOKENS) {
+      compress = { text: `${renderTurn({ ...turn, text: '' })}${summarizeOutput(turn.text)} (turn ${turn.index}, line ${turn.line})`, reason: 'verbose tool output: summary statistics kept', score: 20 };
+    } else if (turn.kind === 'tool_use' && full.length > LONG_TEXT_CHARS) {
+      compress = { text: firstLine(full, LONG_TEXT_CHARS), reason: 'long tool input: first line kept', score: 30 };
+    } else if (turn.kind === 'text') {
+      let body = turn.text;
+      const used = x.consumed.get(turn.index);
+      if (used) {
+        // Lines copied into the preserved block are shown once, there.
+        const rest = body.split('\n').filter((_, i) => !used.has(i));
+        body = rest.join('\n').trim() === '' ? '' : `${rest.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n(+ ${used.size} line${used.size === 1 ? '' : 's'} in PRESERVED above)`;
+        if (body === '') [action, reason] = ['dropped', 'every line is in the preserved block'];
+        else [action, reason] = ['compressed', 'lines already in the preserved block shown once'];
+        text = body === '' ? '' : renderTurn({ ...turn, text: body });
+      }
+      const plans = supersededPlans.get(turn.index);
+      if (plans && body !== '') {
+        let without = body;
+        for (const p of plans) without = without.replace(p, '(superseded plan removed)');
+        if (without !== body) compress = { text: renderTurn({ ...turn, text: without }), reason: 'superseded plan removed', score: 15 };
+      }
+    }
+    elements.push({ ...base, action, reason, score: compress?.score ?? contentScore, tokens_after: text ? count(text) + 1 : 0, text, compress });
+  }
+
+  const { sections, checks } = preservedBlock(x);
+  const header = `# COMPACTED CONTEXT\nSource: ${t.source} (${t.format}, ${n} turns${t.session_id ? `, session ${t.session_id}` : ''})`;
+  const preserved = sections.length > 0 ? `# PRESERVED (seed 002: score 100)\n\n${sections.join('\n\n')}` : '';
+  const fixedTokens = count(header) + (preserved ? count(preserved) : 0) + 40;
+
+  const applyCompress = (e: Work) => {
+    const c = e.compress!;
+    e.compress = null;
+    [e.action, e.reason, e.text, e.tokens_after] = ['compressed', c.reason, c.text, count(c.text) + 1];
+  };
+  if (options.preservedOnly) for (const e of elements) if (e.action !== 'dropped') [e.action, e.reason, e.text, e.tokens_after, e.compress] = ['dropped', 'critical state only (emergency handoff)', '', 0, null];
+
+  const target = options.targetFor ? options.targetFor(tokensBefore) : (options.targetTokens ?? null);
+  if (target === null) {
+    // No target: every discard rule applies, nothing scored is removed.
+    for (const e of elements) if (e.compress) applyCompress(e);
+  } else {
+    // Seed 002's procedure: lowest score first until the target holds. Discard rules (0–30) compress before
+    // anything scored (31–99) is removed; preserved content (100) is outside this loop.
+    let total = fixedTokens + elements.reduce((a, e) => a + e.tokens_after, 0);
+    const byScore = (a: Work, b: Work) => a.score - b.score || a.turn - b.turn;
+    for (const e of elements.filter((e) => e.compress).sort(byScore)) {
+      if (total <= target) break;
+      const was = e.tokens_after;
+      applyCompress(e);
+      total -= was - e.tokens_after;
+    }
+    const live = elements.filter((e) => e.text !== '').sort((a, b) => a.contentScore - b.contentScore || a.turn - b.turn);
+    for (const e of live) {
+      if (total <= target) break;
+      total -= e.tokens_after;
+      [e.action, e.reason, e.text, e.tokens_after, e.score, e.compress] = ['dropped', `over the target of ${target} tokens (score ${e.contentScore})`, '', 0, e.contentScore, null];
+    }
+  }
+
+  const kept = elements.filter((e) => e.text !== '');
+  const dropped = elements.length - kept.length;
+  const conversation = kept.length > 0 ? `# CONVERSATION (compacted: ${kept.length} of ${n} turns${dropped > 0 ? `, ${dropped} removed` : ''})\n\n${kept.map((e) => e.text).join('\n')}` : '';
+  const text = [header, preserved, conversation].filter((s) => s !== '').join('\n\n') + '\n';
+  for (const c of checks) c.present = c.expect.every((e) => text.includes(e));
+  const tokensAfter = count(text);
+  return {
+    text,
+    summary: {
+      tokens_before: tokensBefore,
+      tokens_after: tokensAfter,
+      tokens_saved: tokensBefore - tokensAfter,
+      elements_removed: dropped,
+      preservation_validation: checks.every((c) => c.present),
+    },
+    reduction: tokensBefore === 0 ? 0 : (tokensBefore - tokensAfter) / tokensBefore,
+    target_tokens: target,
+    extraction: x,
+    preserved: checks,
+    elements: elements.map(({ text: _t, compress: _c, contentScore: _s, ...e }) => e),
+  };
+}

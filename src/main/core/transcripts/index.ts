@@ -1,0 +1,61 @@
+// Agent session transcripts as a source (issue #13): Claude Code JSONL, Codex CLI JSONL, Markdown chat exports,
+// behind one parser interface. Recognition is by content, so a transcript is found wherever it sits.
+import type { RedactionEvent, Redactor } from '../redact/index.ts';
+import { claudeCodeParser } from './claude-code.ts';
+import { codexParser } from './codex.ts';
+import { markdownChatParser } from './markdown-chat.ts';
+import type { Transcript, TranscriptFormat, TranscriptParser, TranscriptTurn } from './types.ts';
+
+export type { Transcript, TranscriptFormat, TranscriptParser, TranscriptProblem, TranscriptTurn, TurnKind, TurnRole } from './types.ts';
+export { TRANSCRIPT_FORMATS } from './types.ts';
+export { claudeCodeParser, codexParser, markdownChatParser };
+
+/** Most specific first: Claude Code lines also look like generic JSON, Markdown is the last resort. */
+export const TRANSCRIPT_PARSERS: readonly TranscriptParser[] = [claudeCodeParser, codexParser, markdownChatParser];
+
+export function detectTranscript(text: string): TranscriptParser | null {
+  return TRANSCRIPT_PARSERS.find((p) => p.detect(text)) ?? null;
+}
+
+export class TranscriptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TranscriptError';
+  }
+}
+
+/** Parses a transcript in whichever format it is; throws TranscriptError naming the source when none fits. */
+export function parseTranscript(text: string, source: string, format?: TranscriptFormat): Transcript {
+  const parser = format ? TRANSCRIPT_PARSERS.find((p) => p.format === format)! : detectTranscript(text);
+  if (!parser) {
+    throw new TranscriptError(
+      `${source}: not a recognized transcript (expected Claude Code JSONL with sessionId/message, Codex CLI JSONL with {type, payload}, or Markdown with "## User" / "## Assistant" turns)`,
+    );
+  }
+  return parser.parse(text, source);
+}
+
+/** One turn as a line of text: `[time] role (tool, error): text`. The form compaction, handoffs and ingest show. */
+export function turnHeader(t: TranscriptTurn): string {
+  const who = t.kind === 'tool_use' ? `assistant → ${t.tool_name ?? 'tool'}` : t.kind === 'tool_result' ? `${t.tool_name ?? 'tool'} result${t.is_error ? ' (error)' : ''}` : t.role;
+  return `${t.ts ? `[${t.ts}] ` : ''}${who}`;
+}
+
+export function renderTurn(t: TranscriptTurn): string {
+  return `${turnHeader(t)}: ${t.text}`;
+}
+
+/**
+ * Every turn's text through the redaction gate, before anything is measured, extracted, stored or shown: a secret
+ * an agent printed into its session must not reach a handoff, a memory or the clipboard.
+ */
+export function redactTranscript(t: Transcript, redactor: Redactor, section = 'TRANSCRIPT', log?: ((e: RedactionEvent) => void) | null): { transcript: Transcript; redactions: number } {
+  let redactions = 0;
+  const turns = t.turns.map((turn) => {
+    const r = redactor.redactText(turn.text, { source: `${t.source}:${turn.line}`, section });
+    redactions += r.redactions.length;
+    if (log) for (const e of r.redactions) log(e);
+    return r.redactions.length > 0 ? { ...turn, text: r.text } : turn;
+  });
+  return { transcript: { ...t, turns }, redactions };
+}
