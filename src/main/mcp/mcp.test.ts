@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPaths } from '../core/ingest/index.ts';
 import { openStore } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
@@ -122,8 +122,11 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect(t).toMatch(/docs\/auth\.md#[^:\s]+:\d+-\d+/);
     expect(t).not.toContain(FAKE_KEY);
     expect(t).toContain('[REDACTED:');
-    // The SDK hands notifications to their handler asynchronously: the last one may land just after the result.
-    await vi.waitFor(() => expect(progress.at(-1)).toBe(1));
+    // The SDK client runs notification handlers a microtask late and forgets a request's progress handler when its
+    // result arrives, so a final notification read in the same chunk as the result is dropped on the client side.
+    // The raw-protocol test below checks that the server sends every one.
+    expect(progress[0]).toBe(0);
+    expect(progress.every((p) => p === 0 || p === 1)).toBe(true);
     const cut = text(await call(s, 'search', { query: 'ravens', k: 3 }));
     expect(cut).toContain('long.md');
     expect(cut).not.toContain(FAKE_KEY.slice(0, 8));
@@ -139,7 +142,8 @@ describe('contextpack mcp (BM25-only store)', () => {
     const t = text(r);
     expect(t).not.toContain(FAKE_KEY);
     const hash = /context_snapshot_hash: ([0-9a-f]{64})/.exec(t)![1]!;
-    await vi.waitFor(() => expect(progress.map((p) => p.progress)).toEqual([0, 2]));
+    expect(progress[0]).toMatchObject({ progress: 0, total: 2 });
+    expect(progress.every((p) => p.progress === 0 || p.progress === 2)).toBe(true);
     expect(r.content.find((c) => c.type === 'resource_link')?.uri).toBe(`contextpack://packet/${hash}`);
     const json = JSON.parse(r.content[1]!.text!);
     expect(json.manifest.context_snapshot_hash).toBe(hash);
