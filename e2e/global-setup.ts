@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRng, fakeJwt } from '../src/main/core/redact/fake-secrets.testkit.ts';
 import { writeTree } from '../src/main/core/testing/tmp.ts';
+import { startServe } from './serve.ts';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
@@ -35,33 +36,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   cli('hierarchy', 'summary', '--goal', 'Ship the kestrel ledger', '--status', '40', '--decision', 'DEC-2020-01-01-001');
   cli('hierarchy', 'add', '--level', '2', '--title', 'Storage layer', '--body', 'The ledger lives in SQLite.', '--status', '50');
 
-  const server = spawn(process.execPath, [join(repo, 'src/main/cli/bin.mjs'), 'serve', '--port', '0', '--db', db], {
-    cwd: repo,
-    env: { ...process.env, CONTEXTPACK_HOME: join(dir, 'home') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr.on('data', (c) => (stderr += c));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not print its URL in 30 s\n${out}\n${stderr}`)), 30_000);
-    server.stdout.on('data', (c) => {
-      out += c;
-      const m = /open (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`serve exited with ${code}\n${out}\n${stderr}`)));
-  });
+  const server = await startServe(dir, { db });
+  const url = server.url;
   process.env.CP_E2E_URL = url;
   process.env.CP_E2E_DIR = dir;
   process.env.CP_E2E_SECRET = secret;
   return async () => {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    if (stderr.trim()) console.error(`serve stderr:\n${stderr}`);
+    await server.close();
     rmSync(dir, { recursive: true, force: true });
   };
 }

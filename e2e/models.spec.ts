@@ -1,6 +1,6 @@
 // The Models panel in serve mode: a real `contextpack serve` whose model downloads come from a local server in the
 // Hugging Face layout (CONTEXTPACK_MODEL_BASE_URL), serving the tiny model. Download → progress → embedding → on.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,13 +9,14 @@ import { expect, test, type Page } from '@playwright/test';
 import { startModelServer, type ModelServer } from '../src/main/core/embed/testing/model-server.ts';
 import { buildTinyModel } from '../src/main/core/embed/testing/tiny-model.ts';
 import { writeTree } from '../src/main/core/testing/tmp.ts';
+import { startServe } from './serve.ts';
 
 test.describe.configure({ mode: 'serial' });
 const MODEL = 'Xenova/gte-small';
 const repo = fileURLToPath(new URL('../', import.meta.url));
 let dir: string;
 let models: ModelServer;
-let serve: ChildProcess;
+let serve: Awaited<ReturnType<typeof startServe>>;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
@@ -27,24 +28,14 @@ test.beforeAll(async ({ browser }) => {
   const env = { ...process.env, CONTEXTPACK_HOME: home, CONTEXTPACK_MODEL_BASE_URL: models.baseUrl, CONTEXTPACK_MODELS_DIR: '' };
   const ingest = spawn(process.execPath, [join(repo, 'src/main/cli/bin.mjs'), 'ingest', join(dir, 'docs')], { env, stdio: 'ignore' });
   await new Promise((r) => ingest.once('exit', r));
-  serve = spawn(process.execPath, [join(repo, 'src/main/cli/bin.mjs'), 'serve', '--port', '0'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    serve.stdout!.on('data', (c) => {
-      out += c;
-      const m = /open (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
+  serve = await startServe(dir, { db: null, env });
   page = await browser.newPage();
-  await page.goto(url);
+  await page.goto(serve.url);
 });
 
 test.afterAll(async () => {
   await page?.close();
-  serve?.kill('SIGTERM');
-  if (serve) await new Promise((r) => serve.once('exit', r));
+  await serve?.close();
   await models?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });

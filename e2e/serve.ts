@@ -4,11 +4,21 @@ import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
-/** A real `contextpack serve` on its own database (a fresh project), its URL read from its output like a user would. */
-export async function startServe(dir: string, db = join(dir, 'ux.db')): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = spawn(process.execPath, [join(repo, 'src/main/cli/bin.mjs'), 'serve', '--port', '0', '--db', db], {
+export type ServeOptions = {
+  /** The database file (`--db`); null serves the home's default project instead. */
+  db?: string | null;
+  /** More flags for `contextpack serve` (e.g. `--root DIR`). */
+  args?: string[];
+  /** More environment; CONTEXTPACK_HOME is `<dir>/home` unless given. */
+  env?: NodeJS.ProcessEnv;
+};
+
+/** A real `contextpack serve`, its URL (with the per-run token) read from its output like a user would. */
+export async function startServe(dir: string, options: ServeOptions = {}): Promise<{ url: string; close: () => Promise<void> }> {
+  const db = options.db === undefined ? join(dir, 'ux.db') : options.db;
+  const server = spawn(process.execPath, [join(repo, 'src/main/cli/bin.mjs'), 'serve', '--port', '0', ...(db ? ['--db', db] : []), ...(options.args ?? [])], {
     cwd: repo,
-    env: { ...process.env, CONTEXTPACK_HOME: join(dir, 'home') },
+    env: { ...process.env, CONTEXTPACK_HOME: join(dir, 'home'), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -29,8 +39,10 @@ export async function startServe(dir: string, db = join(dir, 'ux.db')): Promise<
   return {
     url,
     close: async () => {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
+      if (server.exitCode === null && server.signalCode === null) {
+        server.kill('SIGTERM');
+        await new Promise((r) => server.once('exit', r));
+      }
       if (stderr.trim()) console.error(`serve stderr:\n${stderr}`);
     },
   };

@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { writeTree } from '../src/main/core/testing/tmp.ts';
+import { startServe } from './serve.ts';
 
 // Its own `contextpack serve` on its own database (the shared one of global-setup belongs to workbench.spec): a
 // folder indexed in place by the CLI, then followed by the server's watcher while the Library view is open (serve
@@ -15,7 +16,7 @@ const repo = fileURLToPath(new URL('../', import.meta.url));
 const bin = join(repo, 'src/main/cli/bin.mjs');
 let dir: string;
 let project: string;
-let server: ChildProcess;
+let server: Awaited<ReturnType<typeof startServe>>;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
@@ -25,28 +26,15 @@ test.beforeAll(async ({ browser }) => {
   const db = join(dir, 'w.db');
   const r = spawnSync(process.execPath, [bin, 'ingest', project, '--db', db, '--no-embed'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
-  server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--root', project], { cwd: repo, env: { ...process.env, CONTEXTPACK_HOME: join(dir, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL\n${out}`)), 30_000);
-    server.stdout!.on('data', (c) => {
-      out += c;
-      const m = /open (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
+  server = await startServe(dir, { db, args: ['--root', project] });
   page = await browser.newPage();
-  await page.goto(url);
+  await page.goto(server.url);
   await expect(page.getByRole('heading', { name: 'Library', level: 1 })).toBeVisible();
 });
 
 test.afterAll(async () => {
   await page?.close();
-  server?.kill('SIGTERM');
-  await new Promise((r) => server?.once('exit', r));
+  await server?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
