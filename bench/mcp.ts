@@ -17,6 +17,7 @@ import { addMemory, createDecision } from '../src/main/core/memory/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { backfillVectors } from '../src/main/core/vectors/index.ts';
 import { percentile } from './lib/trec-eval.ts';
+import { fillStore, syntheticText } from './lib/synthetic.ts';
 
 const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' }, runs: { type: 'string', default: '50' }, tiny: { type: 'boolean', default: false } } });
 const CHUNKS = Number(values.chunks);
@@ -24,29 +25,14 @@ const RUNS = Number(values.runs);
 const PER_DOC = 10;
 const bin = fileURLToPath(new URL('../src/main/cli/bin.mjs', import.meta.url));
 
-// The synthetic corpus of bench/packet.ts: a Zipf-ish vocabulary of pronounceable words, some code-looking lines.
-let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const syll = ['ka', 'lo', 'mi', 'ne', 'ra', 'to', 'su', 'vi', 'de', 'po', 'ga', 'che', 'ri', 'zu', 'an', 'el'];
-const vocab = Array.from({ length: 6000 }, (_, i) => 'x' + [...i.toString(16).padStart(4, '0')].map((d) => syll[parseInt(d, 16)]).join(''));
-const word = () => vocab[Math.floor(vocab.length * rand() ** 2.2)];
-const line = () => (rand() < 0.15 ? `  const ${word()} = ${word()}(${word()}, ${Math.floor(rand() * 100)});` : Array.from({ length: 8 + Math.floor(rand() * 8) }, word).join(' ') + '.');
-const chunkText = () => Array.from({ length: 10 }, line).join('\n');
+const text = syntheticText();
+const { word, line, term } = text;
 
 const tmp = mkdtempSync(join(tmpdir(), 'cp-bench-mcp-'));
 const dbPath = join(tmp, 'bench.db');
 const store = openStore(dbPath);
 const db = store.db;
-db.transaction(() => {
-  const src = db.prepare(`INSERT INTO sources (path, root, size, mtime_ms, type, status, chunker_version, indexed_at) VALUES (?, '/bench', 0, 0, 'markdown', 'indexed', 1, '2026-01-01T00:00:00Z')`);
-  const doc = db.prepare('INSERT INTO documents (source_id, ordinal, title) VALUES (?, 0, ?)');
-  const chunk = db.prepare('INSERT INTO chunks (document_id, ordinal, text, heading_path, anchor, line_start, line_end, token_count, chunker_version) VALUES (?, ?, ?, ?, ?, ?, ?, 200, 1)');
-  for (let d = 0; d < CHUNKS / PER_DOC; d++) {
-    const sid = src.run(`/bench/docs/doc-${d}.md`).lastInsertRowid;
-    const did = doc.run(sid, `${word()} ${word()}`).lastInsertRowid;
-    for (let c = 0; c < PER_DOC; c++) chunk.run(did, c, chunkText(), `${word()} > ${word()}`, `s-${c}`, c * 10 + 1, c * 10 + 10);
-  }
-})();
+fillStore(db, text, CHUNKS, PER_DOC);
 let n = 0;
 const deps = { now: () => new Date('2026-01-15T00:00:00Z'), newId: () => `bench-${++n}` };
 for (let i = 0; i < 20; i++) {
@@ -75,7 +61,6 @@ const tStart = performance.now();
 await client.connect(transport);
 const connectMs = performance.now() - tStart;
 
-const term = () => vocab[100 + Math.floor(rand() * (vocab.length - 100))];
 const queries = Array.from({ length: RUNS }, () => `${term()} ${term()} ${term()}`);
 const task = 'Implement the change described below.\n- [ ] tests pass\n- [ ] docs updated';
 

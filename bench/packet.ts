@@ -13,21 +13,15 @@ import { chooseRetriever } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { warmTokenizer } from '../src/main/core/tokens/index.ts';
 import { percentile } from './lib/trec-eval.ts';
+import { fillStore, syntheticText, VOCAB } from './lib/synthetic.ts';
 
 const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, runs: { type: 'string', default: '60' }, 'keep-db': { type: 'string' }, common: { type: 'boolean', default: false } } });
 const CHUNKS = Number(values.chunks);
 const RUNS = Number(values.runs);
 const PER_DOC = 10;
 
-// Deterministic synthetic vocabulary: a Zipf-ish mix of common and rare words, plus some code-looking lines.
-let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const syll = ['ka', 'lo', 'mi', 'ne', 'ra', 'to', 'su', 'vi', 'de', 'po', 'ga', 'che', 'ri', 'zu', 'an', 'el'];
-// Word i spells i in base 16 with one syllable per digit: 6,000 distinct, pronounceable, stemmer-stable words.
-const vocab = Array.from({ length: 6000 }, (_, i) => 'x' + [...i.toString(16).padStart(4, '0')].map((d) => syll[parseInt(d, 16)]).join(''));
-const word = () => vocab[Math.floor(vocab.length * rand() ** 2.2)];
-const line = () => (rand() < 0.15 ? `  const ${word()} = ${word()}(${word()}, ${Math.floor(rand() * 100)});` : Array.from({ length: 8 + Math.floor(rand() * 8) }, word).join(' ') + '.');
-const chunkText = () => Array.from({ length: 10 }, line).join('\n');
+const text = syntheticText();
+const { rand, word, line, term } = text;
 
 const tmp = mkdtempSync(join(tmpdir(), 'cp-bench-packet-'));
 const dbPath = values['keep-db'] ?? join(tmp, 'bench.db');
@@ -36,16 +30,7 @@ const store = openStore(dbPath, { loadVec: false });
 const db = store.db;
 
 const t0 = performance.now();
-db.transaction(() => {
-  const src = db.prepare(`INSERT INTO sources (path, root, size, mtime_ms, type, status, chunker_version, indexed_at) VALUES (?, '/bench', 0, 0, 'markdown', 'indexed', 1, '2026-01-01T00:00:00Z')`);
-  const doc = db.prepare('INSERT INTO documents (source_id, ordinal, title) VALUES (?, 0, ?)');
-  const chunk = db.prepare('INSERT INTO chunks (document_id, ordinal, text, heading_path, anchor, line_start, line_end, token_count, chunker_version) VALUES (?, ?, ?, ?, ?, ?, ?, 200, 1)');
-  for (let d = 0; d < CHUNKS / PER_DOC; d++) {
-    const sid = src.run(`/bench/docs/doc-${d}.md`).lastInsertRowid;
-    const did = doc.run(sid, `${word()} ${word()}`).lastInsertRowid;
-    for (let c = 0; c < PER_DOC; c++) chunk.run(did, c, chunkText(), `${word()} > ${word()}`, `s-${c}`, c * 10 + 1, c * 10 + 10);
-  }
-})();
+fillStore(db, text, CHUNKS, PER_DOC);
 const buildS = (performance.now() - t0) / 1000;
 
 let n = 0;
@@ -63,8 +48,7 @@ const sources = createStoreSources(db, { retriever: choice.retriever, retrievalF
 const plainSources = createStoreSources(db);
 // Queries are three distinct terms, as a task's keywords are: drawn from below the 100 most frequent words (which
 // behave like stopwords: each is in most chunks). `--common` adds one of those to every query, the slow case for BM25.
-const term = () => vocab[100 + Math.floor(rand() * (vocab.length - 100))];
-const queries = Array.from({ length: RUNS }, () => `${term()} ${term()} ${term()}${values.common ? ` ${vocab[Math.floor(rand() * 100)]}` : ''}`);
+const queries = Array.from({ length: RUNS }, () => `${term()} ${term()} ${term()}${values.common ? ` ${VOCAB[Math.floor(rand() * 100)]}` : ''}`);
 const task = 'Implement the change described below.\n- [ ] tests pass\n- [ ] docs updated\n' + Array.from({ length: 20 }, line).join('\n');
 
 // Startup costs paid once per process, off the packet path: BPE tables and the ~100 RE2 rules.
