@@ -2,6 +2,7 @@
 // shared-write, acquired / released / transferred with an append-only audit trail; a write by an agent that does not
 // own an exclusively owned section is refused with a message naming the owner.
 import type { Database } from 'better-sqlite3';
+import type { OwnershipAuditView } from '../../../shared/api/contract.ts';
 import { ValidationError } from '../memory/validate.ts';
 
 export type OwnershipType = 'exclusive' | 'shared-write' | 'read-only';
@@ -18,17 +19,8 @@ export interface ContextOwnership {
   lock_reason: string;
 }
 
-export interface OwnershipAuditEntry {
-  id: number;
-  ts: string;
-  section_id: string;
-  action: 'acquire' | 'release' | 'transfer' | 'refused';
-  agent_id: string;
-  owner_agent_id: string | null;
-  previous_owner: string | null;
-  ownership_type: string | null;
-  reason: string;
-}
+/** One row of the append-only ownership audit trail (the shape the API returns). */
+export type OwnershipAuditEntry = OwnershipAuditView;
 
 export interface OwnershipDeps {
   now?: () => Date;

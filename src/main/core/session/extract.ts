@@ -1,6 +1,7 @@
 // Deterministic, extractive reading of a transcript for seed 002's Preservation Rules and Session Summary:
 // explicit markers ("DECISION:", "BUG-", "TODO:", "Lesson:", "Next actions:", checklists) and the tool error flags.
 // No model is involved, so the same transcript always yields the same elements.
+import type { HandoffTaskState } from '../../../shared/session.ts';
 import type { Transcript, TranscriptTurn } from '../transcripts/index.ts';
 
 export interface Provenance {
@@ -49,14 +50,7 @@ export interface ExtractedIssue {
   at: Provenance;
 }
 
-export interface TaskState {
-  task: string;
-  completion_percentage: number | null;
-  completed: string[];
-  in_progress: string[];
-  not_started: string[];
-  next_actions: string[];
-  blockers: string[];
+export interface TaskState extends HandoffTaskState {
   /** The state block as written (the preserved element); '' when the state was only inferred. */
   text: string;
   at: Provenance | null;

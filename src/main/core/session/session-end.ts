@@ -3,6 +3,7 @@
 // memories (deduplicated). The packet's HISTORY "Recent Sessions" and rehydration's session continuity read these rows.
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import type { StoredSessionView } from '../../../shared/api/contract.ts';
 import type { SessionEndResult, SessionSummary } from '../../../shared/session.ts';
 import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { countTokens } from '../tokens/index.ts';
@@ -95,14 +96,8 @@ export function endSession(db: Database, input: Transcript, opts: SessionEndOpti
   })();
 }
 
-export interface StoredSession {
-  id: string;
-  agent_id: string;
-  started_at: string | null;
-  ended_at: string;
-  source: string;
-  headline: string;
-}
+/** A recorded agent session as listed (the shape the API returns). */
+export type StoredSession = StoredSessionView;
 
 /** Newest first. */
 export function listSessions(db: Database, limit = 20): StoredSession[] {
