@@ -107,6 +107,11 @@ describe('editing the library', () => {
   it('re-indexes one source, lists its chunks, and removes it (chunks, search, L4 and the uploaded copy go)', async () => {
     const sources = await ok('sources.list', {});
     const ferry = sources.find((s: { path: string }) => s.path.endsWith('harbor/lib/ferry.md'));
+    // A packet that cites the file, built before it is removed, must turn stale when it goes.
+    const cited = await ok('packets.build', { query: 'pelican harbor ferry', maxTokens: 2000, useDefaultExcludes: false });
+    expect(cited.text).toContain('ferry.md');
+    const staleOf = async () => (await ok('packets.list', {})).find((p: { hash: string }) => p.hash === cited.hash);
+    expect(await staleOf()).toMatchObject({ stale: false });
     const re = await ok('sources.reindex', { id: ferry.id });
     expect(re.updated).toEqual([ferry.path]);
     expect(re.added).toEqual([]);
@@ -115,6 +120,9 @@ describe('editing the library', () => {
     const gone = await ok('sources.remove', { id: ferry.id });
     expect(gone).toMatchObject({ id: ferry.id, path: ferry.path, chunks: 1, deletedFile: true });
     expect(existsSync(ferry.path)).toBe(false);
+    const stale = await staleOf();
+    expect(stale.stale).toBe(true);
+    expect(stale.changed_sources).toEqual(expect.arrayContaining([expect.objectContaining({ change: 'vanished' })]));
     expect((await ok('search.query', { query: 'pelican harbor ferry', k: 10 })).hits.map((h: { path: string }) => h.path)).not.toContain(ferry.path);
     expect((await ok('hierarchy.tree', {})).tree.l4.map((n: { path: string }) => n.path)).not.toContain(ferry.path);
     expect(await api.dispatch('sources.remove', { id: ferry.id })).toMatchObject({ ok: false, error: { code: 'not_found' } });
