@@ -33,16 +33,16 @@ export function chunkContext(db: Database, chunkId: number, radius = 3): ChunkCo
        FROM chunks WHERE document_id = ? AND ordinal BETWEEN ? AND ? ORDER BY ordinal`,
     )
     .all(focus.documentId, focus.ordinal - radius, focus.ordinal + radius) as ChunkView[];
-  // The gated forms go with the raw ones: the workbench shows the gated text unless the user reveals it.
-  const gated = chunks.map((c) => ({ ...c, gated: gateFields({ ...c, path: focus.path }) }));
+  return withGated({ path: focus.path, title: focus.title, documentId: focus.documentId, focus: chunkId, chunks });
+}
+
+/** The gated forms go with the raw ones: the workbench shows the gated text unless the user reveals it. */
+function withGated(context: ChunkContext): ChunkContext {
   return {
-    path: focus.path,
-    title: focus.title,
-    gatedPath: gateLabel(focus.path),
-    gatedTitle: focus.title ? gateLabel(focus.title) : focus.title,
-    documentId: focus.documentId,
-    focus: chunkId,
-    chunks: gated,
+    ...context,
+    gatedPath: gateLabel(context.path),
+    gatedTitle: context.title ? gateLabel(context.title) : context.title,
+    chunks: context.chunks.map((c) => ({ ...c, gated: gateFields({ ...c, path: context.path }) })),
   };
 }
 
@@ -58,5 +58,5 @@ export function sourceChunks(db: Database, path: string, limit = 2000): ChunkCon
     .all(path, limit) as (ChunkView & { documentId: number; title: string })[];
   if (chunks.length === 0) throw new ApiFailure('not_found', `${path}: not indexed (or it has no chunks)`);
   const first = chunks[0]!;
-  return { path, title: first.title, documentId: first.documentId, focus: first.chunkId, chunks: chunks.map(({ documentId: _d, title: _t, ...c }) => c) };
+  return withGated({ path, title: first.title, documentId: first.documentId, focus: first.chunkId, chunks: chunks.map(({ documentId: _d, title: _t, ...c }) => c) });
 }

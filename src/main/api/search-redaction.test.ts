@@ -78,6 +78,14 @@ describe('search results through the redaction gate', () => {
       const ctx = c.value as ChunkContext;
       for (const chunk of ctx.chunks) expect(JSON.stringify(chunk.gated)).not.toContain(gh);
       expect(ctx.chunks.some((chunk) => chunk.text.includes(gh))).toBe(true);
+      // A file's chunks (the Hierarchy view's L4 pane) carry the same gated forms.
+      const f = await api.dispatch('sources.chunks', { path: hit.path });
+      if (!f.ok) throw new Error(f.error.message);
+      const file = f.value as ChunkContext;
+      expect(file.chunks.length).toBeGreaterThan(0);
+      expect(file.chunks.every((chunk) => chunk.gated !== undefined)).toBe(true);
+      for (const chunk of file.chunks) expect(JSON.stringify(chunk.gated)).not.toContain(gh);
+      expect(file.gatedPath).toBeDefined();
     } finally {
       store.close();
     }
