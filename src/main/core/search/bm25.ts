@@ -4,7 +4,7 @@ import type { SearchHit } from '../../../shared/types.ts';
 import { queryIsAboutTests } from './code-paths.ts';
 import { rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
 import { buildFtsQuery, queryTerms } from './fts-query.ts';
-import { HIT_COLUMNS, HIT_JOINS, filterSql } from './hits.ts';
+import { HIT_JOINS, filterSql, loadHits, loadHitsStatement } from './hits.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
 
 /**
@@ -64,7 +64,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
          ORDER BY bm25(doc_fields_fts, ?, ?) LIMIT ?`,
       )
     : null;
-  const load = db.prepare(`SELECT ${HIT_COLUMNS} FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`);
+  const load = loadHitsStatement(db);
   const filtered = new Map<string, Statement>();
   const cached = (sql: string) => {
     let st = filtered.get(sql);
@@ -131,16 +131,9 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   }
 
   function loadInOrder(scored: { chunkId: number; score: number }[]): SearchHit[] {
-    if (scored.length === 0) return [];
-    const rows = load.all(JSON.stringify(scored.map((s) => s.chunkId))) as Omit<SearchHit, 'score'>[];
-    const byId = new Map(rows.map((r) => [r.chunkId, r]));
-    const out: SearchHit[] = [];
-    for (const s of scored) {
-      const row = byId.get(s.chunkId);
-      if (row) out.push({ ...row, score: s.score });
-    }
-    return out;
+    return loadHits(load, scored);
   }
+
 }
 
 function relPathOf(r: { path: string; root: string; relPath: string | null }): string {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { filterDateMs } from '../../../shared/filters.ts';
 import { PATH_FILTER_FN } from '../store/functions.ts';
 import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
@@ -67,12 +67,14 @@ export function hasFilters(filters: SearchFilters | undefined): boolean {
   return filterSql(filters).params.length > 0;
 }
 
+/** The statement that loads hit rows for a JSON array of chunk ids; prepare it once where searches repeat. */
+export const loadHitsStatement = (db: Database): Statement => db.prepare(`SELECT ${HIT_COLUMNS} FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`);
+
 /** Loads hits for chunk ids in the given order, attaching scores. */
-export function loadHits(db: Database, scored: { chunkId: number; score: number }[]): SearchHit[] {
+export function loadHits(db: Database | Statement, scored: { chunkId: number; score: number }[]): SearchHit[] {
   if (scored.length === 0) return [];
-  const rows = db
-    .prepare(`SELECT ${HIT_COLUMNS} FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(scored.map((s) => s.chunkId))) as Omit<SearchHit, 'score'>[];
+  const statement = 'prepare' in db ? loadHitsStatement(db) : db;
+  const rows = statement.all(JSON.stringify(scored.map((s) => s.chunkId))) as Omit<SearchHit, 'score'>[];
   const byId = new Map(rows.map((r) => [r.chunkId, r]));
   const out: SearchHit[] = [];
   for (const s of scored) {
