@@ -136,12 +136,7 @@ export function acquireOwnership(db: Database, section: string, agent: string, o
         previous_owner: current?.previous_owner ?? null,
         lock_reason: opts.reason ?? current?.lock_reason ?? '',
       };
-      db.prepare(
-        `INSERT INTO section_ownership (section_id, owner_agent_id, ownership_type, acquired_at, expires_at, previous_owner, lock_reason)
-         VALUES (@section_id, @owner_agent_id, @ownership_type, @acquired_at, @expires_at, @previous_owner, @lock_reason)
-         ON CONFLICT(section_id) DO UPDATE SET owner_agent_id = excluded.owner_agent_id, ownership_type = excluded.ownership_type,
-           acquired_at = excluded.acquired_at, expires_at = excluded.expires_at, previous_owner = excluded.previous_owner, lock_reason = excluded.lock_reason`,
-      ).run(record);
+      saveOwnership(db, record);
       audit(db, { ts, section_id: id, action: 'acquire', agent_id: agent, owner_agent_id: agent, previous_owner: null, ownership_type: type, reason: opts.reason ?? 'acquired' });
       return record;
     });
@@ -182,12 +177,7 @@ export function transferOwnership(db: Database, section: string, from: string, t
         previous_owner: from,
         lock_reason: opts.reason ?? `Handoff from ${from}`,
       };
-      db.prepare(
-        `INSERT INTO section_ownership (section_id, owner_agent_id, ownership_type, acquired_at, expires_at, previous_owner, lock_reason)
-         VALUES (@section_id, @owner_agent_id, @ownership_type, @acquired_at, @expires_at, @previous_owner, @lock_reason)
-         ON CONFLICT(section_id) DO UPDATE SET owner_agent_id = excluded.owner_agent_id, ownership_type = excluded.ownership_type,
-           acquired_at = excluded.acquired_at, expires_at = excluded.expires_at, previous_owner = excluded.previous_owner, lock_reason = excluded.lock_reason`,
-      ).run(record);
+      saveOwnership(db, record);
       audit(db, { ts, section_id: id, action: 'transfer', agent_id: from, owner_agent_id: to, previous_owner: from, ownership_type: record.ownership_type, reason: record.lock_reason });
       return record;
     });
@@ -208,4 +198,14 @@ export function assertCanWrite(db: Database, section: string, agent: string, dep
 /** Sections an agent owns, for a handoff's ownership transfers. */
 export function sectionsOwnedBy(db: Database, agent: string, deps: OwnershipDeps = {}): ContextOwnership[] {
   return listOwnership(db, deps).filter((o) => o.owner_agent_id === agent);
+}
+
+/** Inserts or replaces a section's ownership row. */
+function saveOwnership(db: Database, record: ContextOwnership): void {
+  db.prepare(
+    `INSERT INTO section_ownership (section_id, owner_agent_id, ownership_type, acquired_at, expires_at, previous_owner, lock_reason)
+     VALUES (@section_id, @owner_agent_id, @ownership_type, @acquired_at, @expires_at, @previous_owner, @lock_reason)
+     ON CONFLICT(section_id) DO UPDATE SET owner_agent_id = excluded.owner_agent_id, ownership_type = excluded.ownership_type,
+       acquired_at = excluded.acquired_at, expires_at = excluded.expires_at, previous_owner = excluded.previous_owner, lock_reason = excluded.lock_reason`,
+  ).run(record);
 }
