@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
-import { runCli } from '../cli/run.ts';
+import { runCliCaptured } from '../cli/testing/run-cli.ts';
 import type { ChunkContext } from '../../shared/api/index.ts';
 import type { SearchResponse } from '../../shared/api/index.ts';
 import { createApi } from './index.ts';
@@ -31,12 +31,7 @@ function project() {
   return root;
 }
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: {}, readStdin: async () => '' });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => runCliCaptured(args);
 
 describe('search results through the redaction gate', () => {
   it('CLI: text, --json and TREC output hold no secret, in any case', async () => {

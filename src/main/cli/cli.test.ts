@@ -4,23 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
-import { runCli } from './run.ts';
+import { runCliCaptured } from './testing/run-cli.ts';
 
 const tmp = tempDirs('cp-cli-');
 afterAll(() => tmp.cleanup());
 const bin = fileURLToPath(new URL('./bin.mjs', import.meta.url));
 
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    env,
-    readStdin: async () => '',
-  });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCliCaptured(args, { env });
 
 describe('contextpack CLI', () => {
   const root = tmp.make();

@@ -4,17 +4,12 @@ import { logPath } from '../core/packet/index.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, migrations } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
-import { runCli } from './run.ts';
+import { runCliCaptured } from './testing/run-cli.ts';
 
 const tmp = tempDirs('cp-trust-cli-');
 afterAll(() => tmp.cleanup());
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: {}, readStdin: async () => '' });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => runCliCaptured(args);
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 describe('the CLI on a store it cannot trust', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
 import { tinyModels, type TinyModelDir } from '../../core/vectors/testing/tiny-embedder.ts';
-import { runCli } from '../run.ts';
+import { runCliCaptured } from '../testing/run-cli.ts';
 
 const tmp = tempDirs('cp-cli-vec-');
 let models: TinyModelDir;
@@ -15,12 +15,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function cli(args: string[], env: NodeJS.ProcessEnv) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env, readStdin: async () => '' });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv) => runCliCaptured(args, { env });
 
 describe('ingest with a model present', () => {
   it('embeds the new chunks right away, and not with --no-embed', async () => {

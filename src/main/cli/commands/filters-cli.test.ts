@@ -1,17 +1,12 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
-import { runCli } from '../run.ts';
+import { runCliCaptured } from '../testing/run-cli.ts';
 
 const tmp = tempDirs('cp-filters-cli-');
 afterAll(() => tmp.cleanup());
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: {}, readStdin: async () => '' });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => runCliCaptured(args);
 
 describe('--path / --exclude / --type on search and pack; project default excludes; hierarchy show §4', () => {
   const root = join(tmp.make(), 'osprey');

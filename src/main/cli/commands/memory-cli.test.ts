@@ -2,17 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
-import { runCli } from '../run.ts';
+import { runCliCaptured } from '../testing/run-cli.ts';
 
 const tmp = tempDirs('cp-memcli-');
 afterAll(() => tmp.cleanup());
 
-async function cli(args: string[], stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: { CONTEXTPACK_AGENT: 'cli-test' }, readStdin: async () => stdin });
-  return { code, stdout, stderr, json: () => JSON.parse(stdout) };
-}
+const cli = (args: string[], stdin = '') => runCliCaptured(args, { env: { CONTEXTPACK_AGENT: 'cli-test' }, stdin });
 
 describe('decision, memory and hierarchy commands', () => {
   const db = join(tmp.make(), 'cli.db');

@@ -6,18 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../core/store/index.ts';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
-import { runCli } from '../run.ts';
+import { runCliCaptured } from '../testing/run-cli.ts';
 
 const tmp = tempDirs('cp-pack-cli-');
 afterAll(() => tmp.cleanup());
 const bin = fileURLToPath(new URL('../bin.mjs', import.meta.url));
 
-async function cli(args: string[], stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: {}, readStdin: async () => stdin });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], stdin = '') => runCliCaptured(args, { stdin });
 
 describe('packet CLI: pack, packets, replay, redact', () => {
   const root = tmp.make();

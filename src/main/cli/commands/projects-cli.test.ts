@@ -4,18 +4,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
-import { runCli } from '../run.ts';
+import { runCliCaptured } from '../testing/run-cli.ts';
 
 const tmp = tempDirs('cp-projects-cli-');
 afterAll(() => tmp.cleanup());
 const bin = fileURLToPath(new URL('../bin.mjs', import.meta.url));
 
-async function cli(args: string[], env: NodeJS.ProcessEnv, confirm?: (q: string) => Promise<boolean>) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env, readStdin: async () => '', ...(confirm ? { confirm } : {}) });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv, confirm?: (q: string) => Promise<boolean>) => runCliCaptured(args, { env, confirm });
 
 function corpus() {
   const root = tmp.make();

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
-import { runCli } from '../run.ts';
+import { runCliCaptured } from '../testing/run-cli.ts';
 import { commands, loadCommand } from './index.ts';
 
 // Issue #17 through the CLI: goals, pack --tools-file / --conversation-file, hierarchy check limits, usage texts.
@@ -10,12 +10,7 @@ import { commands, loadCommand } from './index.ts';
 const tmp = tempDirs('cp-seed-cli-');
 afterAll(() => tmp.cleanup());
 
-async function cli(args: string[], stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: {}, readStdin: async () => stdin });
-  return { code, stdout, stderr, json: () => JSON.parse(stdout) };
-}
+const cli = (args: string[], stdin = '') => runCliCaptured(args, { stdin });
 
 describe('contextpack goals', () => {
   const root = tmp.make();

@@ -3,18 +3,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../../core/testing/tmp.ts';
-import { runCli } from '../run.ts';
+import { runCliCaptured } from '../testing/run-cli.ts';
 
 const tmp = tempDirs('cp-sesscli-');
 afterAll(() => tmp.cleanup());
 const FIX = fileURLToPath(new URL('../../core/session/fixtures/', import.meta.url));
 
-async function cli(args: string[], stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: {}, readStdin: async () => stdin });
-  return { code, stdout, stderr, json: () => JSON.parse(stdout) };
-}
+const cli = (args: string[], stdin = '') => runCliCaptured(args, { stdin });
 
 describe('session commands', () => {
   const dir = tmp.make();
