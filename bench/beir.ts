@@ -71,6 +71,8 @@ async function runMode(retriever: Retriever) {
 
 const rows: { mode: string; ndcg10: number; recall100: number; p50: number; p95: number; distinct10: number }[] = [];
 rows.push({ mode: 'bm25', ...(await runMode(createBm25Retriever(store.db))) });
+// The same ranking from FTS5's bm25() alone (no postings scorer, core/search/fts-scorer.ts): identical results, slower.
+rows.push({ mode: 'bm25, FTS5 bm25() only', ...(await runMode(createBm25Retriever(store.db, { postings: false }))) });
 // What packets use on a store without vectors (core/search/best-retriever.ts): BM25, then MMR with text similarity.
 rows.push({ mode: 'bm25 + text MMR 0.5', ...(await runMode(createTextMmrRetriever(createBm25Retriever(store.db)))) });
 rows.push({ mode: 'bm25 + text MMR 0.7', ...(await runMode(createTextMmrRetriever(createBm25Retriever(store.db), { mmrLambda: 0.7 }))) });

@@ -4,7 +4,8 @@ import type { SearchHit } from '../../../shared/types.ts';
 import { queryIsAboutTests } from './code-paths.ts';
 import { rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
 import { buildFtsQuery, queryTerms } from './fts-query.ts';
-import { HIT_JOINS, filterSql, loadHits, loadHitsStatement } from './hits.ts';
+import { ftsScorer, type ScoredRow } from './fts-scorer.ts';
+import { HIT_JOINS, filterSql, loadHits, loadHitsStatement, type FilterSql } from './hits.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface Bm25Options {
   weights?: Bm25Weights;
   /** Code-aware signals (see code-rank.ts); `false` gives plain chunk BM25. */
   signals?: Partial<RankSignals> | false;
+  /** Rank from FTS5's postings in JS when it can (fts-scorer.ts, identical results); `false`: always FTS5's bm25(). */
+  postings?: boolean;
 }
 
 // Candidates beyond k, so file aggregation and the per-file decay have other chunks to work with.
@@ -65,6 +68,10 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
       )
     : null;
   const load = loadHitsStatement(db);
+  // Ranks from FTS5's postings in JS when it can (identical scores, see fts-scorer.ts); else the SQL above.
+  const scorer = opts.postings === false ? null : ftsScorer(db, 'chunks_fts');
+  // Roots of chunks whose source has no relative path (stores from before migration 040 filled it).
+  const rootsOf = db.prepare(`SELECT c.id AS chunkId, s.root AS root FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`);
   const filtered = new Map<string, Statement>();
   const cached = (sql: string) => {
     let st = filtered.get(sql);
@@ -84,7 +91,12 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     if (match === null || query.k <= 0) return [];
     const filter = filterSql(query.filters);
     const limit = signals ? query.k + EXTRA_CANDIDATES : query.k;
-    const rows = (filter.params.length === 0
+    const fast = scorer?.topK(queryTerms(query.text), w, limit, filter.params.length === 0 ? undefined : (ids) => accepted(ids, filter));
+    // Hit rows already loaded (the fast path loads its candidates whole); the rest are loaded at the end.
+    const loaded = new Map<number, LoadedRow>();
+    const rows = (fast
+      ? candidateRows(fast, loaded)
+      : filter.params.length === 0
       ? plain.all(...w, match, limit)
       : cached(
           `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
@@ -92,7 +104,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
            WHERE chunks_fts MATCH ? AND ${filter.where}
            ORDER BY score DESC, c.id LIMIT ?`,
         ).all(...w, match, ...filter.params, limit)) as CandidateRow[];
-    if (!signals) return loadInOrder(rows.map((r) => ({ chunkId: r.chunkId, score: r.score })));
+    if (!signals) return hitsInOrder(rows.slice(0, query.k), loaded);
 
     const fieldScores = new Map<number, number>();
     if (fields) {
@@ -105,7 +117,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
 
     const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: r.score, relPath: relPathOf(r), isFile: r.isFile === 1 }));
     const ranked = rankCandidates(candidates, fieldScores, { signals, aboutTests: queryIsAboutTests(queryTerms(query.text)) });
-    return loadInOrder(ranked.slice(0, query.k));
+    return hitsInOrder(ranked.slice(0, query.k), loaded);
   }
 
   /**
@@ -130,11 +142,47 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     return [...matched, ...first];
   }
 
-  function loadInOrder(scored: { chunkId: number; score: number }[]): SearchHit[] {
-    return loadHits(load, scored);
+  /** The scorer's rows loaded whole, once: their ranking fields now, the same row objects as hits at the end. */
+  function candidateRows(scored: ScoredRow[], loaded: Map<number, LoadedRow>): CandidateRow[] {
+    for (const row of load.all(JSON.stringify(scored.map((s) => s.rowid))) as LoadedRow[]) loaded.set(row.chunkId, row);
+    const legacy = scored.filter((s) => loaded.get(s.rowid)?.relPath == null).map((s) => s.rowid);
+    const roots = new Map<number, string>();
+    if (legacy.length > 0) for (const r of rootsOf.all(JSON.stringify(legacy)) as { chunkId: number; root: string }[]) roots.set(r.chunkId, r.root);
+    const out: CandidateRow[] = [];
+    for (const s of scored) {
+      const row = loaded.get(s.rowid);
+      if (row) out.push({ chunkId: row.chunkId, documentId: row.documentId, score: s.score, path: row.path, root: roots.get(row.chunkId) ?? '', relPath: row.relPath ?? null, isFile: row.externalId == null ? 1 : 0 });
+    }
+    return out;
   }
 
+  function accepted(ids: number[], filter: FilterSql): Set<number> {
+    const st = cached(`SELECT c.id FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?)) AND ${filter.where}`);
+    return new Set(st.pluck().all(JSON.stringify(ids), ...filter.params) as number[]);
+  }
+
+  /** Hits in the given order with the given scores, loading the rows not loaded yet in one statement. */
+  function hitsInOrder(scored: { chunkId: number; score: number }[], loaded: Map<number, LoadedRow>): SearchHit[] {
+    const rest = scored.filter((s) => !loaded.has(s.chunkId));
+    if (rest.length === scored.length) return loadHits(load, scored);
+    const restHits = new Map(loadHits(load, rest).map((h) => [h.chunkId, h]));
+    const out: SearchHit[] = [];
+    for (const s of scored) {
+      const row = loaded.get(s.chunkId);
+      if (row) {
+        // The row object becomes the hit: score last, the key order loadHits gives.
+        (row as SearchHit).score = s.score;
+        out.push(row as SearchHit);
+      } else {
+        const hit = restHits.get(s.chunkId);
+        if (hit) out.push({ ...hit, score: s.score });
+      }
+    }
+    return out;
+  }
 }
+
+type LoadedRow = Omit<SearchHit, 'score'>;
 
 function relPathOf(r: { path: string; root: string; relPath: string | null }): string {
   if (r.relPath) return r.relPath;
