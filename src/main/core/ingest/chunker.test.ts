@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkLines, chunkMarkdown, markdownSections, slugify } from './chunker.ts';
+import { chunkLines, chunkMarkdown, markdownSections, slugify, splitSentences } from './chunker.ts';
 import { createWordPieceCounter } from './wordpiece.ts';
 
 const counter = createWordPieceCounter();
@@ -74,3 +74,15 @@ describe('chunking', () => {
     expect(chunkMarkdown('\n\n', { counter })).toEqual([]);
   });
 });
+
+describe('sentence splitting', () => {
+  it('splits exactly as the look-behind regex split it replaced', () => {
+    const lookBehind = /(?<=[.!?;])\s+/;
+    const samples = ['', '.', '. ', ' . ', 'a.  b', 'a.\u00a0b!\u2003\u2003c', 'end.', 'x;\n\ny', '...  ', '. . .', 'a.b', '\ufeff.\ufeffz', 'a?\t', 'One. Two! Three? Four; five'];
+    let x = 5;
+    const alphabet = 'ab .!?;\t\n\u00a0\u3000,';
+    for (let i = 0; i < 2000; i++) samples.push(Array.from({ length: i % 40 }, () => alphabet[(x = (x * 69069 + 1) % 4294967296) % alphabet.length]).join(''));
+    for (const s of samples) expect(splitSentences(s), JSON.stringify(s)).toEqual(s.split(lookBehind));
+  });
+});
+

@@ -36,7 +36,7 @@ const DEFAULT_OVERLAP_TOKENS = 32;
 
 /** Line-aware chunking for code, plain text and prose; a line too long for one chunk is split at sentences, then words. */
 export function chunkLines(text: string, options: ChunkOptions, firstLine = 1, meta: SectionMeta = { headingPath: [], anchor: '' }): ChunkDraft[] {
-  return packUnits(toUnits(text.split(/\r?\n/), firstLine, options), options, meta);
+  return packUnits(toUnits(splitLines(text), firstLine, options), options, meta);
 }
 
 /** `sections`: markdownSections(text) when the caller already has them (readers also need the H1), so text is split once. */
@@ -91,7 +91,28 @@ export function markdownSections(text: string): MarkdownSection[] {
 
 export { slugify } from './anchors.ts';
 
-const SENTENCE_END = /(?<=[.!?;])\s+/;
+/** `text.split(/\r?\n/)`, without the regex for the common text that has no line break at all. */
+export function splitLines(text: string): string[] {
+  return text.indexOf('\n') === -1 ? [text] : text.split(/\r?\n/);
+}
+
+const SENTENCE_BREAK = /[.!?;]\s+/g;
+
+/**
+ * `text.split(/(?<=[.!?;])\s+/)` (each sentence keeps its closing mark, the spaces after it are dropped), found
+ * with a plain global regex: the look-behind split was three times slower, a tenth of ingest's chunking time.
+ */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  SENTENCE_BREAK.lastIndex = 0;
+  for (let m = SENTENCE_BREAK.exec(text); m !== null; m = SENTENCE_BREAK.exec(text)) {
+    out.push(text.slice(from, m.index + 1));
+    from = m.index + m[0].length;
+  }
+  out.push(text.slice(from));
+  return out;
+}
 
 export function toUnits(lines: string[], firstLine: number, options: ChunkOptions): Unit[] {
   const max = options.maxTokens ?? DEFAULT_MAX_TOKENS;
@@ -100,7 +121,7 @@ export function toUnits(lines: string[], firstLine: number, options: ChunkOption
     const line = firstLine + i;
     // A line that may be over the window is counted by sentences once: word pieces never span whitespace, so the
     // sentences' counts add up to the line's, and a line that needs splitting is not counted twice.
-    const sentences = text.length > max ? text.split(SENTENCE_END) : null;
+    const sentences = text.length > max ? splitSentences(text) : null;
     if (sentences && sentences.length > 1) {
       const counts = sentences.map((x) => options.counter.count(x));
       const tokens = counts.reduce((a, b) => a + b, 0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOKENIZER_FIXTURES_DIR } from '../embed/testing/tiny-model.ts';
-import { createWordPieceCounter } from './wordpiece.ts';
+import { createWordPieceCounter, loadVocab } from './wordpiece.ts';
 
 const counter = createWordPieceCounter();
 
@@ -54,4 +54,38 @@ describe('word piece counter', () => {
     expect(counter.count(parts.join(' '))).toBe(parts.reduce((n, p) => n + counter.count(p), 0));
     expect(counter.count('naïve café')).toBe(counter.count('naive cafe'));
   });
+
+  it('finds the same pieces as trying every substring from the longest down, past the word cache filling up', () => {
+    const vocab = loadVocab();
+    // The textbook greedy longest match, one substring at a time.
+    const reference = (word: string): number => {
+      if (word.length > 100) return 1;
+      let n = 0;
+      for (let start = 0; start < word.length; ) {
+        let end = word.length;
+        while (end > start && !vocab.has((start > 0 ? '##' : '') + word.slice(start, end))) end--;
+        if (end === start) return 1;
+        n++;
+        start = end;
+      }
+      return n;
+    };
+    const fresh = createWordPieceCounter(vocab);
+    let x = 11;
+    const rnd = (n: number) => ((x = (x * 1103515245 + 12345) % 2147483648), x % n);
+    const pieces = [...vocab].filter((p) => /^(##)?[a-z0-9]+$/.test(p)).map((p) => p.replace(/^##/, ''));
+    const words: string[] = [];
+    // Vocabulary pieces glued together (real multi-piece words), random letters, digits, and over-long words.
+    for (let i = 0; i < 90_000; i++) {
+      const kind = i % 3;
+      if (kind === 0) words.push(Array.from({ length: 1 + rnd(4) }, () => pieces[rnd(pieces.length)]).join(''));
+      else if (kind === 1) words.push(Array.from({ length: 1 + rnd(24) }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[rnd(36)]).join(''));
+      else words.push(pieces[rnd(pieces.length)]! + 'q'.repeat(rnd(3)) + String(rnd(1000)));
+    }
+    words.push('a'.repeat(100), 'a'.repeat(101), 'z', '0');
+    for (const w of words) expect(fresh.count(w), w).toBe(reference(w));
+    // Counted a second time, from the word table or (once it is half full) from the map behind it.
+    for (const w of words.slice(0, 5000)) expect(fresh.count(w), w).toBe(reference(w));
+  });
 });
+

@@ -25,34 +25,48 @@ const NON_ASCII = /[^\x00-\x7f]/;
 
 export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPieceCounter {
   const cache = new Map<string, number>();
+  // Greedy longest match without a substring per try: the vocabulary's pieces (word-initial and "##" continuations
+  // apart) sit in char tables, so one left-to-right pass over a word with a rolling hash finds the longest piece it
+  // starts with. New words are mostly long and not in the vocabulary, and slicing every substring from the longest
+  // down was where counting them spent its time.
+  const initial = new CharTable(16);
+  const suffix = new CharTable(16);
+  let longestWord = 0;
+  let longestSuffix = 0;
+  for (const piece of vocab) {
+    if (piece.startsWith('##')) {
+      suffix.insert(piece, 2, piece.length, fnv1a(piece, 2, piece.length), 1);
+      longestSuffix = Math.max(longestSuffix, piece.length - 2);
+    } else {
+      initial.insert(piece, 0, piece.length, fnv1a(piece, 0, piece.length), 1);
+      longestWord = Math.max(longestWord, piece.length);
+    }
+  }
   function piecesOf(word: string): number {
     const cached = cache.get(word);
     if (cached !== undefined) return cached;
-    let n: number;
-    if (word.length > MAX_WORD_CHARS) n = 1;
-    else {
-      n = 0;
-      let start = 0;
-      while (start < word.length) {
-        let end = word.length;
-        let found = false;
-        while (start < end) {
-          const piece = (start > 0 ? '##' : '') + word.slice(start, end);
-          if (vocab.has(piece)) {
-            found = true;
-            break;
-          }
-          end--;
-        }
-        if (!found) {
-          n = 1; // the whole word becomes [UNK]
-          break;
-        }
-        n++;
-        start = end;
-      }
-    }
+    const n = countPieces(word, 0, word.length);
     if (cache.size < 200_000) cache.set(word, n);
+    return n;
+  }
+  /** Word pieces in text[from, to), one word. */
+  function countPieces(text: string, from: number, to: number): number {
+    if (to - from > MAX_WORD_CHARS) return 1;
+    let n = 0;
+    let start = from;
+    while (start < to) {
+      const pieces = start > from ? suffix : initial;
+      const limit = Math.min(to, start + (start > from ? longestSuffix : longestWord));
+      let end = -1;
+      let h = FNV_OFFSET;
+      for (let e = start; e < limit; e++) {
+        h = Math.imul(h ^ text.charCodeAt(e), FNV_PRIME);
+        if (pieces.find(text, start, e + 1, h) >= 0) end = e + 1;
+      }
+      if (end < 0) return 1; // the whole word becomes [UNK]
+      n++;
+      start = end;
+    }
     return n;
   }
   /**
@@ -60,36 +74,16 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
    * every other printable character is punctuation or a symbol (one token each), spaces and controls are dropped.
    * Most code and much prose is ASCII, and this is where ingest spends its counting time.
    */
-  // ASCII words by their characters in place: an open-addressing table keyed by an FNV-1a hash of the char codes,
-  // checked char by char, so a word seen before costs neither a substring nor a string hash (most of ingest's
-  // counting time). A new word is sliced once and counted by piecesOf.
-  const SLOTS = 1 << 18;
-  const slotWords: (string | undefined)[] = new Array(SLOTS);
-  const slotCounts = new Int32Array(SLOTS);
-  let used = 0;
-  function wordAt(text: string, i: number, j: number): number {
-    let h = 0x811c9dc5;
-    for (let k = i; k < j; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-    let slot = (h >>> 0) & (SLOTS - 1);
-    const len = j - i;
-    for (;;) {
-      const w = slotWords[slot];
-      if (w === undefined) break;
-      if (w.length === len) {
-        let k = 0;
-        while (k < len && w.charCodeAt(k) === text.charCodeAt(i + k)) k++;
-        if (k === len) return slotCounts[slot]!;
-      }
-      slot = (slot + 1) & (SLOTS - 1);
-    }
-    const word = text.slice(i, j);
-    const n = piecesOf(word);
-    // Half full at most, so probes stay short; past that, words go through piecesOf's own cache.
-    if (used < SLOTS / 2) {
-      slotWords[slot] = word;
-      slotCounts[slot] = n;
-      used++;
-    }
+  // ASCII words by their characters in place, in a char table keyed by an FNV-1a hash of the char codes, so a word
+  // seen before costs neither a substring nor a string hash (most of ingest's counting time), and a new word is
+  // counted where it stands.
+  const words = new CharTable(17);
+  function wordAt(text: string, i: number, j: number, h: number): number {
+    const known = words.find(text, i, j, h);
+    if (known >= 0) return known;
+    const n = countPieces(text, i, j);
+    // Past half full, words go through piecesOf's own cache.
+    if (!words.insert(text, i, j, h, n)) return piecesOf(text.slice(i, j));
     return n;
   }
   // Printable ASCII punctuation and symbols are one character each: their counts, by char code, looked up once.
@@ -101,12 +95,15 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
     while (i < to) {
       const c = text.charCodeAt(i);
       if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+        // The word's hash is taken on the way (fnv1a's arithmetic), not in a second pass.
+        let h = Math.imul(FNV_OFFSET ^ c, FNV_PRIME);
         let j = i + 1;
         for (; j < to; j++) {
           const d = text.charCodeAt(j);
           if (!((d >= 97 && d <= 122) || (d >= 48 && d <= 57))) break;
+          h = Math.imul(h ^ d, FNV_PRIME);
         }
-        total += wordAt(text, i, j);
+        total += wordAt(text, i, j, h);
         i = j;
       } else {
         if (c > 32 && c < 127) total += asciiSymbol[c]!;
@@ -156,4 +153,71 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
       return NON_ASCII.test(lower) ? countMixed(lower) : countAscii(lower);
     },
   };
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a over the UTF-16 code units text[from, to), as a signed 32-bit integer. */
+function fnv1a(text: string, from: number, to: number): number {
+  let h = FNV_OFFSET;
+  for (let k = from; k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), FNV_PRIME);
+  return h;
+}
+
+/**
+ * Strings (runs of UTF-16 code units) to non-negative integers, found by the caller's hash and the string's chars
+ * where they stand, without making a string: open addressing over one Int32Array (hash, offset, length, value)
+ * and one flat copy of the chars. It stops taking entries at half full, so probes stay short.
+ */
+class CharTable {
+  private readonly mask: number;
+  private readonly entries: Int32Array;
+  private chars = new Uint16Array(1 << 16);
+  private charsUsed = 0;
+  private size = 0;
+
+  constructor(slotsLog2: number) {
+    this.mask = (1 << slotsLog2) - 1;
+    this.entries = new Int32Array((1 << slotsLog2) * 4);
+  }
+
+  /** The value stored for text[from, to) (whose hash is h), or -1. */
+  find(text: string, from: number, to: number, h: number): number {
+    const len = to - from;
+    const { entries, chars, mask } = this;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const at = slot * 4;
+      const l = entries[at + 2]!;
+      if (l === 0) return -1;
+      if (l === len && entries[at] === h) {
+        const off = entries[at + 1]!;
+        let k = 0;
+        while (k < len && chars[off + k] === text.charCodeAt(from + k)) k++;
+        if (k === len) return entries[at + 3]!;
+      }
+    }
+  }
+
+  /** Stores text[from, to) (not yet in the table, non-empty) with its value; false when the table is half full. */
+  insert(text: string, from: number, to: number, h: number, value: number): boolean {
+    if (this.size * 2 >= this.mask + 1) return false;
+    const len = to - from;
+    if (this.charsUsed + len > this.chars.length) {
+      const grown = new Uint16Array(Math.max(this.chars.length * 2, this.charsUsed + len));
+      grown.set(this.chars);
+      this.chars = grown;
+    }
+    for (let k = 0; k < len; k++) this.chars[this.charsUsed + k] = text.charCodeAt(from + k);
+    let slot = h & this.mask;
+    while (this.entries[slot * 4 + 2] !== 0) slot = (slot + 1) & this.mask;
+    const at = slot * 4;
+    this.entries[at] = h;
+    this.entries[at + 1] = this.charsUsed;
+    this.entries[at + 2] = len;
+    this.entries[at + 3] = value;
+    this.charsUsed += len;
+    this.size++;
+    return true;
+  }
 }
