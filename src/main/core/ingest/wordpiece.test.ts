@@ -83,6 +83,8 @@ describe('word piece counter', () => {
       else words.push(pieces[rnd(pieces.length)]! + 'q'.repeat(rnd(3)) + String(rnd(1000)));
     }
     words.push('a'.repeat(100), 'a'.repeat(101), 'z', '0');
+    // Every piece alone and every continuation after a short word, so the longest pieces of each kind are met.
+    for (const p of vocab) if (/^(##)?[a-z0-9]+$/.test(p)) words.push(p.startsWith('##') ? `qz${p.slice(2)}` : p);
     for (const w of words) expect(fresh.count(w), w).toBe(reference(w));
     // Counted a second time, from the word table or (once it is half full) from the map behind it.
     for (const w of words.slice(0, 5000)) expect(fresh.count(w), w).toBe(reference(w));
