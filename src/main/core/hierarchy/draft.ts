@@ -119,7 +119,7 @@ function candidateChunks(db: Database, options: DraftOptions): Chunk[] {
     const match = buildFtsQuery(options.query);
     if (match === null) return [];
     rows = db
-      .prepare(`${base} JOIN (SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) f ON f.rowid = c.id ORDER BY f.rank, c.id`)
+      .prepare(`${base} JOIN (SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT ?) f ON f.rowid = c.id ORDER BY f.rank, c.id`)
       .all(match, limit * 4) as Chunk[];
   } else {
     rows = db.prepare(`${base} WHERE s.status = 'indexed' ORDER BY s.path, c.ordinal LIMIT ?`).all(options.pathPrefix ? 1_000_000 : limit) as Chunk[];

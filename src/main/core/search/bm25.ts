@@ -57,7 +57,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   // FTS5's bm25() is "lower is better"; scores are negated so every retriever returns "higher is better".
   const plain = db.prepare(
     `SELECT c.id AS chunkId, c.document_id AS documentId, -r.rank AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
-     FROM (SELECT rowid, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) r
+     FROM (SELECT rowid, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT ?) r
      JOIN chunks c ON c.id = r.rowid ${HIT_JOINS}
      ORDER BY r.rank, c.id`,
   );

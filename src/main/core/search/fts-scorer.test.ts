@@ -179,4 +179,23 @@ describe('bm25 retriever: postings scorer and FTS5 agree', () => {
     }
     store.close();
   });
+
+  it('breaks ties at the cut-off the same way (by chunk id), so a packet does not depend on which path answered', async () => {
+    const root = tmp.make();
+    // Twelve files with the same text: twelve chunks with one score, more than k.
+    writeTree(root, Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`notes/copy-${String(i).padStart(2, '0')}.txt`, 'The retry loop backs off exponentially.\n'])));
+    const store = openStore(':memory:');
+    await ingestPaths(store.db, [root]);
+    const viaPostings = createBm25Retriever(store.db, { signals: false });
+    const viaFts5 = createBm25Retriever(store.db, { signals: false, postings: false });
+    await viaPostings.search({ text: 'warm up', k: 1 });
+    for (const k of [1, 5, 11]) {
+      const a = await viaPostings.search({ text: 'retry backs off', k });
+      const b = await viaFts5.search({ text: 'retry backs off', k });
+      expect(a.map((h) => h.chunkId)).toEqual(b.map((h) => h.chunkId));
+      expect(a.map((h) => h.chunkId)).toEqual([...a.map((h) => h.chunkId)].sort((x, y) => x - y));
+    }
+    store.close();
+  });
 });
+
