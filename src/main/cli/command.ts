@@ -20,6 +20,8 @@ export interface CommandContext {
   io: CliIo;
   dbPath: string;
   json: boolean;
+  /** Set for a command that gates its output: writes a JSON value with every string in it gated. */
+  jsonOut?: (value: unknown) => void;
 }
 
 export interface Command {
@@ -28,6 +30,12 @@ export interface Command {
   usage: string;
   options: Options;
   run(ctx: CommandContext): Promise<number>;
+  /**
+   * The command prints stored text (memory records, decisions, hierarchy entries, packet queries): everything it
+   * writes to stdout leaves through the redaction gate, text line by line and --json value by value (so the JSON
+   * stays valid). Agents call the CLI too.
+   */
+  gatesOutput?: boolean;
 }
 
 /** A user-facing error: printed without a stack trace, exit code 2 unless given. */
@@ -130,5 +138,18 @@ export async function withStore<T>(ctx: CommandContext, fn: (store: Store) => T 
 }
 
 export function printJson(ctx: CommandContext, value: unknown): void {
-  ctx.io.stdout(JSON.stringify(value, null, 2) + '\n');
+  if (ctx.jsonOut) ctx.jsonOut(value);
+  else ctx.io.stdout(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** The context a command with `gatesOutput` runs in: its stdout and its JSON through the redaction gate. */
+export async function gatedContext(ctx: CommandContext): Promise<CommandContext> {
+  const { gateDeep, gateString } = await import('../core/redact/index.ts');
+  const raw = ctx.io.stdout;
+  return {
+    ...ctx,
+    io: { ...ctx.io, stdout: (s) => raw(gateString(s, { source: 'cli' }).text) },
+    // Value by value: the line-by-line text gate would replace whole lines of the JSON text and break it.
+    jsonOut: (value) => raw(JSON.stringify(gateDeep(value, { source: 'cli' }).value, null, 2) + '\n'),
+  };
 }

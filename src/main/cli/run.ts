@@ -27,7 +27,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   // Loaded with the command, not for --help: command.ts brings the store (SQLite) with it.
-  const { CliError, parseCommand } = await import('./command.ts');
+  const { CliError, gatedContext, parseCommand } = await import('./command.ts');
   try {
     const cmd = await loadCommand(entry);
     const ctx = parseCommand(cmd, rest, io);
@@ -35,7 +35,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout(`${cmd.summary}\nusage: ${cmd.usage}\n`);
       return 0;
     }
-    return await cmd.run(ctx);
+    return await cmd.run(cmd.gatesOutput ? await gatedContext(ctx) : ctx);
   } catch (err) {
     if (err instanceof CliError) {
       io.stderr(`contextpack: ${err.message}\n`);

@@ -26,6 +26,7 @@ const USAGE = [
 
 export const decisionCommand: Command = {
   name: 'decision',
+  gatesOutput: true,
   summary: 'Record, list, show, supersede, export and import decisions (DEC-YYYY-MM-DD-NNN)',
   usage: USAGE,
   options: {

@@ -38,6 +38,7 @@ function render(f: FitnessState): string {
 
 export const goalsCommand: Command = {
   name: 'goals',
+  gatesOutput: true,
   summary: 'Fitness goals (GOALS.md gates and directives): show their state, record a gate result, write a template',
   usage: USAGE,
   options: { value: { type: 'string' }, agent: { type: 'string' }, dir: { type: 'string' } },

@@ -40,6 +40,7 @@ const USAGE = [
 
 export const hierarchyCommand: Command = {
   name: 'hierarchy',
+  gatesOutput: true,
   summary: 'Four-level project hierarchy (§1.0 summary, §2 sections, §3 details, §4 files): show, check, edit',
   usage: USAGE,
   options: {

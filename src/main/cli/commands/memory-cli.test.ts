@@ -71,6 +71,32 @@ describe('decision, memory and hierarchy commands', () => {
     expect((await cli(['memory', 'audit', id, '--db', db, '--json'])).json().entries.map((e: { action: string }) => e.action)).toEqual(['RESTORED', 'ARCHIVED', 'CREATED']);
   });
 
+  it('stored text leaves memory and decision output through the redaction gate, text and --json', async () => {
+    const key = 'AKIA' + 'QW7R2T9Y4U6I8O0P';
+    const gdb = join(tmp.make(), 'gate.db');
+    const learning = await cli(['memory', 'add', '--db', gdb, '--json', '--type', 'learning', '--title', `Deploy key ${key}`, '--set', `lesson=rotate ${key} monthly`]);
+    expect(learning.code).toBe(0);
+    // The record keeps what was written (the store is the user's); what is printed is gated, and --json stays JSON.
+    const id = learning.json().memory_id as string;
+    expect(learning.json().title).toMatch(/REDACTED/);
+    await cli(['decision', 'new', '--db', gdb, '--title', 'Key storage', '--decision', `Keep ${key} in the vault.`, '--rationale', 'Audit.', '--importance', '5']);
+    const outputs = [
+      await cli(['memory', 'show', id, '--db', gdb]),
+      await cli(['memory', 'show', id, '--db', gdb, '--json']),
+      await cli(['memory', 'search', 'deploy key', '--db', gdb]),
+      await cli(['memory', 'search', 'deploy key', '--db', gdb, '--json']),
+      await cli(['memory', 'rehydrate', '--db', gdb]),
+      await cli(['memory', 'audit', id, '--db', gdb]),
+      await cli(['decision', 'list', '--db', gdb, '--json']),
+      await cli(['decision', 'list', '--db', gdb]),
+    ];
+    for (const out of outputs) {
+      expect(out.stdout, out.stdout).not.toContain(key);
+      if (out.stdout.trimStart().startsWith('{')) expect(() => JSON.parse(out.stdout)).not.toThrow();
+    }
+    expect(outputs.some((o) => /REDACTED/.test(o.stdout))).toBe(true);
+  });
+
   it('hierarchy show and check (exit 1 on findings, 0 when consistent)', async () => {
     expect((await cli(['ingest', root, '--db', db])).code).toBe(0);
     await cli(['hierarchy', 'summary', '--db', db, '--goal', 'Ship the shop', '--status', '40', '--priority', 'Payments', '--decision', 'DEC-2025-11-04-002']);

@@ -36,6 +36,7 @@ const SORTS: readonly MemorySort[] = ['relevance', 'timestamp', 'importance', 'a
 
 export const memoryCommand: Command = {
   name: 'memory',
+  gatesOutput: true,
   summary: 'Project memory: add, search, show, update, resolve, archive/restore, delete, lifecycle maintenance, rehydration',
   usage: USAGE,
   options: {

@@ -3,6 +3,7 @@ import { intOption, printJson, withStore, type Command } from '../command.ts';
 
 export const packetsCommand: Command = {
   name: 'packets',
+  gatesOutput: true,
   summary: 'List stored packets, newest first, each with whether a cited source changed since (stale)',
   usage: 'contextpack packets [--limit N] [--json] [--db FILE]',
   options: { limit: { type: 'string' } },
