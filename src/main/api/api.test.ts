@@ -1,15 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../core/store/index.ts';
+import type { Store } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
 import { API_METHODS, apiInputs } from '../../shared/api/index.ts';
 import { MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../../shared/limits.ts';
 import { SOURCE_TYPES } from '../../shared/types.ts';
 import type { ApiEvent } from '../../shared/api/events.ts';
-import { createApi, type Api } from './index.ts';
+import type { Api } from './index.ts';
+import { apiFixture } from './testing/api-fixture.ts';
 
 const tmp = tempDirs('cp-api-');
+const fx = apiFixture('cp-api-db-');
+const { ok } = fx;
 let store: Store;
 let api: Api;
 let dataDir: string;
@@ -17,21 +20,10 @@ const events: ApiEvent[] = [];
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 beforeAll(() => {
-  dataDir = tmp.make();
-  store = openStore(join(dataDir, 'api.db'));
-  api = createApi({ store, dataDir, version: '0.0.0-test', transport: 'http', background: false });
+  ({ store, api, dataDir } = fx);
   api.events.subscribe((e) => events.push(e));
 });
-afterAll(() => {
-  store.close();
-  tmp.cleanup();
-});
-
-async function ok<T = any>(method: string, input: unknown): Promise<T> {
-  const r = await api.dispatch(method, input);
-  if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
+afterAll(() => tmp.cleanup());
 
 describe('API contract', () => {
   it('has a schema for every method name and no other', () => {

@@ -1,34 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../core/store/index.ts';
 import { tempDirs } from '../core/testing/tmp.ts';
 import { UPLOAD_FILE_MAX_BYTES } from '../../shared/limits.ts';
-import { createApi, type Api } from './index.ts';
+import type { Api } from './index.ts';
+import { apiFixture } from './testing/api-fixture.ts';
 
 // The API methods the workbench's #18 work added: batched uploads, removing and re-indexing a source, a file's
 // chunks, project settings with default evidence excludes, filters, the L1 written in place, the export's file.
 const tmp = tempDirs('cp-wb-api-');
-let store: Store;
+const fx = apiFixture('cp-wb-api-db-');
+const { ok } = fx;
 let api: Api;
 let dataDir: string;
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
-beforeAll(() => {
-  dataDir = tmp.make();
-  store = openStore(join(dataDir, 'wb.db'));
-  api = createApi({ store, dataDir, version: '0.0.0-test', transport: 'http', background: false });
-});
-afterAll(() => {
-  store.close();
-  tmp.cleanup();
-});
-
-async function ok<T = any>(method: string, input: unknown): Promise<T> {
-  const r = await api.dispatch(method, input);
-  if (!r.ok) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-  return r.value as T;
-}
+beforeAll(() => ({ api, dataDir } = fx));
+afterAll(() => tmp.cleanup());
 
 const imports = () => join(dataDir, 'imports');
 

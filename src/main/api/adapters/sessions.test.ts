@@ -1,30 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../core/store/index.ts';
-import { tempDirs } from '../../core/testing/tmp.ts';
-import { createApi, type Api } from '../index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Api } from '../index.ts';
+import { apiFixture } from '../testing/api-fixture.ts';
 
-const tmp = tempDirs('cp-api-sess-');
-let store: Store;
+const fx = apiFixture('cp-api-sess-db-', { loadVec: false });
+const { ok } = fx;
 let api: Api;
 const fixture = (name: string) => ({ name, text: readFileSync(new URL(`../../core/session/fixtures/${name}`, import.meta.url), 'utf8') });
 
-beforeAll(() => {
-  const dir = tmp.make();
-  store = openStore(join(dir, 'api.db'), { loadVec: false });
-  api = createApi({ store, dataDir: dir, version: '0.0.0-test', transport: 'http', background: false });
-});
-afterAll(() => {
-  store.close();
-  tmp.cleanup();
-});
-
-async function ok<T = any>(method: string, input: unknown): Promise<T> {
-  const r = await api.dispatch(method, input);
-  if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
+beforeAll(() => ({ api } = fx));
 
 describe('sessions, memory and hierarchy editing over the API', () => {
   it('sessions.capacity / analyze / handoff / handoffGet', async () => {

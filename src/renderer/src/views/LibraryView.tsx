@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type DragEvent, type RefObject } from 'rea
 import type { SourceRecord } from '../../../shared/types.ts';
 import { api, errorText } from '../api/client.ts';
 import { filesFromList, ingestDrop, upload } from '../api/platform.ts';
+import { DropZone } from '../components/DropZone.tsx';
 import { Meter } from '../components/Meter.tsx';
 import { ModelsPanel } from '../components/ModelsPanel.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
@@ -13,7 +14,6 @@ export function LibraryView() {
   const { sources, stats, busy, progress, report, error, refresh, run, onUpload } = useLibrary();
   const announce = useApp((s) => s.announce);
   const desktop = api().transport === 'ipc';
-  const [over, setOver] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
 
@@ -25,8 +25,6 @@ export function LibraryView() {
     if (r) announce(`Indexed: ${r.added.length} added, ${r.updated.length} updated, ${r.failed.length} failed`);
   };
   const onDrop = async (e: DragEvent) => {
-    e.preventDefault();
-    setOver(false);
     const dt = e.dataTransfer;
     finish(await run(desktop ? 'indexing' : 'uploading', () => ingestDrop(dt, onUpload)));
   };
@@ -51,17 +49,7 @@ export function LibraryView() {
         </button>
       </header>
 
-      <div
-        className={`dropzone ${over ? 'dropzone-over' : ''}`}
-        data-testid="dropzone"
-        onDragOver={(e) => {
-          e.preventDefault();
-          e.dataTransfer.dropEffect = 'copy';
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => void onDrop(e)}
-      >
+      <DropZone testId="dropzone" onDrop={onDrop}>
         <p>Drop files or folders here to index them{desktop ? ' in place' : ' (they are copied into the app’s imports folder)'}.</p>
         <div className="row">
           {desktop ? (
@@ -79,7 +67,7 @@ export function LibraryView() {
             </>
           )}
         </div>
-      </div>
+      </DropZone>
 
       {busy || progress ? <IngestProgressBar /> : null}
       {error ? <p className="error" role="alert">{error}</p> : null}

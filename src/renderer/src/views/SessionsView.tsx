@@ -5,6 +5,7 @@ import { ApiCallError, api, errorText } from '../api/client.ts';
 import { copyText } from '../api/platform.ts';
 import { LevelBadge, MODEL_WINDOWS } from '../components/CapacityBadge.tsx';
 import { Field } from '../components/Field.tsx';
+import { DropZone } from '../components/DropZone.tsx';
 import { Meter } from '../components/Meter.tsx';
 import { shortHash } from '../format.ts';
 import { useApp } from '../state/app.ts';
@@ -12,7 +13,6 @@ import { useSessions } from '../state/sessions.ts';
 
 export function SessionsView() {
   const announce = useApp((s) => s.announce);
-  const [over, setOver] = useState(false);
   const { transcript, windowTokens, analysis, set } = useSessions();
   const setTranscript = (t: { name: string; text: string }) => set({ transcript: t, handoff: null });
   const setWindowTokens = (w: number) => set({ windowTokens: w });
@@ -41,8 +41,6 @@ export function SessionsView() {
     await analyze(t);
   };
   const onDrop = async (e: DragEvent) => {
-    e.preventDefault();
-    setOver(false);
     await load(e.dataTransfer.files[0]);
   };
 
@@ -52,24 +50,14 @@ export function SessionsView() {
         <h1 id="sessions-title">Sessions</h1>
         <span className="muted">capacity, compaction and handoffs for an agent transcript (seed 002)</span>
       </header>
-      <div
-        className={`dropzone ${over ? 'dropzone-over' : ''}`}
-        data-testid="transcript-drop"
-        onDragOver={(e) => {
-          e.preventDefault();
-          e.dataTransfer.dropEffect = 'copy';
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => void onDrop(e)}
-      >
+      <DropZone testId="transcript-drop" onDrop={onDrop}>
         <p>Drop a transcript here: Claude Code or Codex CLI JSONL, or a Markdown chat export (## User / ## Assistant).</p>
         <label className="button">
           Choose a transcript…
           <input type="file" className="visually-hidden" data-testid="transcript-input" accept=".jsonl,.ndjson,.md,.markdown,.txt" onChange={(e) => void load(e.target.files?.[0])} />
         </label>
         {transcript ? <p className="muted">{transcript.name} · {transcript.text.length.toLocaleString()} characters</p> : null}
-      </div>
+      </DropZone>
       <div className="row">
         <Field label="Model window">
           {(a) => (
