@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alphabets, buildLeakCorpus, createRng, fakePem } from './fake-secrets.testkit.ts';
-import { canonicalViews } from './normalize.ts';
+import { base64Text, base64View, canonicalViews } from './normalize.ts';
 import { createRedactor } from './redactor.ts';
 
 /*
@@ -63,6 +63,50 @@ describe('normalize, then match (item 1)', () => {
     expect(canonicalViews('ＡＢＣ')).toEqual(['ABC']);
     expect(canonicalViews('a\u200bb\u00a0c')).toEqual(['ab c']);
     expect(canonicalViews('"\\u0041\\/x"')).toEqual(['"A/x"']);
+  });
+});
+
+describe('base64 of a secret, judged decoded', () => {
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  const b64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
+  // Secrets of several lengths, so the encodings end with no, one and two padding characters.
+  const secrets = () => [awsKey(), ghToken(), 'sk_live_' + a.b62(24), 'xoxb-' + a.digits(11) + '-' + a.digits(12) + '-' + a.b62(24), `DB_PASSWORD=${password()}`, 'glpat-' + a.b62(20)];
+  const contexts: Array<[string, (enc: string) => string]> = [
+    ['a Kubernetes Secret data value', (enc) => `  data-blob: ${enc}`],
+    ['a quoted string in code', (enc) => `const blob = "${enc}";`],
+    ['a JSON value', (enc) => `{"payload": "${enc}", "v": 2}`],
+    ['a bare line', (enc) => enc],
+  ];
+  it.each(contexts)('%s (standard and URL-safe alphabets, every padding)', (_name, wrap) => {
+    for (let i = 0; i < 3; i++) {
+      for (const secret of secrets()) {
+        for (const enc of [b64(secret), b64url(secret)]) {
+          const out = run(`before\n${wrap(enc)}\nafter`);
+          expect(out, `${secret} as ${enc}`).toEqual(['before', expect.stringMatching(REDACTED), 'after']);
+          expect(out.join('\n')).not.toContain(enc);
+        }
+      }
+    }
+  });
+
+  it('leaves base64 of ordinary text and binary, long identifiers, hashes and integrity strings alone', () => {
+    const lines = [
+      `const greeting = "${b64('Hello there, this is an ordinary sentence.')}";`,
+      `  checksum: ${Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 73 + 11) % 256)).toString('base64')}`,
+      'const createBm25RetrieverWithSignals = makeRetrieverFactoryForTests(defaultOptions);',
+      'export function DefaultIncrementalLoaderConfiguration() {}',
+      '"integrity": "sha512-Z5Dl7kVbQJ2iWyK9ZpKjm3y0DkJd3Jf6cKb5hJ9N8i0b0FQ6gW3Vn1qP4xY7zR2sT5uV8wX1yZ3aB6cD9eF2gH==",',
+      'sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    ];
+    expect(run(lines.join('\n'))).toEqual(lines);
+  });
+
+  it('decodes only runs that are text', () => {
+    expect(base64Text(b64('AKIA' + 'QW7R2T9Y4U6I8O0P'))).toBe('AKIAQW7R2T9Y4U6I8O0P');
+    expect(base64Text(b64url('ghp_' + 'x'.repeat(36)))).toBe('ghp_' + 'x'.repeat(36));
+    expect(base64Text('createBm25Retriever')).toBeNull();
+    expect(base64Text(b64('short'))).toBeNull();
+    expect(base64View(`token ${b64('AKIA' + 'QW7R2T9Y4U6I8O0P')} here`)).toBe('token AKIAQW7R2T9Y4U6I8O0P here');
   });
 });
 

@@ -23,7 +23,46 @@ const PERCENT = /%[2-7][0-9A-Fa-f]/;
 
 /** True when `canonicalViews` could differ from the line itself (cheap test, run first). */
 export function mayDisguise(line: string): boolean {
-  return NON_ASCII.test(line) || ESCAPE.test(line) || ENTITY.test(line) || PERCENT.test(line);
+  return NON_ASCII.test(line) || ESCAPE.test(line) || ENTITY.test(line) || PERCENT.test(line) || BASE64_HINT.test(line);
+}
+
+// A run that could be base64 of a credential: 16+ characters of the standard or URL-safe alphabet, padding kept.
+// The hint is the prefilter's (prefilter.ts DISGUISE): four groups whose first characters can start a printable
+// byte, from a word's start. Only runs that decode to text are used.
+const BASE64_HINT = /\b(?:[CDI-Za-f][A-Za-z0-9+/_-]{3}){4}/;
+const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+
+/**
+ * The text a base64 run encodes, when it is text: at least 12 bytes, every one printable ASCII or a tab / line
+ * break. An identifier or a hash decodes to bytes like these by chance about once in a million (each byte has
+ * ~3 chances in 8), and even then it is only judged, not redacted.
+ */
+export function base64Text(run: string): string | null {
+  const body = run.replace(/=+$/, '');
+  // 4n + 1 characters cannot be base64 (a lone 6-bit group is not a byte).
+  if (body.length % 4 === 1) return null;
+  // The first character of each group holds a byte's top six bits: for printable ASCII, tab or a line break that is
+  // C, D or I…Z, a…f. Most identifiers fail here, before anything is decoded.
+  for (let i = 0; i < body.length; i += 4) {
+    const c = body.charCodeAt(i);
+    if (!((c >= 73 && c <= 90) || (c >= 97 && c <= 102) || c === 67 || c === 68)) return null;
+  }
+  const bytes = Buffer.from(body, 'base64');
+  if (bytes.length < 12) return null;
+  for (const b of bytes) if (!((b >= 0x20 && b <= 0x7e) || b === 0x09 || b === 0x0a || b === 0x0d)) return null;
+  return bytes.toString('latin1');
+}
+
+/** The line with every base64 run that encodes text replaced by that text, or null when there is none. */
+export function base64View(line: string): string | null {
+  let changed = false;
+  const view = line.replace(BASE64_RUN, (run) => {
+    const text = base64Text(run);
+    if (text === null) return run;
+    changed = true;
+    return text;
+  });
+  return changed ? view : null;
 }
 
 function fromCodePoint(cp: number): string {
@@ -95,5 +134,12 @@ export function canonicalViews(line: string): string[] {
   add(c);
   if (PERCENT.test(line)) add(percentDecode(line));
   if (c !== line && PERCENT.test(c)) add(percentDecode(c));
+  // Base64 of a credential (Kubernetes secret data, a config value, a header): judged decoded. A decoded value may
+  // itself be escaped or folded, so its canonical form is judged too.
+  const decoded = BASE64_HINT.test(line) ? base64View(line) : null;
+  if (decoded !== null) {
+    add(decoded);
+    add(canonicalUnicode(decodeEscapes(decoded)));
+  }
   return views;
 }

@@ -23,7 +23,10 @@ export interface Prefilter {
   candidates(line: string): number[];
 }
 
-const DISGUISE = ['[^\\x00-\\x7F]', '\\\\(?:u\\{?[0-9A-Fa-f]|x[0-9A-Fa-f]{2}|/)', '&(?:#|[a-z]+;)', '%[2-7][0-9A-Fa-f]'];
+// Lines that may hold a disguised secret (normalize.ts): non-ASCII, escapes, entities, percent-encoding, and a run
+// that may be base64 of text: groups of four whose first character can hold a printable byte's top six bits
+// (C, D, I…Z, a…f), from a word's start. Any 16 letters would mark most lines of code; this marks few.
+const DISGUISE = ['[^\\x00-\\x7F]', '\\\\(?:u\\{?[0-9A-Fa-f]|x[0-9A-Fa-f]{2}|/)', '&(?:#|[a-z]+;)', '%[2-7][0-9A-Fa-f]', '\\b(?:[CDI-Za-f][A-Za-z0-9+/_-]{3}){4}'];
 
 function escapeLiteral(s: string): string {
   return s.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`);
