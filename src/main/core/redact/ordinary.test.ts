@@ -4,7 +4,8 @@ import { createRedactor } from './redactor.ts';
 /*
  * Issue #10 item 4: ordinary code, config and prose that names passwords, tokens and keys without holding one
  * must come through the gate byte for byte. Each line is a shape that an earlier gate (or a plain key-word rule)
- * redacted; the first ones are the issue's own examples.
+ * redacted; the first ones are the issue's own examples, the last ones from Flask (its tutorial and docs) and
+ * base64 of a plain sentence.
  */
 
 const ORDINARY = String.raw`someKey: { type: 'string' },
@@ -77,6 +78,16 @@ PASSWORD_MIN_LENGTH = 12
 secret_name = "prod-db-credentials"
 monkey = banana
 author: Jane Doe
+    password = request.form['password']
+data={'username': username, 'password': password}
+"/auth/login", data={"username": username, "password": password}
+self._cv_token = _cv_app.set(self)
+DATABASE=os.path.join(app.instance_path, 'flaskr.sqlite'),
+needed, for example \`\`FLASK_APP=myproject.app:create_app('dev')\`\`.
+-   Fixed a bug that prevented \`\`FLASK_APP=foobar/__init__.py\`\` from
+app.config.update(SERVER_NAME="localhost:80")
+> set YOURAPPLICATION_SETTINGS=\path\to\settings.cfg
+const greeting = "SGVsbG8gdGhlcmUsIHRoaXMgaXMgYW4gb3JkaW5hcnkgc2VudGVuY2Uu";
 `;
 
 describe('ordinary code, config and prose', () => {

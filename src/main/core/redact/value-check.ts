@@ -184,13 +184,14 @@ const CODE_SHAPES: RegExp[] = [
   // (a call left open must end at `(` or `,`: `Math.max(`, `foo(a,`)
   new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[\\w$.,\\s]*>)?\\((?:${ARGS}\\)(?:\\.${PATH}\\(${ARGS}\\))*|(?:${ARGS},)?)[;,)]*$`),
   new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])+(?:\\.${PATH})*[;,)]*$`), // index
+  new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])*\\[$`), // an index whose quoted key the match stopped at: `request.form[`
   /^[[{(]$|^[[{(][\s\])}]*$|^\(\)\s*=>|^=>/, // structure opening on this line, arrow
   /^-?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})(?:ms|s|m|h|d|kb|mb|gb|px|em|%)?[;,]?$/i, // numbers, durations, sizes
   /^(?:https?|file|wss?):\/\/[^@\s]*$/i, // a URL without credentials
 ];
 
 // A file path whose parts read as names (`/etc/secrets/db.txt`, `./node_modules/x`), not base64 that starts with `/`.
-const PATH_SHAPE = /^\.{0,2}\/[\w./@-]*$|^~\/[\w./@-]*$|^[A-Za-z]:\\[\w\\. -]*$/;
+const PATH_SHAPE = /^\.{0,2}\/[\w./@-]*$|^~\/[\w./@-]*$|^[A-Za-z]:\\[\w\\. -]*$|^\\[\w\\. -]+$|^[\w.@-]+(?:[\\/][\w.@-]+)+$/;
 function isFilePath(v: string): boolean {
   if (!PATH_SHAPE.test(v)) return false;
   return v.split(/[\\/]/).every((p) => p.length <= 3 || /^[a-z0-9._@-]+$/.test(p) || isWordy(p));
@@ -203,7 +204,8 @@ function isIdentifierPath(path: string): boolean {
   if (/^[_$]*(?:[a-z][a-z0-9_$]{2,15}|[a-z]{2,}(?:[A-Z][a-z]*)*[0-9]{0,2}|(?:[A-Z][a-z]+){2,}[0-9]{0,2})$/.test(path)) return true;
   const parts = path.split(/\?\.|\.|::|->|!\./);
   if (parts.length === 1) return isWordy(path);
-  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_[a-z]+)$/.test(p));
+  // snake_case parts, private ones too (`_cv_app.set`, `app.instance_path`).
+  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_*[a-z][a-z0-9]{0,11}(?:_[a-z0-9]{1,12}){0,4})$/.test(p));
 }
 
 /** An unquoted value that is code, a type, a number, a URL or a path, not a literal secret. */
@@ -246,8 +248,13 @@ function isProse(v: string): boolean {
 function trimTrail(v: string): string {
   let t = v.replace(/[,;]+$/, '');
   const count = (c: string) => t.split(c).length - 1;
-  while (t.endsWith(')') && count(')') > count('(')) t = t.slice(0, -1).replace(/[,;]+$/, '');
-  return t;
+  // The closing brackets of the call, dict or list the value sits in (`{'password': password}`).
+  for (;;) {
+    const last = t.at(-1);
+    const open = last === ')' ? '(' : last === '}' ? '{' : last === ']' ? '[' : null;
+    if (open === null || count(last!) <= count(open)) return t;
+    t = t.slice(0, -1).replace(/[,;]+$/, '');
+  }
 }
 
 /** An unquoted value cut at `,` inside a call (`compat.quote(PASSWORD, "")`): judge it as the open call it is. */
@@ -324,6 +331,10 @@ function envValueLike(v: string): boolean {
   if (/^-?\d+(?:\.\d+)?$/.test(t)) return false;
   if (/^(?:[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*)$/.test(t) && t.length <= 24 && isWordy(t)) return false; // production, en_US, info
   if (isFilePath(t)) return false; // paths
+  // Code and addresses: a call (`os.path.join(app.instance_path,`), an entry point (`app.main:create_app('dev')`),
+  // a host and port (`localhost:80`).
+  if (new RegExp(`^${PATH}(?::${PATH})?\\(`).test(t) || new RegExp(`^${PATH}:${PATH}$`).test(t)) return false;
+  if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*:\d{1,5}$/i.test(t)) return false;
   if (/^(?:https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?[\w./-]*)$/.test(t)) return false;
   return true;
 }
