@@ -103,4 +103,21 @@ describe('the retriever factory', () => {
     const partial = await chooseRetriever(deps([models.root]), { purpose: 'packet' });
     expect(partial.fallbackReason).toMatch(/cover \d+ of \d+ chunks; run `contextpack embed`/);
   });
+
+  it('asks for the coverage again after a write by this or another connection (it is remembered in between)', async () => {
+    await models.embedAll(store.db);
+    expect(hybridBlocker(store.db, store.vec)).toBeNull();
+    // Another process (the watcher, a CLI ingest) adds a chunk without a vector.
+    const other = openStore(store.path);
+    try {
+      const root = tmp.make();
+      writeTree(root, { 'late.md': '# Late\n\nwritten by another process\n' });
+      await ingestPaths(other.db, [root]);
+    } finally {
+      other.close();
+    }
+    expect(hybridBlocker(store.db, store.vec)).toMatch(/cover \d+ of \d+ chunks/);
+    await models.embedAll(store.db);
+    expect(hybridBlocker(store.db, store.vec)).toBeNull();
+  });
 });

@@ -48,6 +48,23 @@ export interface RetrievalChoice {
 /** Null when hybrid can run on the active space as far as the store can tell; else why not (no model is loaded to answer). */
 export function hybridBlocker(db: Database, vec: { loaded: boolean; reason?: string }): string | null {
   if (!vec.loaded) return `semantic search off: sqlite-vec is not loaded${vec.reason ? ` (${vec.reason})` : ''}`;
+  // The coverage count joins every chunk to its vector (~10 ms at 100,000 chunks): asked again only after a write.
+  const stamp = writeStamp(db);
+  const memo = blockerMemo.get(db);
+  if (memo && memo.stamp === stamp) return memo.blocker;
+  const blocker = coverageBlocker(db);
+  blockerMemo.set(db, { stamp, blocker });
+  return blocker;
+}
+
+const blockerMemo = new WeakMap<Database, { stamp: string; blocker: string | null }>();
+
+/** Moves with every commit by another connection (data_version) and every change by this one (total_changes). */
+function writeStamp(db: Database): string {
+  return `${db.pragma('data_version', { simple: true })}:${db.prepare('SELECT total_changes()').pluck().get()}`;
+}
+
+function coverageBlocker(db: Database): string | null {
   const space = activeSpace(db);
   if (!space) return 'semantic search off: no vectors yet; install a local model and run `contextpack embed`';
   const c = spaceCoverage(db, space);
