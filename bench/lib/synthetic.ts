@@ -1,6 +1,7 @@
 // The synthetic corpus the packet and MCP benchmarks share: a deterministic Zipf-ish vocabulary of pronounceable
 // words plus some code-looking lines, written straight into a store (one transaction, real FTS5 through the triggers).
 import type { Database } from 'better-sqlite3';
+import { CHUNKER_VERSION } from '../../src/main/core/ingest/chunker.ts';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ra', 'to', 'su', 'vi', 'de', 'po', 'ga', 'che', 'ri', 'zu', 'an', 'el'];
 // Word i spells i in base 16 with one syllable per digit: 6,000 distinct, pronounceable, stemmer-stable words.
@@ -22,9 +23,10 @@ export type SyntheticText = ReturnType<typeof syntheticText>;
 /** `chunks` chunks, `perDoc` to a markdown file under /bench/docs/. */
 export function fillStore(db: Database, text: SyntheticText, chunks: number, perDoc = 10): void {
   db.transaction(() => {
-    const src = db.prepare(`INSERT INTO sources (path, root, size, mtime_ms, type, status, chunker_version, indexed_at) VALUES (?, '/bench', 0, 0, 'markdown', 'indexed', 1, '2026-01-01T00:00:00Z')`);
+    // The current chunker version: chunks of another version are not embedded (they would be re-chunked first).
+    const src = db.prepare(`INSERT INTO sources (path, root, size, mtime_ms, type, status, chunker_version, indexed_at) VALUES (?, '/bench', 0, 0, 'markdown', 'indexed', ${CHUNKER_VERSION}, '2026-01-01T00:00:00Z')`);
     const doc = db.prepare('INSERT INTO documents (source_id, ordinal, title) VALUES (?, 0, ?)');
-    const chunk = db.prepare('INSERT INTO chunks (document_id, ordinal, text, heading_path, anchor, line_start, line_end, token_count, chunker_version) VALUES (?, ?, ?, ?, ?, ?, ?, 200, 1)');
+    const chunk = db.prepare(`INSERT INTO chunks (document_id, ordinal, text, heading_path, anchor, line_start, line_end, token_count, chunker_version) VALUES (?, ?, ?, ?, ?, ?, ?, 200, ${CHUNKER_VERSION})`);
     for (let d = 0; d < chunks / perDoc; d++) {
       const sid = src.run(`/bench/docs/doc-${d}.md`).lastInsertRowid;
       const did = doc.run(sid, `${text.word()} ${text.word()}`).lastInsertRowid;
