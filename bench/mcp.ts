@@ -45,8 +45,10 @@ if (values.tiny) {
   const found = await probeModel({ modelId: tiny.modelId, dirs: [modelsDir] });
   if (!found.ok) throw new Error(found.reason);
   const embedder = await openInProcessEmbedder(found);
-  await backfillVectors(db, embedder);
+  const fill = await backfillVectors(db, embedder);
   await embedder.close();
+  // A store the backfill skipped (chunks of another chunker version) would measure BM25 under a hybrid label.
+  if (!fill.active) throw new Error(`--tiny: the vector space was not activated (${JSON.stringify({ ...fill, dropped: undefined })})`);
 }
 store.close();
 
