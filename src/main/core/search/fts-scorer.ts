@@ -30,7 +30,7 @@ export interface ScoredRow {
 }
 
 export interface FtsScorerOptions {
-  /** Queries answered by FTS5 before the row lengths are first loaded (default 1). */
+  /** Queries of each version of the index that FTS5 answers before the postings do (default 1). */
   warmAfter?: number;
   /** Cached postings entries (rows × terms, about 30 bytes each) kept across queries (default 1 million). */
   maxPostings?: number;
@@ -67,7 +67,8 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
   let statements: ReturnType<typeof prepare> | null = null;
   let broken = false;
 
-  // State of one version of the index; all of it is dropped when the structure record changes.
+  // The version of the index the cache holds (its FTS5 structure record). A new version drops the postings and
+  // idf; the row lengths are carried over and brought up to date.
   let structure: Buffer | null = null;
   // Queries of this version so far; the row lengths outlive versions, following the index by origin.
   let queriesSeen = 0;
@@ -188,14 +189,16 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
   };
 
   function tokenizeTerms(st: NonNullable<typeof statements>, terms: readonly string[]): string[] | null {
-    const known = terms.map((t) => stemOf.get(t));
-    if (known.every((t) => t !== undefined)) return known.some((t) => t === null) ? null : (known as string[]);
-    const out = tokenizeUncached(st, terms);
     if (stemOf.size > 10_000) stemOf.clear();
-    terms.forEach((t, i) => stemOf.set(t, out?.[i] ?? null));
-    // One term of several with no single token spoils only that term; ask again term by term next time.
-    if (!out && terms.length > 1) for (const t of terms) stemOf.delete(t);
-    return out;
+    const unknown = terms.filter((t) => !stemOf.has(t));
+    if (unknown.length > 0) {
+      const out = tokenizeUncached(st, unknown);
+      if (out) unknown.forEach((t, i) => stemOf.set(t, out[i]!));
+      // Some term is not one token: find which, so the others are known next time.
+      else for (const t of unknown) stemOf.set(t, tokenizeUncached(st, [t])?.[0] ?? null);
+    }
+    const stems = terms.map((t) => stemOf.get(t));
+    return stems.every((t) => typeof t === 'string') ? (stems as string[]) : null;
   }
 
   function tokenizeUncached(st: NonNullable<typeof statements>, terms: readonly string[]): string[] | null {
