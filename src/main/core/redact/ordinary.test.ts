@@ -99,4 +99,19 @@ describe('ordinary code, config and prose', () => {
     expect(mangled).toEqual([]);
     expect(text).toBe(ORDINARY);
   });
+
+  it('still redacts credentials that look a little like code (the shapes the lines above were kept by)', () => {
+    const redactor = createRedactor();
+    const secrets = [
+      'BASIC_AUTH=admin:hunter2',
+      'UPSTREAM=svc_user:s3cr3t_pw',
+      'SOME_VAR=xK9mP2qL:7vB3nR8w',
+      'REDIS_PASSWORD=admin:hunter2',
+      'token: abc_def.ghi_jkl',
+      'db_password: hunter2_prod',
+      'PASSWORD=Xk9.mP2q',
+    ];
+    for (const line of secrets) expect(redactor.redactText(line, { source: 'ordinary', section: 'TEST' }).redactions, line).toHaveLength(1);
+  });
 });
+

@@ -178,11 +178,14 @@ export function isWordy(value: string): boolean {
 const IDENT = '[A-Za-z_$][\\w$]*';
 const PATH = `${IDENT}(?:(?:\\?\\.|\\.|::|->|!\\.)${IDENT})*`;
 const ARGS = '[\\w$.\\s,\'"`:{}\\[\\]-]*';
+// call, arguments of names and literals (may run on to the next line), optionally chained
+// (a call left open must end at `(` or `,`: `Math.max(`, `foo(a,`)
+const CALL_SHAPE = new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[\\w$.,\\s]*>)?\\((?:${ARGS}\\)(?:\\.${PATH}\\(${ARGS}\\))*|(?:${ARGS},)?)[;,)]*$`);
+/** `_cv_app.set`, `os.path.join`: each part a lower-case snake_case name, private ones too. */
+const isSnakePath = (path: string) => path.split('.').every((p) => /^_*[a-z][a-z0-9]{0,11}(?:_[a-z0-9]{1,12}){0,4}$/.test(p));
 const CODE_SHAPES: RegExp[] = [
   new RegExp(`^(?:new\\s+|await\\s+|typeof\\s+|yield\\s+|!+|\\.\\.\\.|&|\\*)?${PATH}[!?]?$`), // identifier / property access
-  // call, arguments of names and literals (may run on to the next line), optionally chained
-  // (a call left open must end at `(` or `,`: `Math.max(`, `foo(a,`)
-  new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[\\w$.,\\s]*>)?\\((?:${ARGS}\\)(?:\\.${PATH}\\(${ARGS}\\))*|(?:${ARGS},)?)[;,)]*$`),
+  CALL_SHAPE,
   new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])+(?:\\.${PATH})*[;,)]*$`), // index
   new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])*\\[$`), // an index whose quoted key the match stopped at: `request.form[`
   /^[[{(]$|^[[{(][\s\])}]*$|^\(\)\s*=>|^=>/, // structure opening on this line, arrow
@@ -204,8 +207,7 @@ function isIdentifierPath(path: string): boolean {
   if (/^[_$]*(?:[a-z][a-z0-9_$]{2,15}|[a-z]{2,}(?:[A-Z][a-z]*)*[0-9]{0,2}|(?:[A-Z][a-z]+){2,}[0-9]{0,2})$/.test(path)) return true;
   const parts = path.split(/\?\.|\.|::|->|!\./);
   if (parts.length === 1) return isWordy(path);
-  // snake_case parts, private ones too (`_cv_app.set`, `app.instance_path`).
-  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_*[a-z][a-z0-9]{0,11}(?:_[a-z0-9]{1,12}){0,4})$/.test(p));
+  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_[a-z]+)$/.test(p));
 }
 
 /** An unquoted value that is code, a type, a number, a URL or a path, not a literal secret. */
@@ -219,6 +221,8 @@ export function isCode(value: string): boolean {
     // A random identifier-shaped string (`Xk9qLmZ2pW`) is still a possible password.
     const head = v.match(new RegExp(`^(?:new\\s+|await\\s+|typeof\\s+|yield\\s+|!+|\\.\\.\\.|&|\\*)?(${PATH})`));
     if (!head || isIdentifierPath(head[1]!)) return true;
+    // A call through snake_case names (`_cv_app.set(self)`): the parentheses say code; a bare `abc_def.ghi` may be a value.
+    if (re === CALL_SHAPE && isSnakePath(head[1]!)) return true;
   }
   return false;
 }
@@ -331,9 +335,9 @@ function envValueLike(v: string): boolean {
   if (/^-?\d+(?:\.\d+)?$/.test(t)) return false;
   if (/^(?:[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*)$/.test(t) && t.length <= 24 && isWordy(t)) return false; // production, en_US, info
   if (isFilePath(t)) return false; // paths
-  // Code and addresses: a call (`os.path.join(app.instance_path,`), an entry point (`app.main:create_app('dev')`),
-  // a host and port (`localhost:80`).
-  if (new RegExp(`^${PATH}(?::${PATH})?\\(`).test(t) || new RegExp(`^${PATH}:${PATH}$`).test(t)) return false;
+  // Code and addresses: a call (`os.path.join(app.instance_path,`), an entry point called (`app.main:create_app('dev')`;
+  // not a bare `a:b`, which may be user:password), a host and port (`localhost:80`).
+  if (new RegExp(`^${PATH}(?::${PATH})?\\(`).test(t)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*:\d{1,5}$/i.test(t)) return false;
   if (/^(?:https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?[\w./-]*)$/.test(t)) return false;
   return true;
