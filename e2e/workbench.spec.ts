@@ -136,6 +136,8 @@ test('the hierarchy shows L1–L4 with § markers, navigates, and shows findings
   const section = page.locator('article:focus');
   await expect(section).toContainText('Storage layer');
   await expect(section.getByRole('list', { name: 'Consistency findings' })).toContainText('l2-without-l3');
+  // A short L2 section says so against seed 002's 200–500-token range.
+  await expect(section.getByTestId('level-limit')).toContainText('L2 sections take 200–500');
   await expect(page.locator('article', { hasText: 'Executive summary' }).getByRole('list', { name: 'Consistency findings' })).toContainText('DEC-2020-01-01-001');
   await expect(page.getByRole('list', { name: 'L4 files' })).toContainText('§4.fixtures/architecture.md');
 });

@@ -290,6 +290,18 @@ export interface NavigationIndex {
 
 export type ConsistencyCheck = 'broken-l4-reference' | 'l2-without-l3' | 'status-mismatch' | 'missing-decision';
 
+/** A §1.0 / L2 / L3 section outside seed 002's per-level token range (o200k tokens of its title and body). */
+export interface LevelLimitFinding {
+  marker: string;
+  level: 1 | 2 | 3;
+  tokens: number;
+  min: number;
+  max: number;
+  /** Over the maximum fails `hierarchy check`; under the minimum is a warning. */
+  severity: 'over' | 'under';
+  message: string;
+}
+
 export interface ConsistencyFinding {
   check: ConsistencyCheck;
   /** The section the finding is about ('§3.1.2'). */

@@ -5,7 +5,7 @@ import { filterDateMs } from '../filters.ts';
 import { GLOB_MAX } from '../globs.ts';
 import { DECISION_ID_PATTERN, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../limits.ts';
 import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type RootRecord, type SearchHit, type SearchMode, type SourceRecord, type StoreStats, type WatchStatus } from '../types.ts';
-import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree } from '../memory.ts';
+import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree, LevelLimitFinding } from '../memory.ts';
 // For the agent-facing methods (issue #11): memory.create, memory.rehydrate, hierarchy.show, search retrieval.
 import type { RetrievalRanking } from '../types.ts';
 import { MEMORY_TYPES, type HierarchySection, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
@@ -378,6 +378,8 @@ export interface DecisionList {
 export interface HierarchyView {
   tree: HierarchyTree;
   findings: ConsistencyFinding[];
+  /** Sections outside their level's token range (seed 002: L1 ≤ 1K, L2 200–500, L3 1K–3K). */
+  limits: LevelLimitFinding[];
 }
 
 /** An assembled or stored packet as JSON: the snapshot bytes are left out (the hash names them). */

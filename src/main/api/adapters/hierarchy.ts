@@ -1,12 +1,12 @@
 import type { Database } from 'better-sqlite3';
-import { checkConsistency, getSection, hierarchyTree, listL4, navigationIndex, resolveL4Ref, setExecutiveSummary } from '../../core/hierarchy/index.ts';
+import { checkConsistency, checkLevelLimits, getSection, hierarchyTree, listL4, navigationIndex, resolveL4Ref, setExecutiveSummary } from '../../core/hierarchy/index.ts';
 import type { HierarchyEngine } from '../engines.ts';
 import { ApiFailure } from '../failure.ts';
 import { asApiFailure } from './memory-errors.ts';
 
 export function createHierarchyAdapter(db: Database, deps: { now?: () => Date } = {}): HierarchyEngine {
   return {
-    tree: () => ({ tree: hierarchyTree(db), findings: checkConsistency(db) }),
+    tree: () => ({ tree: hierarchyTree(db), findings: checkConsistency(db), limits: checkLevelLimits(db) }),
     // Written in place from the Hierarchy view (first run), as `contextpack hierarchy summary` does.
     setSummary: ({ agent, ...input }) => asApiFailure(() => setExecutiveSummary(db, input, { now: deps.now, actor: agent ?? 'workbench' })),
     // As `contextpack hierarchy show [§MARKER]`: one section, or the navigation index and the executive summary.

@@ -56,6 +56,15 @@ describe('sessions, memory and hierarchy editing over the API', () => {
     expect(owners.audit.map((e: { action: string }) => e.action)).toEqual(['refused', 'acquire']);
   });
 
+  it("hierarchy.tree reports sections outside their level's token range (seed 002), over and under", async () => {
+    const long = await ok('hierarchy.addSection', { level: 2, title: 'Ledger', body: 'The ledger records every charge, refund and payout with its currency. '.repeat(60) });
+    const { limits } = await ok('hierarchy.tree', {});
+    expect(limits).toContainEqual(expect.objectContaining({ marker: `§${long.marker}`, level: 2, severity: 'over', max: 500 }));
+    // "Payments" (above) is a few tokens: under the 200-token floor of L2.
+    expect(limits).toContainEqual(expect.objectContaining({ level: 2, severity: 'under', min: 200 }));
+    expect(limits.find((l: { marker: string }) => l.marker === `§${long.marker}`).tokens).toBeGreaterThan(500);
+  });
+
   it('sessions.end and sessions.list', async () => {
     const r = await ok('sessions.end', { notes: 'DECISION: Use Stripe Rationale: fees\nTODO: webhooks', agent: 'pay-1' });
     expect(r.headline).toContain('pay-1');

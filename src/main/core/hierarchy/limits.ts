@@ -1,6 +1,9 @@
 import type { Database } from 'better-sqlite3';
+import type { LevelLimitFinding } from '../../../shared/memory.ts';
 import { createTokenCounter, type TokenCounter } from '../tokens/index.ts';
 import { getExecutiveSummary, listSections } from './sections.ts';
+
+export type { LevelLimitFinding };
 
 // The seed's per-level sizes: L1 at most 1K tokens, L2 200–500, L3 1K–3K. Over the maximum is a finding (the
 // level no longer does its job as a summary); under the minimum is a warning (a section still being written).
@@ -10,16 +13,6 @@ export const LEVEL_LIMITS: Record<1 | 2 | 3, { min: number; max: number }> = {
   2: { min: 200, max: 500 },
   3: { min: 1_000, max: 3_000 },
 };
-
-export interface LevelLimitFinding {
-  marker: string;
-  level: 1 | 2 | 3;
-  tokens: number;
-  min: number;
-  max: number;
-  severity: 'over' | 'under';
-  message: string;
-}
 
 let defaultCounter: TokenCounter | null = null;
 

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { ChunkContext, HierarchyView as Tree, OwnershipView } from '../../../shared/api/index.ts';
-import type { ConsistencyFinding, ExecutiveSummary, FieldIssue, HierarchySection, L4Node } from '../../../shared/memory.ts';
+import type { ConsistencyFinding, ExecutiveSummary, FieldIssue, HierarchySection, L4Node, LevelLimitFinding } from '../../../shared/memory.ts';
 import { ApiCallError, api, errorText } from '../api/client.ts';
 import { ChunkPane } from '../components/ChunkPane.tsx';
 import { Field } from '../components/Field.tsx';
@@ -56,8 +56,10 @@ function Hierarchy() {
   };
   if (error) return <p className="error" role="alert">{error}</p>;
   if (!view) return <p className="muted">Loading…</p>;
-  const { tree, findings } = view;
+  const { tree, findings, limits } = view;
   const findingsFor = (marker: string) => findings.filter((f) => f.marker === sectionMarker(marker));
+  const limitFor = (marker: string) => limits.find((l) => l.marker === sectionMarker(marker));
+  const over = limits.filter((l) => l.severity === 'over').length;
   const placed = new Set(['1.0', ...tree.sections.flatMap((s) => [s.marker, ...s.children.map((c) => c.marker)]), ...tree.orphan_details.map((s) => s.marker)].map(sectionMarker));
   const unplaced = findings.filter((f) => !placed.has(f.marker));
   const go = (marker: string) => {
@@ -71,7 +73,10 @@ function Hierarchy() {
     <section className="view" aria-labelledby="hierarchy-title">
       <header className="view-header">
         <h1 id="hierarchy-title">Hierarchy</h1>
-        <span className="muted">{findings.length} consistency finding{findings.length === 1 ? '' : 's'}</span>
+        <span className="muted">
+          {findings.length} consistency finding{findings.length === 1 ? '' : 's'}
+          {over > 0 ? ` · ${over} section${over === 1 ? '' : 's'} over the level's token limit` : ''}
+        </span>
         <label className="row">
           Acting as agent <input aria-label="Acting as agent" data-testid="acting-agent" value={agent} onChange={(e) => setAgent(e.target.value)} placeholder="workbench" />
         </label>
@@ -111,16 +116,17 @@ function Hierarchy() {
             ) : (
               <SummaryForm onSaved={() => void load()} />
             )}
+            <LevelLimit limit={limitFor('1.0')} />
             <Findings findings={findingsFor('1.0')} />
           </article>
           <AddSection parents={tree.sections.map((s) => s.marker)} />
           {tree.sections.length === 0 ? <p className="muted">No L2/L3 sections yet.</p> : null}
           {tree.sections.map((s) => (
-            <Section key={s.marker} s={s} findings={findingsFor(s.marker)}>
-              {s.children.map((c) => <Section key={c.marker} s={c} findings={findingsFor(c.marker)} />)}
+            <Section key={s.marker} s={s} findings={findingsFor(s.marker)} limit={limitFor(s.marker)}>
+              {s.children.map((c) => <Section key={c.marker} s={c} findings={findingsFor(c.marker)} limit={limitFor(c.marker)} />)}
             </Section>
           ))}
-          {tree.orphan_details.map((s) => <Section key={s.marker} s={s} findings={findingsFor(s.marker)} />)}
+          {tree.orphan_details.map((s) => <Section key={s.marker} s={s} findings={findingsFor(s.marker)} limit={limitFor(s.marker)} />)}
           <h2 id={domId('4')} tabIndex={-1}>L4 · files</h2>
           <VirtualList
             label="L4 files"
@@ -358,7 +364,7 @@ function Ownership({ marker }: { marker: string }) {
   );
 }
 
-function Section({ s, findings, children }: { s: HierarchySection; findings: ConsistencyFinding[]; children?: ReactNode }) {
+function Section({ s, findings, limit, children }: { s: HierarchySection; findings: ConsistencyFinding[]; limit?: LevelLimitFinding; children?: ReactNode }) {
   return (
     <article id={domId(s.marker)} tabIndex={-1} className={`card level-${s.level}`}>
       <h3>
@@ -367,9 +373,21 @@ function Section({ s, findings, children }: { s: HierarchySection; findings: Con
       <pre className="body">{s.body}</pre>
       <Ownership marker={s.marker} />
       <SectionEditor key={`${s.marker}-${s.updated_at}`} s={s} />
+      <LevelLimit limit={limit} />
       <Findings findings={findings} />
       {children}
     </article>
+  );
+}
+
+/** The section's size against its level's token range: over is a finding (`hierarchy check` fails), under a hint. */
+function LevelLimit({ limit }: { limit?: LevelLimitFinding }) {
+  if (!limit) return null;
+  return (
+    <p className={`level-limit level-limit-${limit.severity}`} data-testid="level-limit">
+      <strong>{limit.severity === 'over' ? 'over the limit' : 'short'}</strong> {limit.tokens.toLocaleString()} tokens; L{limit.level} sections take {limit.min > 0 ? `${limit.min.toLocaleString()}–` : 'up to '}{limit.max.toLocaleString()}
+      {limit.severity === 'over' ? ': move detail down a level' : ''}
+    </p>
   );
 }
 
