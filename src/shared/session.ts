@@ -118,6 +118,19 @@ export interface OwnershipTransfer {
 }
 
 /** Seed 002's handoff package. */
+/** Seed 002's agent_expertise_match: skills are languages (by file extension) and memory tags. */
+export interface ExpertiseMatch {
+  /** Languages of the files the handoff touches, tags of its decisions and issues. */
+  required_skills: string[];
+  /** Languages of files the recipient's recorded sessions modified, tags of memories it wrote. */
+  to_agent_capabilities: string[];
+  matched_skills: string[];
+  /** Share of the required skills the recipient has shown; null when none are required or nothing is known of it. */
+  skill_match_score: number | null;
+  /** What the capabilities rest on. */
+  basis: string;
+}
+
 export interface HandoffPackage {
   schema: 'contextpack.handoff/1';
   handoff_metadata: {
@@ -136,6 +149,7 @@ export interface HandoffPackage {
     blocking_dependencies: string[];
   };
   work_products: { completed: string[]; in_progress: string[]; not_started: string[] };
+  agent_expertise_match: ExpertiseMatch;
   ownership_transfers: OwnershipTransfer[];
   next_actions: { immediate: string[]; short_term: string[]; success_criteria: string[] };
   agent_specific_notes: { from_agent_observations: string[]; suggested_approach: string; known_pitfalls: string[]; useful_resources: string[] };

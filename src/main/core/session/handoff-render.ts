@@ -34,6 +34,10 @@ export function renderHandoffMarkdown(p: HandoffPackage, hash: string | null): s
   out.push(`### current_task_state\n${state.join('\n')}`);
   out.push(`### blocking_dependencies\n${list(s.blocking_dependencies)}`);
   out.push(`## work_products\n### completed\n${list(p.work_products.completed)}\n### in_progress\n${list(p.work_products.in_progress)}\n### not_started\n${list(p.work_products.not_started)}`);
+  const e = p.agent_expertise_match;
+  out.push(
+    `## agent_expertise_match\n- required_skills: ${e.required_skills.join(', ') || '(none found)'}\n- to_agent_capabilities: ${e.to_agent_capabilities.join(', ') || '(none recorded)'}\n- skill_match_score: ${e.skill_match_score === null ? 'unknown' : `${e.skill_match_score}${e.matched_skills.length ? ` (${e.matched_skills.join(', ')})` : ''}`} — ${e.basis}`,
+  );
   out.push(`## ownership_transfers\n${list(p.ownership_transfers.map((t) => `${t.section_id}: ${t.previous_owner ?? '—'} → ${t.owner_agent_id} (${t.ownership_type}, ${t.lock_reason})`))}`);
   out.push(`## next_actions\n### immediate\n${list(p.next_actions.immediate)}\n### short_term\n${list(p.next_actions.short_term)}\n### success_criteria\n${list(p.next_actions.success_criteria)}`);
   const n = p.agent_specific_notes;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HANDOFF_TYPES, type HandoffType } from '../../../shared/session.ts';
 import { acquireOwnership, getOwnership } from '../hierarchy/index.ts';
-import { createDecision, getMemory, listDecisions, searchMemories } from '../memory/index.ts';
+import { addMemory, createDecision, getMemory, listDecisions, searchMemories } from '../memory/index.ts';
 import { getSnapshot, listPackets } from '../packet/index.ts';
 import { openStore } from '../store/index.ts';
 import { tempDirs } from '../testing/tmp.ts';
@@ -12,6 +12,7 @@ import { parseTranscript } from '../transcripts/index.ts';
 import { createRng, fakeJwt } from '../redact/fake-secrets.testkit.ts';
 import { buildHandoff, createHandoff, decodeHandoff, handoffBudget } from './handoff.ts';
 import { renderHandoffMarkdown } from './handoff-render.ts';
+import { endSession } from './session-end.ts';
 import { generateLongTranscript } from './testing/long-transcript.ts';
 
 const tmp = tempDirs('cp-handoff-');
@@ -33,7 +34,7 @@ describe('handoff packages', () => {
     expect(p.budget.package_tokens).toBeLessThanOrEqual(top);
     expect(countTokens(renderHandoffMarkdown(p, null))).toBe(p.budget.package_tokens);
     expect(p.budget.within_budget).toBe(true);
-    expect(Object.keys(p).sort()).toEqual(['agent_specific_notes', 'budget', 'compacted_context', 'compaction', 'context_summary', 'handoff_metadata', 'next_actions', 'ownership_transfers', 'schema', 'source', 'work_products']);
+    expect(Object.keys(p).sort()).toEqual(['agent_expertise_match', 'agent_specific_notes', 'budget', 'compacted_context', 'compaction', 'context_summary', 'handoff_metadata', 'next_actions', 'ownership_transfers', 'schema', 'source', 'work_products']);
     expect(Object.keys(p.handoff_metadata).sort()).toEqual(['context_token_count', 'from_agent_id', 'handoff_type', 'reason', 'timestamp', 'to_agent_id']);
     expect(Object.keys(p.context_summary).sort()).toEqual(['blocking_dependencies', 'critical_decisions', 'current_task_state', 'executive_summary', 'open_issues']);
     expect(Object.keys(p.work_products).sort()).toEqual(['completed', 'in_progress', 'not_started']);
@@ -122,6 +123,35 @@ describe('stored handoffs', () => {
     expect(getOwnership(db, '§2.1', { now: NOW })).toMatchObject({ owner_agent_id: 'impl-2', previous_owner: 'impl-1' });
     // Storing the same package again keeps the first row.
     expect(createHandoff(db, { type: 'continuation', transcript: fixture('midtask.codex.jsonl'), from: 'impl-2', to: 'impl-2' }, { now: NOW }).hash).not.toBe(r.hash);
+    store.close();
+  });
+
+  it("agent_expertise_match: the work's languages and tags against what the recipient has shown in this store", () => {
+    const store = open();
+    const db = store.db;
+    // The work: a TypeScript route and a SQL migration (the transcript's files), a stored decision tagged payments.
+    createDecision(db, { title: 'Charge in cents', decision: 'Store amounts as integer cents.', rationale: 'No float rounding.', importance: 8, tags: ['payments'], timestamp: '2026-02-01T00:00:00Z' }, { now: NOW });
+    // The recipient wrote memories tagged typescript and payments, nothing about SQL.
+    addMemory(db, { memory_type: 'learning', title: 'Route handlers', content: { lesson: 'Validate the body first.' }, importance: 5, tags: ['typescript', 'payments'], agent_id: 'ts-agent' }, { now: NOW });
+    const known = buildHandoff({ type: 'complete', transcript: fixture('midtask.codex.jsonl'), from: 'impl-1', to: 'ts-agent' }, { db, now: NOW }).package.agent_expertise_match;
+    expect(known).toEqual({
+      required_skills: ['payments', 'sql', 'typescript'],
+      to_agent_capabilities: ['payments', 'typescript'],
+      matched_skills: ['payments', 'typescript'],
+      skill_match_score: 0.67,
+      basis: 'ts-agent: 0 recorded sessions, 1 memory',
+    });
+    // A recorded session of another agent that modified the same TypeScript and SQL files: its languages count.
+    endSession(db, fixture('midtask.codex.jsonl'), { agent: 'db-agent', now: NOW });
+    expect(buildHandoff({ type: 'complete', transcript: fixture('midtask.codex.jsonl'), from: 'impl-1', to: 'db-agent' }, { db, now: NOW }).package.agent_expertise_match).toMatchObject({
+      to_agent_capabilities: expect.arrayContaining(['sql', 'typescript']),
+      matched_skills: expect.arrayContaining(['sql', 'typescript']),
+      basis: expect.stringMatching(/^db-agent: 1 recorded session, /),
+    });
+    // A recipient the store has never seen is unknown, not a poor match; the Markdown says so.
+    const fresh = buildHandoff({ type: 'complete', transcript: fixture('midtask.codex.jsonl'), from: 'impl-1', to: 'fresh-agent' }, { db, now: NOW });
+    expect(fresh.package.agent_expertise_match).toMatchObject({ skill_match_score: null, to_agent_capabilities: [], basis: 'no recorded sessions or memories of fresh-agent in this project' });
+    expect(fresh.markdown).toContain('- skill_match_score: unknown — no recorded sessions or memories of fresh-agent in this project');
     store.close();
   });
 

@@ -20,6 +20,7 @@ import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redac
 import { countTokens, type TokenEncoding } from '../tokens/index.ts';
 import { redactTranscript, type Transcript } from '../transcripts/index.ts';
 import { compactTranscript, type CompactionResult } from './compact.ts';
+import { agentCapabilities, expertiseMatch, languagesOf, tagsOfMemories } from './expertise.ts';
 import { extract, openIssuesOf, type Extraction } from './extract.ts';
 import { renderHandoffMarkdown } from './handoff-render.ts';
 import { saveExtraction } from './save.ts';
@@ -179,6 +180,11 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
   const files = uniq([...(x?.files.map((f) => f.path) ?? [])]);
   const executive = summary?.text.trim() || [state.task && `Task: ${state.task}`, state.completion_percentage !== null ? `Progress: ${state.completion_percentage}% complete` : '', state.blockers.length ? `Blockers: ${state.blockers.join('; ')}` : ''].filter(Boolean).join('\n');
 
+  // Skills the work needs (languages of its files, tags of its stored decisions and issues) against what the
+  // recipient has shown in this store.
+  const required = [...languagesOf(files), ...(db ? tagsOfMemories(db, [...decisions, ...issues].map((r) => r.id)) : [])];
+  const expertise = expertiseMatch(required, db ? agentCapabilities(db, to) : { skills: [], sessions: 0, memories: 0 }, to);
+
   const pkg: HandoffPackage = {
     schema: 'contextpack.handoff/1',
     handoff_metadata: {
@@ -202,6 +208,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
       in_progress: state.in_progress,
       not_started: state.not_started,
     },
+    agent_expertise_match: expertise,
     ownership_transfers: transfers,
     next_actions: {
       immediate: state.next_actions.slice(0, 3),
