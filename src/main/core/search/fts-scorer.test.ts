@@ -16,14 +16,14 @@ const TOKENIZE = "tokenize = 'porter unicode61 remove_diacritics 2'";
 const WORDS = ['cell', 'cells', 'protein', 'running', 'runs', 'gene', 'expression', 'naïve', 'café', 'tumour', 'mouse', 'mice', 'signal', 'binding', 'kinase', 'receptor', 'stress', 'insulin', 'the', 'of'];
 
 /** A deterministic pseudo-random corpus in a table shaped like chunks_fts (three columns, contentless, deletable). */
-function corpus(db: Db, rows: number, seed = 7): void {
-  db.exec(`CREATE VIRTUAL TABLE f USING fts5(title, headings, body, content = '', contentless_delete = 1, ${TOKENIZE})`);
+function corpus(db: Db, rows: number, seed = 7, create = true, first = 1): void {
+  if (create) db.exec(`CREATE VIRTUAL TABLE f USING fts5(title, headings, body, content = '', contentless_delete = 1, ${TOKENIZE})`);
   let x = seed;
   const rnd = (n: number) => ((x = (x * 1103515245 + 12345) % 2147483648), x % n);
   const text = (n: number) => Array.from({ length: n }, () => WORDS[rnd(WORDS.length)]).join(' ');
   const insert = db.prepare('INSERT INTO f (rowid, title, headings, body) VALUES (?, ?, ?, ?)');
   db.transaction(() => {
-    for (let i = 1; i <= rows; i++) insert.run(i, text(1 + rnd(4)), text(rnd(3)), text(5 + rnd(60)));
+    for (let i = first; i < first + rows; i++) insert.run(i, text(1 + rnd(4)), text(rnd(3)), text(5 + rnd(60)));
   })();
 }
 
@@ -95,6 +95,36 @@ describe('FTS5 postings scorer', () => {
     db.prepare('DELETE FROM f WHERE rowid = 200').run();
     db.prepare("INSERT INTO f (rowid, title, headings, body) VALUES (200, 'cell', '', ?)").run('gene '.repeat(90));
     expect(scorer.topK(['cell', 'gene'], [1, 1, 1], 300)).toEqual(fts5Top(db, ['cell', 'gene'], [1, 1, 1], 300));
+  });
+
+  it('notices rows of no tokens (no segment is written, the row count changes) and a delete-all', () => {
+    const db = new Database(':memory:');
+    corpus(db, 300);
+    const scorer = createFtsScorer(db, 'f', { warmAfter: 0 });
+    const q = ['cell', 'protein', 'kinase'];
+    const check = () => expect(scorer.topK(q, [1.25, 1.25, 1], 1000)).toEqual(fts5Top(db, q, [1.25, 1.25, 1], 1000));
+    check();
+    const structure = () => db.prepare('SELECT block FROM f_data WHERE id = 10').pluck().get();
+    const before = structure();
+    for (let i = 0; i < 20; i++) db.prepare("INSERT INTO f (rowid, title, headings, body) VALUES (?, '', '', '}}} ---')").run(1000 + i);
+    expect(structure()).toEqual(before);
+    check();
+    db.prepare("INSERT INTO f (rowid, title, body) VALUES (1100, 'cell', ?)").run('kinase '.repeat(40));
+    check();
+    db.exec("INSERT INTO f (f) VALUES ('delete-all')");
+    corpus(db, 300, 99, false);
+    check();
+  });
+
+  it('answers again, exactly, when sparse row ids become dense (rows skipped while sparse are read)', () => {
+    const db = new Database(':memory:');
+    corpus(db, 10);
+    corpus(db, 1000, 13, false, 100_001);
+    const scorer = createFtsScorer(db, 'f', { warmAfter: 0 });
+    const q = ['cell', 'protein', 'kinase'];
+    expect(scorer.topK(q, [1.25, 1.25, 1], 50)).toBeNull();
+    corpus(db, 11_000, 17, false, 101_001);
+    expect(scorer.topK(q, [1.25, 1.25, 1], 100_000)).toEqual(fts5Top(db, q, [1.25, 1.25, 1], 100_000));
   });
 
   it('skips rows the filter refuses, walking the ranking until enough pass', () => {

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 
 /**
  * BM25 over an FTS5 table's own postings, scored in JS with the exact arithmetic of FTS5's bm25() (fts5_aux.c):
@@ -7,13 +7,16 @@ import type { Database, Statement } from 'better-sqlite3';
  *
  * Why: FTS5 evaluates bm25() per matching row, walking that row's position lists; an OR query of ten words matches
  * ~40 % of a corpus, and that walk is most of a query's time. Here each term's postings are read once through
- * fts5vocab, kept, and scored term-at-a-time over typed arrays. The cache is keyed on the FTS5 structure record,
- * which every committed write to the index changes, so a write by any connection invalidates it.
+ * fts5vocab, kept, and scored term-at-a-time over typed arrays. The cache is keyed on the FTS5 structure record and
+ * averages record together: every committed write that adds or removes a token changes the first, and every
+ * inserted or deleted row changes the second (a row of no tokens flushes no segment), so a write by any connection
+ * invalidates it.
  *
  * It is an accelerator, never the only path: `topK` returns null (the caller runs its SQL) when a query term is
  * not exactly one token, inside an open transaction (FTS5 may hold pending rows in memory), on any SQLite error,
- * and for a connection's first query, so one-shot processes (the CLI) never pay for loading the row lengths.
- * After that the row lengths follow the index: a new version reads only the rows inserted since.
+ * and for the first query of each version of the index, so one-shot processes (the CLI) never pay for loading
+ * the row lengths, and a search right after a write does not read every postings list again. The row lengths of a
+ * new version are read after that first query, in the background (~40 ms for 100,000 chunks).
  */
 export interface FtsScorer {
   /**
@@ -67,14 +70,14 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
   let statements: ReturnType<typeof prepare> | null = null;
   let broken = false;
 
-  // The version of the index the cache holds (its FTS5 structure record). A new version drops the postings and
-  // idf; the row lengths are carried over and brought up to date.
-  let structure: Buffer | null = null;
-  // Queries of this version so far; the row lengths outlive versions, following the index by origin.
+  // The version of the index the cache holds: its FTS5 structure and averages records. A new version drops it all.
+  let version: string | null = null;
+  // Queries of this version so far.
   let queriesSeen = 0;
-  let lengths: RowLengths | undefined;
+  // Row lengths, row count and average length, of the version named in `lengthsVersion`.
+  let lengths: RowLengths | null = null;
+  let lengthsVersion: string | null = null;
   let warming: ReturnType<typeof setTimeout> | null = null;
-  let stale = true;
   let rowCount = 0;
   let avgdl = 0;
   const postings = new Map<string, Postings>();
@@ -92,20 +95,15 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${terms} USING fts5(x, tokenize = ${tokenize})`);
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${terms}_v USING fts5vocab(temp, ${terms}, instance)`);
     const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
-    const hasOrigin = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(`${table}_docsize`) as string[]).includes('origin');
     // Each instance comes back as one integer, row * columns + column: half the cost of a two-value row.
     const columnIndex = `CASE col ${columns.map((c, i) => `WHEN '${c.replaceAll("'", "''")}' THEN ${i}`).join(' ')} END`;
     return {
       columns: columns.length,
-      structure: db.prepare(`SELECT block FROM main.${table}_data WHERE id = 10`).pluck(),
+      // The structure record (10) and the averages record (1), in one row: together they name a version.
+      version: db.prepare(`SELECT hex(block) FROM main.${table}_data WHERE id IN (1, 10) ORDER BY id`).pluck(),
       averages: db.prepare(`SELECT block FROM main.${table}_data WHERE id = 1`).pluck(),
-      // Tables with contentless_delete number every insert (origin), so later versions read only the new rows.
-      // One string for all of them ("id:hex,..."): a Buffer per blob cost more than everything else in loading.
-      lengthsSince: db.prepare(
-        hasOrigin
-          ? `SELECT group_concat(id || ':' || hex(sz)), max(origin) FROM main.${table}_docsize WHERE origin > ?`
-          : `SELECT group_concat(id || ':' || hex(sz)), 0 FROM main.${table}_docsize WHERE ? IS NOT NULL`,
-      ).raw(),
+      // Every row's lengths as one string ("id:hex,..."): a Buffer per blob cost more than everything else in loading.
+      lengths: db.prepare(`SELECT group_concat(id || ':' || hex(sz)) FROM main.${table}_docsize`).pluck(),
       instances: db.prepare(`SELECT doc * ${columns.length} + ${columnIndex} FROM ${vocab} WHERE term = ?`).pluck(),
       clearTerms: db.prepare(`DELETE FROM temp.${terms}`),
       addTerm: db.prepare(`INSERT INTO temp.${terms} (rowid, x) VALUES (?, ?)`),
@@ -114,20 +112,30 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
     };
   }
 
-  /** A new version of the index: postings and idf change; row lengths are brought up to date when next needed. */
-  function reset(next: Buffer | null) {
-    structure = next;
+  /** A new version of the index (null: unknown): the postings and their idf go; the row lengths are read again. */
+  function reset(next: string | null) {
+    version = next;
     queriesSeen = 0;
-    stale = true;
     postings.clear();
     cachedEntries = 0;
-    if (next === null) lengths = undefined;
+  }
+
+  function currentVersion(st: NonNullable<typeof statements>): string | null {
+    const parts = st.version.all() as string[];
+    return parts.length === 2 ? parts.join(':') : null;
+  }
+
+  /** The row lengths of the current version, read unless already read (call inside a read transaction). */
+  function loadLengths(st: NonNullable<typeof statements>, current: string): void {
+    if (lengthsVersion === current) return;
+    [rowCount, avgdl] = averages(st.averages.get() as Buffer);
+    lengths = readLengths((st.lengths.get() as string | null) ?? '', rowCount, lengths);
+    lengthsVersion = current;
   }
 
   /**
-   * Reads the rows new since the last read into the row lengths (all of them the first time: ~40 ms for 100,000
-   * chunks) after the current call returns, off the query path. The timer does not keep a process alive, so a
-   * one-shot command exits without it.
+   * Reads the current version's row lengths (~40 ms for 100,000 chunks) after the current call returns, off the
+   * query path. The timer does not keep a process alive, so a one-shot command exits without it.
    */
   function warmSoon(st: NonNullable<typeof statements>) {
     if (warming) return;
@@ -136,8 +144,8 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
       if (!db.open || db.inTransaction) return;
       try {
         db.transaction(() => {
-          lengths ??= new RowLengths();
-          lengths.update(st.lengthsSince as Statement, averages(st.averages.get() as Buffer)[0]);
+          const current = currentVersion(st);
+          if (current !== null) loadLengths(st, current);
         })();
       } catch {
         // The next query reads them itself, or FTS5 answers.
@@ -160,22 +168,17 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
       try {
         // One read transaction: the structure record, row lengths and postings all come from one version.
         return db.transaction(() => {
-          const current = st.structure.get() as Buffer | undefined;
-          if (!current) return null;
-          if (!structure || !structure.equals(current)) reset(Buffer.from(current));
+          const current = currentVersion(st);
+          if (current === null) return null;
+          if (version !== current) reset(current);
           // The first query of each version goes to FTS5: right after a write (the watcher's edit, then a search)
           // every term's postings would be read again, which costs about what FTS5's own ranking does.
           if (++queriesSeen <= warmAfter) {
             warmSoon(st);
             return null;
           }
-          lengths ??= new RowLengths();
-          if (stale) {
-            [rowCount, avgdl] = averages(st.averages.get() as Buffer);
-            lengths.update(st.lengthsSince as Statement, rowCount);
-            stale = false;
-          }
-          if (!lengths.usable()) return null;
+          loadLengths(st, current);
+          if (!lengths || lengths.sparse) return null;
           const stems = tokenizeTerms(st, terms);
           if (!stems) return null;
           return score(stems, weights, limit, accept, st);
@@ -183,6 +186,7 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
       } catch {
         // Busy, locked, or a filter that failed: FTS5 answers this query, and nothing cached is trusted.
         reset(null);
+        lengthsVersion = null;
         return null;
       }
     },
@@ -353,69 +357,51 @@ export function kthLargest(a: Float64Array, k: number): number {
   return a[target]!;
 }
 
+/** Each row's token count over all columns (FTS5's xColumnSize(-1)), indexed by row id, and a row -> slot scratch array. */
+interface RowLengths {
+  sizes: Uint32Array;
+  /** Shared by every query (-1: none); each query puts back the -1s it changed. */
+  slots: Int32Array;
+  /** Row ids too sparse for arrays (most chunks deleted since): FTS5 answers for this version. */
+  sparse: boolean;
+  get(row: number): number;
+}
+
 /**
- * Each row's token count over all columns (FTS5's xColumnSize(-1)), from the docsize table's varints, in an array
- * indexed by row id, with the slot array queries share. Kept across versions of the index: only rows inserted since
- * (by origin) are read again; a deleted row's entry is never asked for, and a reused id comes back as a new origin.
+ * The lengths from the docsize rows as one string ("id:hex,..."): the id in decimal, then the blob's bytes,
+ * varints of each column's token count. The previous slot array is kept when it is big enough (it is all -1).
  */
-class RowLengths {
-  private sizes = new Uint32Array(0);
-  slots = new Int32Array(0);
-  private maxRow = 0;
-  private lastOrigin = 0;
-  private sparse = false;
-
-  get(row: number): number {
-    return this.sizes[row]!;
-  }
-
-  /** False when row ids were too sparse for arrays (most chunks deleted since): FTS5 answers then. */
-  usable(): boolean {
-    return !this.sparse;
-  }
-
-  update(since: Statement, rowCount: number): void {
-    const limit = rowCount * 4 + 65_536;
-    this.sparse = this.maxRow > limit;
-    const [list, maxOrigin] = since.get(this.lastOrigin) as [string | null, number | null];
-    if (maxOrigin !== null && maxOrigin > this.lastOrigin) this.lastOrigin = maxOrigin;
-    if (!list) return;
-    // "id:hex,id:hex,...": the id in decimal, then the docsize blob's bytes, varints of each column's token count.
-    for (let at = 0; at < list.length; ) {
-      let id = 0;
-      let c = list.charCodeAt(at);
-      for (; c !== 58; c = list.charCodeAt(++at)) id = id * 10 + (c - 48);
-      at++;
-      let total = 0;
-      let v = 0;
-      for (; at < list.length && list.charCodeAt(at) !== 44; at += 2) {
-        const byte = (hexDigit(list.charCodeAt(at)) << 4) | hexDigit(list.charCodeAt(at + 1));
-        v = v * 128 + (byte & 0x7f);
-        if ((byte & 0x80) === 0) {
-          total += v;
-          v = 0;
-        }
+function readLengths(list: string, rowCount: number, previous: RowLengths | null): RowLengths {
+  const limit = rowCount * 4 + 65_536;
+  let max = 0;
+  const ids: number[] = [];
+  const totals: number[] = [];
+  for (let at = 0; at < list.length; ) {
+    let id = 0;
+    let c = list.charCodeAt(at);
+    for (; c !== 58; c = list.charCodeAt(++at)) id = id * 10 + (c - 48);
+    at++;
+    let total = 0;
+    let v = 0;
+    for (; at < list.length && list.charCodeAt(at) !== 44; at += 2) {
+      const byte = (hexDigit(list.charCodeAt(at)) << 4) | hexDigit(list.charCodeAt(at + 1));
+      v = v * 128 + (byte & 0x7f);
+      if ((byte & 0x80) === 0) {
+        total += v;
+        v = 0;
       }
-      at++;
-      if (id > limit) {
-        this.sparse = true;
-        continue;
-      }
-      if (id >= this.sizes.length) this.grow(id, limit);
-      this.sizes[id] = total;
-      if (id > this.maxRow) this.maxRow = id;
     }
+    at++;
+    ids.push(id);
+    totals.push(total);
+    if (id > max) max = id;
   }
-
-  private grow(id: number, limit: number): void {
-    const length = Math.min(limit + 1, Math.max(id + 1, Math.ceil(this.sizes.length * 1.5), 1024));
-    const sizes = new Uint32Array(length);
-    sizes.set(this.sizes);
-    this.sizes = sizes;
-    const slots = new Int32Array(length).fill(-1);
-    slots.set(this.slots);
-    this.slots = slots;
-  }
+  const none = new Uint32Array(0);
+  if (max > limit) return { sizes: none, slots: previous?.slots ?? new Int32Array(0), sparse: true, get: () => 0 };
+  const sizes = new Uint32Array(max + 1);
+  for (let i = 0; i < ids.length; i++) sizes[ids[i]!] = totals[i]!;
+  const slots = previous && previous.slots.length > max ? previous.slots : new Int32Array(Math.ceil((max + 1) * 1.25)).fill(-1);
+  return { sizes, slots, sparse: false, get: (row) => sizes[row]! };
 }
 
 const hexDigit = (c: number) => (c <= 57 ? c - 48 : c - 55);
