@@ -81,7 +81,6 @@ author: Jane Doe
     password = request.form['password']
 data={'username': username, 'password': password}
 "/auth/login", data={"username": username, "password": password}
-self._cv_token = _cv_app.set(self)
 DATABASE=os.path.join(app.instance_path, 'flaskr.sqlite'),
 needed, for example \`\`FLASK_APP=myproject.app:create_app('dev')\`\`.
 -   Fixed a bug that prevented \`\`FLASK_APP=foobar/__init__.py\`\` from
@@ -110,6 +109,16 @@ describe('ordinary code, config and prose', () => {
       'token: abc_def.ghi_jkl',
       'db_password: hunter2_prod',
       'PASSWORD=Xk9.mP2q',
+      // Found by review: a slash, a port-like number, a bracket or parentheses do not make a value code.
+      'token=v1/a8f3k2m9x0q1w2e3r7t6y5u4i3o2p1',
+      'client_secret: 9f86d081884c7d65/9a2feaa0c55ad015',
+      'api_key = sk_live_abcd/efgh1234',
+      'MONGO_LOGIN=admin:12345',
+      'DB_PASS=Xk9q2]',
+      'passwd=hunter22]',
+      'PASSWORD=hunter22}}',
+      'MY_SIGNING_SEED=Xk9qLmZ2pWv8(x)',
+      'JWT_SECRET=abc_def.ghi_jkl(x)',
     ];
     for (const line of secrets) expect(redactor.redactText(line, { source: 'ordinary', section: 'TEST' }).redactions, line).toHaveLength(1);
   });

@@ -181,8 +181,6 @@ const ARGS = '[\\w$.\\s,\'"`:{}\\[\\]-]*';
 // call, arguments of names and literals (may run on to the next line), optionally chained
 // (a call left open must end at `(` or `,`: `Math.max(`, `foo(a,`)
 const CALL_SHAPE = new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[\\w$.,\\s]*>)?\\((?:${ARGS}\\)(?:\\.${PATH}\\(${ARGS}\\))*|(?:${ARGS},)?)[;,)]*$`);
-/** `_cv_app.set`, `os.path.join`: each part a lower-case snake_case name, private ones too. */
-const isSnakePath = (path: string) => path.split('.').every((p) => /^_*[a-z][a-z0-9]{0,11}(?:_[a-z0-9]{1,12}){0,4}$/.test(p));
 const CODE_SHAPES: RegExp[] = [
   new RegExp(`^(?:new\\s+|await\\s+|typeof\\s+|yield\\s+|!+|\\.\\.\\.|&|\\*)?${PATH}[!?]?$`), // identifier / property access
   CALL_SHAPE,
@@ -194,7 +192,9 @@ const CODE_SHAPES: RegExp[] = [
 ];
 
 // A file path whose parts read as names (`/etc/secrets/db.txt`, `./node_modules/x`), not base64 that starts with `/`.
-const PATH_SHAPE = /^\.{0,2}\/[\w./@-]*$|^~\/[\w./@-]*$|^[A-Za-z]:\\[\w\\. -]*$|^\\[\w\\. -]+$|^[\w.@-]+(?:[\\/][\w.@-]+)+$/;
+// A relative path (`foobar/__init__.py`, `path\to\settings.cfg`) must end in a file name with an extension: a bare
+// `v1/a8f3k2m9x0q1` is as likely a token with a slash in it.
+const PATH_SHAPE = /^\.{0,2}\/[\w./@-]*$|^~\/[\w./@-]*$|^[A-Za-z]:\\[\w\\. -]*$|^[\w.@-]+(?:[\\/][\w.@-]+)*[\\/][\w@-]+\.[A-Za-z][A-Za-z0-9]{0,7}$/;
 function isFilePath(v: string): boolean {
   if (!PATH_SHAPE.test(v)) return false;
   return v.split(/[\\/]/).every((p) => p.length <= 3 || /^[a-z0-9._@-]+$/.test(p) || isWordy(p));
@@ -221,8 +221,6 @@ export function isCode(value: string): boolean {
     // A random identifier-shaped string (`Xk9qLmZ2pW`) is still a possible password.
     const head = v.match(new RegExp(`^(?:new\\s+|await\\s+|typeof\\s+|yield\\s+|!+|\\.\\.\\.|&|\\*)?(${PATH})`));
     if (!head || isIdentifierPath(head[1]!)) return true;
-    // A call through snake_case names (`_cv_app.set(self)`): the parentheses say code; a bare `abc_def.ghi` may be a value.
-    if (re === CALL_SHAPE && isSnakePath(head[1]!)) return true;
   }
   return false;
 }
@@ -252,13 +250,19 @@ function isProse(v: string): boolean {
 function trimTrail(v: string): string {
   let t = v.replace(/[,;]+$/, '');
   const count = (c: string) => t.split(c).length - 1;
-  // The closing brackets of the call, dict or list the value sits in (`{'password': password}`).
-  for (;;) {
-    const last = t.at(-1);
-    const open = last === ')' ? '(' : last === '}' ? '{' : last === ']' ? '[' : null;
-    if (open === null || count(last!) <= count(open)) return t;
-    t = t.slice(0, -1).replace(/[,;]+$/, '');
-  }
+  while (t.endsWith(')') && count(')') > count('(')) t = t.slice(0, -1).replace(/[,;]+$/, '');
+  return t;
+}
+
+/**
+ * A variable named for what it holds, closing the dict or list it sits in (`{'password': password}`): a name, not
+ * a literal. Only such names: `hunter22]` keeps its bracket and is judged as a value.
+ */
+function closesStructureWithName(v: string): boolean {
+  const m = /^([A-Za-z_$][\w$]*)[}\]]+[,;)]*$/.exec(v);
+  if (!m) return false;
+  const open = (c: string) => v.split(c).length - 1;
+  return (open('{') < open('}') || open('[') < open(']')) && isPlaceholder(m[1]!);
 }
 
 /** An unquoted value cut at `,` inside a call (`compat.quote(PASSWORD, "")`): judge it as the open call it is. */
@@ -268,6 +272,7 @@ function withOpenCall(v: string, after: string): string {
 }
 
 function passwordLike(v: string, quoted: boolean, after: string): boolean {
+  if (!quoted && closesStructureWithName(v)) return false;
   if (!quoted) v = withOpenCall(trimTrail(v), after);
   if (v.length < 6 || isPlaceholder(v) || isProse(v)) return false;
   if (quoted) return true;
@@ -281,6 +286,7 @@ function passwordLike(v: string, quoted: boolean, after: string): boolean {
 }
 
 function credentialLike(v: string, quoted: boolean, after = ''): boolean {
+  if (!quoted && closesStructureWithName(v)) return false;
   if (!quoted) v = withOpenCall(trimTrail(v), after);
   // Tokens hold no spaces and no commas (`192.168.0.0/24,127.0.0.1,localhost` is a list).
   if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v)) return false;
@@ -337,8 +343,9 @@ function envValueLike(v: string): boolean {
   if (isFilePath(t)) return false; // paths
   // Code and addresses: a call (`os.path.join(app.instance_path,`), an entry point called (`app.main:create_app('dev')`;
   // not a bare `a:b`, which may be user:password), a host and port (`localhost:80`).
-  if (new RegExp(`^${PATH}(?::${PATH})?\\(`).test(t)) return false;
-  if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*:\d{1,5}$/i.test(t)) return false;
+  const call = new RegExp(`^(${PATH})(?::(${PATH}))?\\(`).exec(t);
+  if (call && [call[1], call[2]].every((n) => n === undefined || isIdentifierPath(n))) return false;
+  if (/^(?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+):\d{1,5}$/i.test(t)) return false;
   if (/^(?:https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?[\w./-]*)$/.test(t)) return false;
   return true;
 }
