@@ -89,5 +89,13 @@ describe('word piece counter', () => {
     // Counted a second time, from the word table or (once it is half full) from the map behind it.
     for (const w of words.slice(0, 5000)) expect(fresh.count(w), w).toBe(reference(w));
   });
+
+  it('takes a vocabulary of any size (its tables are sized for it)', () => {
+    const words = Array.from({ length: 50_000 }, (_, i) => `w${i.toString(36)}x`);
+    const big = createWordPieceCounter(new Set([...words, '##ing', '[UNK]']));
+    expect(words.every((w) => big.count(w) === 1)).toBe(true);
+    expect(big.count(`${words[49_999]}ing`)).toBe(2);
+    expect(big.count('zzzz')).toBe(1);
+  });
 });
 

@@ -29,18 +29,21 @@ export function createWordPieceCounter(vocab: Set<string> = loadVocab()): WordPi
   // apart) sit in char tables, so one left-to-right pass over a word with a rolling hash finds the longest piece it
   // starts with. New words are mostly long and not in the vocabulary, and slicing every substring from the longest
   // down was where counting them spent its time.
-  const initial = new CharTable(16);
-  const suffix = new CharTable(16);
+  // Sized for the vocabulary (a table takes entries up to half full), whatever vocabulary is loaded.
+  let suffixes = 0;
+  for (const piece of vocab) if (piece.startsWith('##')) suffixes++;
+  const sizeFor = (n: number) => Math.max(10, Math.ceil(Math.log2(2 * n + 2)));
+  const initial = new CharTable(sizeFor(vocab.size - suffixes));
+  const suffix = new CharTable(sizeFor(suffixes));
   let longestWord = 0;
   let longestSuffix = 0;
   for (const piece of vocab) {
-    if (piece.startsWith('##')) {
-      suffix.insert(piece, 2, piece.length, fnv1a(piece, 2, piece.length), 1);
-      longestSuffix = Math.max(longestSuffix, piece.length - 2);
-    } else {
-      initial.insert(piece, 0, piece.length, fnv1a(piece, 0, piece.length), 1);
-      longestWord = Math.max(longestWord, piece.length);
-    }
+    const isSuffix = piece.startsWith('##');
+    const from = isSuffix ? 2 : 0;
+    if (piece.length === from) continue; // "##" alone matches nothing
+    if (!(isSuffix ? suffix : initial).insert(piece, from, piece.length, fnv1a(piece, from, piece.length), 1)) throw new Error('word piece table full');
+    if (isSuffix) longestSuffix = Math.max(longestSuffix, piece.length - 2);
+    else longestWord = Math.max(longestWord, piece.length);
   }
   function piecesOf(word: string): number {
     const cached = cache.get(word);

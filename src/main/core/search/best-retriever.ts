@@ -49,6 +49,8 @@ export interface RetrievalChoice {
 export function hybridBlocker(db: Database, vec: { loaded: boolean; reason?: string }): string | null {
   if (!vec.loaded) return `semantic search off: sqlite-vec is not loaded${vec.reason ? ` (${vec.reason})` : ''}`;
   // The coverage count joins every chunk to its vector (~10 ms at 100,000 chunks): asked again only after a write.
+  // Not inside a transaction, which may yet roll back without moving either counter.
+  if (db.inTransaction) return coverageBlocker(db);
   const stamp = writeStamp(db);
   const memo = blockerMemo.get(db);
   if (memo && memo.stamp === stamp) return memo.blocker;
