@@ -93,8 +93,8 @@ describe('word piece counter', () => {
   it('takes a vocabulary of any size (its tables are sized for it)', () => {
     const words = Array.from({ length: 50_000 }, (_, i) => `w${i.toString(36)}x`);
     const big = createWordPieceCounter(new Set([...words, '##ing', '[UNK]']));
-    expect(words.every((w) => big.count(w) === 1)).toBe(true);
-    expect(big.count(`${words[49_999]}ing`)).toBe(2);
+    // Each word then "##ing": two pieces only if the word itself was found (a missing one makes the whole [UNK]).
+    expect(words.filter((w) => big.count(`${w}ing`) !== 2)).toEqual([]);
     expect(big.count('zzzz')).toBe(1);
   });
 });
