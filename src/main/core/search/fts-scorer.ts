@@ -72,8 +72,10 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
 
   // The version of the index the cache holds: its FTS5 structure and averages records. A new version drops it all.
   let version: string | null = null;
-  // Queries of this version so far.
+  // Queries of this version so far, and of the one before (a version that saw one query at most, as under a watcher
+  // with an edit before each search, does not make the next one read every row length in the background).
   let queriesSeen = 0;
+  let previousQueries = Number.POSITIVE_INFINITY;
   // Row lengths, row count and average length, of the version named in `lengthsVersion`.
   let lengths: RowLengths | null = null;
   let lengthsVersion: string | null = null;
@@ -115,6 +117,7 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
   /** A new version of the index (null: unknown): the postings and their idf go; the row lengths are read again. */
   function reset(next: string | null) {
     version = next;
+    previousQueries = queriesSeen;
     queriesSeen = 0;
     postings.clear();
     cachedEntries = 0;
@@ -174,7 +177,7 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
           // The first query of each version goes to FTS5: right after a write (the watcher's edit, then a search)
           // every term's postings would be read again, which costs about what FTS5's own ranking does.
           if (++queriesSeen <= warmAfter) {
-            warmSoon(st);
+            if (lengths === null || previousQueries > warmAfter) warmSoon(st);
             return null;
           }
           loadLengths(st, current);
