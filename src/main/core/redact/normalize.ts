@@ -27,9 +27,11 @@ export function mayDisguise(line: string): boolean {
 }
 
 // A run that could be base64 of a credential: 16+ characters of the standard or URL-safe alphabet, padding kept.
-// The hint is the prefilter's (prefilter.ts DISGUISE): four groups whose first characters can start a printable
-// byte, from a word's start. Only runs that decode to text are used.
-const BASE64_HINT = /\b(?:[CDI-Za-f][A-Za-z0-9+/_-]{3}){4}/;
+// The hint (also the prefilter's scan, prefilter.ts): four groups whose first characters can hold a printable byte's
+// top six bits (C, D, I…Z, a…f), from a word's start; any 16 letters would mark most lines of code. Only runs that
+// decode to text are used.
+export const BASE64_OF_TEXT = '\\b(?:[CDI-Za-f][A-Za-z0-9+/_-]{3}){4}';
+const BASE64_HINT = new RegExp(BASE64_OF_TEXT);
 const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
 
 /**

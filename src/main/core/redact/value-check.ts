@@ -178,12 +178,11 @@ export function isWordy(value: string): boolean {
 const IDENT = '[A-Za-z_$][\\w$]*';
 const PATH = `${IDENT}(?:(?:\\?\\.|\\.|::|->|!\\.)${IDENT})*`;
 const ARGS = '[\\w$.\\s,\'"`:{}\\[\\]-]*';
-// call, arguments of names and literals (may run on to the next line), optionally chained
-// (a call left open must end at `(` or `,`: `Math.max(`, `foo(a,`)
-const CALL_SHAPE = new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[\\w$.,\\s]*>)?\\((?:${ARGS}\\)(?:\\.${PATH}\\(${ARGS}\\))*|(?:${ARGS},)?)[;,)]*$`);
 const CODE_SHAPES: RegExp[] = [
   new RegExp(`^(?:new\\s+|await\\s+|typeof\\s+|yield\\s+|!+|\\.\\.\\.|&|\\*)?${PATH}[!?]?$`), // identifier / property access
-  CALL_SHAPE,
+  // call, arguments of names and literals (may run on to the next line), optionally chained
+  // (a call left open must end at `(` or `,`: `Math.max(`, `foo(a,`)
+  new RegExp(`^(?:new\\s+|await\\s+)?${PATH}(?:<[\\w$.,\\s]*>)?\\((?:${ARGS}\\)(?:\\.${PATH}\\(${ARGS}\\))*|(?:${ARGS},)?)[;,)]*$`),
   new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])+(?:\\.${PATH})*[;,)]*$`), // index
   new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])*\\[$`), // an index whose quoted key the match stopped at: `request.form[`
   /^[[{(]$|^[[{(][\s\])}]*$|^\(\)\s*=>|^=>/, // structure opening on this line, arrow
