@@ -174,8 +174,9 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
         (row as SearchHit).score = s.score;
         out.push(row as SearchHit);
       } else {
+        // loadHits gave it this score already.
         const hit = restHits.get(s.chunkId);
-        if (hit) out.push({ ...hit, score: s.score });
+        if (hit) out.push(hit);
       }
     }
     return out;
