@@ -126,7 +126,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     'packets.get': async (input) => need(engines.packets).get(input.hash),
     'packets.replay': (input) => need(engines.packets).replay(input.hash),
     'models.list': () => deps.models.list(),
-    'models.download': async (input) => deps.models.download(input.modelId),
+    'models.download': async (input) => deps.models.download(input.modelId, input.allowUnverified === true),
     'models.cancel': async (input) => deps.models.cancel(input.modelId),
     'models.use': (input) => deps.models.use(input.modelId),
     'projects.list': async () => ({

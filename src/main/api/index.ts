@@ -99,6 +99,7 @@ export function createApi(options: ApiOptions): Api {
     baseUrl: options.modelDownloads?.baseUrl ?? DEFAULT_HUB,
     emit: events.emit,
     embed: background ? () => void background.embedPending() : undefined,
+    ...(options.embedWorkerUrl ? { embedWorker: { workerUrl: options.embedWorkerUrl } } : {}),
   });
   const handlers = explainReadOnly(options.store, createApiHandlers({
     store: options.store,

@@ -197,7 +197,7 @@ export const apiInputs = {
   'packets.get': z.object({ hash: hashSchema }).strict(),
   'packets.replay': z.object({ hash: hashSchema }).strict(),
   'models.list': empty,
-  'models.download': z.object({ modelId: modelIdSchema }).strict(),
+  'models.download': z.object({ modelId: modelIdSchema, allowUnverified: z.boolean().optional() }).strict(),
   'models.cancel': z.object({ modelId: modelIdSchema }).strict(),
   'models.use': z.object({ modelId: modelIdSchema }).strict(),
   'projects.list': empty,
@@ -393,6 +393,8 @@ export interface ModelEntry {
   dir?: string;
   /** Bytes of the installed folder. */
   sizeBytes?: number;
+  /** Installed from files that had no digest to check, because the user accepted that. */
+  unverified?: boolean;
   /** A download in progress (or the last one's end state, until the next list after it). */
   download?: ModelDownloadProgress;
 }

@@ -21,6 +21,8 @@ export interface ModelDownloadProgress {
   bytes: number;
   totalBytes: number | null;
   error?: string;
+  /** Failed only because a file has no digest: the user may confirm an unverified model (models.download allowUnverified). */
+  needsConfirmation?: 'unverified';
 }
 
 export interface ApiEvents {

@@ -93,4 +93,24 @@ describe('models.* API', () => {
   it('models.use refuses a model that is not installed', async () => {
     expect(await api.dispatch('models.use', { modelId: 'Xenova/gte-small' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
+
+  it('a mirror answering random bytes with no digest replaces nothing and changes no setting; confirming installs the real files marked unverified', async () => {
+    const before = await call<ModelsView>('models.list', {});
+    events.length = 0;
+    server.behaviour = { garbage: true };
+    expect(await call('models.download', { modelId: MODEL })).toEqual({ started: true });
+    await waitFor(() => events.some((e) => e.name === 'models.progress' && e.payload.state === 'failed'), 'the refusal');
+    const v = await call<ModelsView>('models.list', {});
+    expect(v.configured).toBe(before.configured);
+    expect(v.models.find((m) => m.id === MODEL)).toMatchObject({ installed: true, download: { state: 'failed', needsConfirmation: 'unverified', error: expect.stringMatching(/no digest/) } });
+    expect(v.models.find((m) => m.id === MODEL)!.unverified).toBeUndefined();
+
+    events.length = 0;
+    server.behaviour = { noDigest: true };
+    expect(await call('models.download', { modelId: MODEL, allowUnverified: true })).toEqual({ started: true });
+    await waitFor(() => events.some((e) => e.name === 'models.progress' && ['done', 'failed'].includes(e.payload.state)), 'the unverified install');
+    expect((await call<ModelsView>('models.list', {})).models.find((m) => m.id === MODEL)).toMatchObject({ installed: true, unverified: true, download: { state: 'done' } });
+    server.behaviour = {};
+  });
 });
+

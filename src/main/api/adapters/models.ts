@@ -5,7 +5,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelEntry, ModelsView } from '../../../shared/api/index.ts';
 import type { ApiEvent, ModelDownloadProgress } from '../../../shared/api/events.ts';
-import { DownloadCancelled, downloadModel } from '../../core/embed/download.ts';
+import { DownloadCancelled, downloadModel, readDownloadRecord, UnverifiedRefused } from '../../core/embed/download.ts';
+import type { WorkerDeps } from '../../core/embed/embedder.ts';
 import { MODEL_SPECS } from '../../core/embed/models.ts';
 import { probeModel } from '../../core/embed/probe.ts';
 import { semanticStatus, setConfiguredModelId } from '../../core/vectors/index.ts';
@@ -22,6 +23,8 @@ export type ModelsDeps = {
   /** Starts (or schedules) embedding with the configured model. */
   embed?: () => void;
   fetch?: typeof fetch;
+  /** Where the embedding worker is (the probe of a downloaded set runs there, off the main thread). */
+  embedWorker?: WorkerDeps;
 };
 
 function folderBytes(dir: string): number {
@@ -51,6 +54,7 @@ export function createModels(deps: ModelsDeps) {
         dims: probe.ok ? probe.dims : spec.dims,
         installed: probe.ok,
         ...(probe.ok ? { dir: probe.dir, sizeBytes: folderBytes(probe.dir) } : {}),
+        ...(probe.ok && (await readDownloadRecord(probe.dir))?.unverified ? { unverified: true } : {}),
         ...(d ? { download: d.last } : {}),
       });
     }
@@ -68,7 +72,7 @@ export function createModels(deps: ModelsDeps) {
     };
   }
 
-  function download(modelId: string): { started: boolean } {
+  function download(modelId: string, allowUnverified = false): { started: boolean } {
     known(modelId);
     const downloadDir = deps.downloadDir;
     if (!downloadDir) throw unavailable('this window has no models folder to download into');
@@ -86,13 +90,16 @@ export function createModels(deps: ModelsDeps) {
     downloads.set(modelId, entry);
     entry.running = (async () => {
       try {
-        await downloadModel({ modelId, modelsDir: downloadDir, baseUrl: deps.baseUrl, signal: abort.signal, onProgress: emit }, { fetch: deps.fetch ?? fetch });
+        await downloadModel(
+          { modelId, modelsDir: downloadDir, baseUrl: deps.baseUrl, signal: abort.signal, onProgress: emit, allowUnverified },
+          { fetch: deps.fetch ?? fetch, ...(deps.embedWorker ? { embedWorker: deps.embedWorker } : {}) },
+        );
         // The user asked for this model: new vectors are made with it, and searches switch once it covers every chunk.
         setConfiguredModelId(deps.db, modelId);
         deps.embed?.();
       } catch (err) {
         const cancelled = err instanceof DownloadCancelled;
-        emit({ ...entry.last, state: cancelled ? 'cancelled' : 'failed', error: (err as Error).message });
+        emit({ ...entry.last, state: cancelled ? 'cancelled' : 'failed', error: (err as Error).message, ...(err instanceof UnverifiedRefused ? { needsConfirmation: 'unverified' as const } : {}) });
       }
     })();
     return { started: true };

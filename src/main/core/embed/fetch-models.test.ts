@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,8 @@ async function hubServing(modelDir: string, requested: string[], tamper?: (name:
     } catch {
       return new Response('not found', { status: 404 });
     }
-    return tamper?.(name, body) ?? new Response(body, { headers: { 'content-length': String(body.length) } });
+    const digest = createHash('sha256').update(body).digest('hex');
+    return tamper?.(name, body) ?? new Response(body, { headers: { 'content-length': String(body.length), 'x-linked-etag': `"${digest}"` } });
   }) as typeof fetch;
 }
 
@@ -60,14 +62,16 @@ describe('fetchModel', () => {
   it('rejects a body shorter than its Content-Length and installs nothing', async () => {
     const source = await buildTinyModel({ root: join(dir, 'hub'), modelId: 'Xenova/gte-small', dim: 8 });
     const fetchShort = await hubServing(source.modelDir, [], (name, body) =>
-      name === 'tokenizer.json' ? new Response(body.slice(0, 100), { headers: { 'content-length': String(body.length) } }) : undefined,
+      name === 'tokenizer.json'
+        ? new Response(body.slice(0, 100), { headers: { 'content-length': String(body.length), etag: `"${createHash('sha256').update(body).digest('hex')}"` } })
+        : undefined,
     );
     await expect(fetchModel({ modelId: 'Xenova/gte-small', dir }, { fetch: fetchShort, ...quiet })).rejects.toThrow(
       /tokenizer\.json declared \d+ bytes but sent 100/,
     );
     // Nothing reaches the model folder until every file is complete; the finished config.json waits in staging.
     await expect(readdir(join(dir, 'Xenova/gte-small'))).rejects.toThrow(/ENOENT/);
-    expect(await readdir(join(dir, '.downloads/Xenova/gte-small'))).toEqual(['config.json']);
+    expect((await readdir(join(dir, '.downloads/Xenova/gte-small'))).sort()).toEqual(['config.json', 'contextpack-download.json']);
   });
 
   it('checks the published size and hash of all-MiniLM-L6-v2 files', async () => {

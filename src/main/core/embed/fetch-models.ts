@@ -1,4 +1,4 @@
-// `npm run models:fetch [-- <model id>] [--dir <models dir>] [--dtype q8|fp32|...]`
+// `npm run models:fetch [-- <model id>] [--dir <models dir>] [--dtype q8|fp32|...] [--allow-unverified]`
 // Downloads a model's tokenizer, config and ONNX weights from the Hugging Face hub into a models folder (default:
 // this checkout's resources/models, which packaging copies into the app). The app's Models panel downloads with the
 // same code (download.ts) into the user-data models folder.
@@ -11,7 +11,7 @@ import { probeModel } from './probe.ts';
 
 export { DEFAULT_HUB, filesToFetch } from './download.ts';
 
-export type FetchModelOptions = { modelId: string; dir: string; dtype?: ModelDtype; hub?: string };
+export type FetchModelOptions = { modelId: string; dir: string; dtype?: ModelDtype; hub?: string; allowUnverified?: boolean };
 export type FetchDeps = { fetch: typeof fetch; log: (line: string) => void };
 export type FetchedFile = { name: string; bytes: number; sha256: string };
 
@@ -23,22 +23,25 @@ export async function fetchModel(options: FetchModelOptions, deps: FetchDeps): P
       modelsDir: options.dir,
       baseUrl: options.hub,
       ...(options.dtype ? { dtype: options.dtype } : {}),
-      onFile: (f) => deps.log(`  ${f.name}: ${f.bytes} bytes${f.verified === 'size' ? '' : ', sha256 verified'}`),
+      ...(options.allowUnverified ? { allowUnverified: true } : {}),
+      onFile: (f) => deps.log(`  ${f.name}: ${f.bytes} bytes, ${f.verified === 'unverified' ? 'UNVERIFIED (no digest to check)' : 'digest verified'}`),
     },
     { fetch: deps.fetch },
   );
   return files.map(({ name, bytes, sha256 }) => ({ name, bytes, sha256 }));
 }
 
-export type CliArgs = { modelId: string; dir: string; dtype?: ModelDtype; hub: string };
+export type CliArgs = { modelId: string; dir: string; dtype?: ModelDtype; hub: string; allowUnverified?: boolean };
 
 export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CliArgs {
   let modelId = DEFAULT_MODEL_ID;
   let dir = REPO_RESOURCES_MODELS_DIR;
   let dtype: ModelDtype | undefined;
+  let allowUnverified = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--dir') dir = need(argv[++i], a);
+    else if (a === '--allow-unverified') allowUnverified = true;
     else if (a === '--dtype') {
       const d = need(argv[++i], a);
       if (!(d in ONNX_FILE_BY_DTYPE)) throw new Error(`--dtype must be one of ${Object.keys(ONNX_FILE_BY_DTYPE).join(', ')}`);
@@ -47,7 +50,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
     else modelId = a;
   }
   // HF_ENDPOINT is the hub's own convention for mirrors; ours (the app's Models panel uses it too) wins.
-  return { modelId, dir, hub: modelBaseUrl(env), ...(dtype ? { dtype } : {}) };
+  return { modelId, dir, hub: modelBaseUrl(env), ...(dtype ? { dtype } : {}), ...(allowUnverified ? { allowUnverified } : {}) };
 }
 
 function need(v: string | undefined, flag: string): string {

@@ -82,7 +82,7 @@ export function ModelsPanel() {
                       testId="model-download-progress"
                     />
                   ) : m.installed ? (
-                    `installed, ${fmtBytes(m.sizeBytes ?? 0)}`
+                    `installed, ${fmtBytes(m.sizeBytes ?? 0)}${m.unverified ? ', unverified' : ''}`
                   ) : (
                     'not installed'
                   )}
@@ -98,13 +98,26 @@ export function ModelsPanel() {
                   ) : view.configured !== m.id ? (
                     <button type="button" onClick={() => void act(() => api().call('models.use', { modelId: m.id }))}>Use</button>
                   ) : null}
+                  {!running && !m.installed && d?.needsConfirmation === 'unverified' ? (
+                    <button
+                      type="button"
+                      disabled={!view.downloadDir}
+                      onClick={() => {
+                        if (window.confirm(`${m.id} from ${view.baseUrl} has files without a digest, so they cannot be verified. Install it anyway, marked unverified?`)) {
+                          void act(() => api().call('models.download', { modelId: m.id, allowUnverified: true }));
+                        }
+                      }}
+                    >
+                      Download unverified
+                    </button>
+                  ) : null}
                 </td>
               </tr>
             );
           })}
         </tbody>
       </table>
-      <p className="muted">Downloads come from {view.baseUrl} (set CONTEXTPACK_MODEL_BASE_URL for a mirror){view.downloadDir ? ` into ${view.downloadDir}` : ''}; each file is checked against its sha256.</p>
+      <p className="muted">Downloads come from {view.baseUrl} (set CONTEXTPACK_MODEL_BASE_URL for a mirror){view.downloadDir ? ` into ${view.downloadDir}` : ''}; each file is checked against its digest, and the set must load and embed before it replaces anything.</p>
       {error ? <p className="error" role="alert">{error}</p> : null}
     </section>
   );
