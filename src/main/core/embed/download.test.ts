@@ -223,6 +223,17 @@ describe('downloadModel against a mirror that misbehaves', () => {
     expect(files.every((f) => f.verified === 'server')).toBe(true);
   });
 
+  it("verifies small files by the git blob id the hub sends as their ETag", async () => {
+    behaviour({ gitEtag: true });
+    const modelsDir = tmp.make();
+    const { files } = await downloadModel({ modelId: MODEL, modelsDir, baseUrl: base }, { fetch });
+    expect(files.every((f) => f.verified === 'server')).toBe(true);
+    // A body that does not match that blob id is refused.
+    const other = tmp.make();
+    behaviour({ gitEtag: true, endless: 'tokenizer_config.json', endlessLimit: 300 });
+    await expect(downloadModel({ modelId: MODEL, modelsDir: other, baseUrl: base }, { fetch })).rejects.toThrow(/tokenizer_config\.json gave 300 bytes .*expected git-sha1 [0-9a-f]{40}; refused/);
+  });
+
   it('refuses a set whose files match their digests but do not load and embed', async () => {
     const { modelsDir, before } = await installed();
     behaviour({ onnxBody: randomBytes(100_000) });

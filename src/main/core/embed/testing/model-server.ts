@@ -18,6 +18,8 @@ export type ServerBehaviour = {
   garbage?: boolean;
   // Real files, but no digest headers at all.
   noDigest?: boolean;
+  // Small files announce only their git blob id as ETag, as the hub does for files kept in git rather than LFS.
+  gitEtag?: boolean;
   // This file (e.g. 'config.json') never ends: random chunks with no Content-Length, stopped by the server only after
   // `endlessLimit` bytes (default 64 MiB) so a test that fails cannot fill the disk.
   endless?: string;
@@ -57,7 +59,8 @@ export async function startModelServer(options: { modelId: string; modelDir: str
     if (req.headers.range) state.ranges.push(req.headers.range);
     if (b.garbage || b.endless === m![2]) {
       // An endless answer still names the real file's digest (a stream that is merely broken); garbage names none.
-      res.writeHead(200, { 'content-type': 'application/octet-stream', ...(b.garbage || b.noDigest ? {} : { 'x-linked-etag': `"${sha}"` }) });
+      const digest = b.garbage || b.noDigest ? {} : b.gitEtag && !isOnnx ? { etag: `"${gitBlobId(body)}"` } : { 'x-linked-etag': `"${sha}"` };
+      res.writeHead(200, { 'content-type': 'application/octet-stream', ...digest });
       const limit = b.endless === m![2] ? (b.endlessLimit ?? 64 * 1024 * 1024) : 4096 + Math.floor(Math.random() * 4096);
       let sent = 0;
       const more = () => {
@@ -87,7 +90,7 @@ export async function startModelServer(options: { modelId: string; modelDir: str
     const part = body.subarray(start);
     res.writeHead(range ? 206 : 200, {
       'content-length': String(part.length),
-      ...(b.noDigest ? {} : { 'x-linked-etag': `"${sha}"` }),
+      ...(b.noDigest ? {} : b.gitEtag && !isOnnx ? { etag: `"${gitBlobId(body)}"` } : { 'x-linked-etag': `"${sha}"` }),
       ...(range ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
     });
     if (!isOnnx) {
@@ -122,3 +125,5 @@ export async function startModelServer(options: { modelId: string; modelDir: str
   };
   return state;
 }
+
+const gitBlobId = (body: Buffer): string => createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
