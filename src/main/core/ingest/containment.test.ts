@@ -1,4 +1,5 @@
-import { symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { linkSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/index.ts';
@@ -215,3 +216,33 @@ describe('containment at ingest: sensitive files', () => {
     expect(sensitiveReason('/src/credentials.ts')).toBeNull();
   });
 });
+
+describe('containment at ingest: hard links and special files', () => {
+  it('skips a file with more than one name (a hard link to ~/.pgpass) with a reason, and reads it with --follow-symlinks', async () => {
+    const { root, outside } = projectWithLinks();
+    linkSync(join(outside, '.pgpass'), join(root, 'db-notes.txt'));
+    const store = openStore(':memory:');
+    const report = await ingestPaths(store.db, [root]);
+    expect(report.skipped.find((s) => s.path === join(root, 'db-notes.txt'))?.reason).toMatch(/^hard link \(2 names for this file; .*--follow-symlinks/);
+    expect(indexedText(store)).not.toContain('pgpass-hunter2-outside');
+    expect(indexedText(store)).toContain('inside-readme-marker');
+    const followed = await ingestPaths(store.db, [root], { followSymlinks: true });
+    expect(followed.added.map((p) => relative(root, p))).toContain('db-notes.txt');
+    store.close();
+  });
+
+  it('reports FIFOs and device files as skipped with a reason instead of hanging or staying silent', async () => {
+    const root = tmp.make();
+    writeTree(root, { 'README.md': '# Readme\n\nfifo-neighbour-marker\n' });
+    execFileSync('mkfifo', [join(root, 'pipe.md')]);
+    const store = openStore(':memory:');
+    const report = await ingestPaths(store.db, [root, '/dev/null']);
+    expect(Object.fromEntries(report.skipped.map((s) => [s.path, s.reason]))).toEqual({
+      [join(root, 'pipe.md')]: 'not a regular file: FIFO (named pipe)',
+      '/dev/null': 'not a regular file: character device',
+    });
+    expect(indexedText(store)).toContain('fifo-neighbour-marker');
+    store.close();
+  });
+});
+

@@ -160,8 +160,18 @@ export function walk(roots: string[], options: WalkOptions = {}): WalkResult {
       visitDir(path, root, matchers, next);
       return;
     }
-    if (!st.isFile()) return; // sockets, fifos, devices are not documents
     if (isIgnored(path, false, matchers)) return;
+    const special = specialFileReason(st);
+    if (special) {
+      skipped.push({ path, root, reason: special });
+      return;
+    }
+    // A second name for a file may sit anywhere on the disk (a hard link to ~/.pgpass): like a link out of the root.
+    const linked = hardLinkReason(st, options);
+    if (linked) {
+      skipped.push({ path, root, reason: linked });
+      return;
+    }
     // The link's own name and its target's: `notes.txt -> .env` is still the .env.
     const sensitive = sensitiveReason(path) ?? (target ? sensitiveReason(target) : null);
     if (sensitive && !isReincluded(path, matchers)) {
@@ -255,9 +265,23 @@ export function walk(roots: string[], options: WalkOptions = {}): WalkResult {
     } catch {
       // statSync succeeded, so this is a race with a deletion; the read reports it
     }
+    const special = specialFileReason(st);
     const sensitive = sensitiveReason(root) ?? (real !== root ? sensitiveReason(real) : null);
-    if (sensitive && !reincluded(root, dirname(root))) skipped.push({ path: root, root, reason: sensitive });
+    if (special) skipped.push({ path: root, root, reason: special });
+    else if (sensitive && !reincluded(root, dirname(root))) skipped.push({ path: root, root, reason: sensitive });
     else files.push({ path: root, root, stats: st });
   }
   return { files, failed, skipped, walkedFolders };
+}
+
+/** Why a path that is neither a folder nor a regular file is not read (reading a FIFO would block; a device never ends). */
+export function specialFileReason(st: Stats): string | null {
+  if (st.isFile() || st.isDirectory()) return null;
+  const kind = st.isFIFO() ? 'FIFO (named pipe)' : st.isSocket() ? 'socket' : st.isCharacterDevice() ? 'character device' : st.isBlockDevice() ? 'block device' : 'special file';
+  return `not a regular file: ${kind}`;
+}
+
+export function hardLinkReason(st: Stats, options: ContainmentOptions): string | null {
+  if (options.followSymlinks || st.nlink <= 1) return null;
+  return `hard link (${st.nlink} names for this file; one may lie outside the root); read it with --follow-symlinks`;
 }
