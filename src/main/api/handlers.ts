@@ -6,7 +6,8 @@ import { storeStats } from '../core/stats.ts';
 import { createProject, listProjects, projectExists } from '../core/projects/projects.ts';
 import type { ApiOutput } from '../../shared/api/index.ts';
 import type { ApiHandlers } from './dispatch.ts';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
+import { makeDir } from '../core/store/make-dir.ts';
 import { join } from 'node:path';
 import { getSettings, SettingsError, updateSettings } from '../core/settings/index.ts';
 import { chunkContext, listSources, sourceChunks } from './corpus.ts';
@@ -111,7 +112,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       if (!input.write) return out;
       // The desktop app has a folder to write to; the toast names it. (The browser downloads the text instead.)
       const path = join(deps.dataDir, 'exports', 'decisions.md');
-      mkdirSync(join(deps.dataDir, 'exports'), { recursive: true });
+      makeDir(join(deps.dataDir, 'exports'), 0o777);
       writeFileSync(`${path}.tmp`, out.markdown);
       renameSync(`${path}.tmp`, path);
       return { ...out, path };

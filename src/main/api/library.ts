@@ -1,10 +1,11 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { ingestPaths, isInside, markForReindex, removeSource, rescan } from '../core/ingest/index.ts';
 import type { IngestFileIssue, IngestProgress, IngestReport } from '../../shared/types.ts';
 import type { ImportReport, RemovedSource } from '../../shared/api/index.ts';
 import { UPLOAD_FILE_MAX_BYTES } from '../../shared/limits.ts';
+import { makeDir } from '../core/store/make-dir.ts';
 import { ApiFailure } from './failure.ts';
 
 export interface LibraryDeps {
@@ -163,7 +164,7 @@ export function stageUploads(staging: string, files: UploadedFile[]): IngestFile
     }
     const p = join(staging, f.path);
     // Owner-only, like the database: uploads are the user's documents.
-    mkdirSync(dirname(p), { recursive: true, mode: 0o700 });
+    makeDir(dirname(p));
     writeFileSync(p, bytes, { mode: 0o600 });
   }
   return skipped;
@@ -174,7 +175,7 @@ export function stageUploads(staging: string, files: UploadedFile[]): IngestFile
  * (renamed aside, then removed), loose files replace theirs one by one.
  */
 export function swapStaged(staging: string, importsDir: string): void {
-  mkdirSync(importsDir, { recursive: true, mode: 0o700 });
+  makeDir(importsDir);
   if (!existsSync(staging)) return;
   const stamp = `${process.pid}-${Date.now()}`;
   const names = readdirSync(staging);

@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DecisionImportResult, DecisionRecord } from '../../../shared/memory.ts';
+import { makeDir } from '../store/make-dir.ts';
 import { createDecision, supersedeDecision, validateDecision, type NormalizedDecision } from './decisions.ts';
 import { DecisionFileError, isDecisionMarkdown, parseDecisionMarkdown, renderDecisionMarkdown, type ParsedDecisionFile } from './decision-markdown.ts';
 import { findRow, MEMORY_COLUMNS, replaceFields, requireRow, rowToRecord, type MemoryDeps, type MemoryRow } from './records.ts';
@@ -28,7 +29,7 @@ export function exportDecisions(db: Database, dir: string, options: { ids?: stri
           .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.type = 'decision' ${options.projectId !== undefined ? 'AND m.project_id = ?' : ''} ORDER BY m.decision_id`)
           .all(...(options.projectId !== undefined ? [options.projectId] : [])) as MemoryRow[]
       ).map((r) => rowToRecord<'decision'>(r));
-  mkdirSync(dir, { recursive: true });
+  makeDir(dir, 0o777);
   const result: ExportResult = { dir: resolve(dir), written: [], unchanged: [] };
   for (const d of decisions) {
     const file = join(result.dir, decisionFileName(d));

@@ -2,9 +2,10 @@
 // decisions and goals never reach another's packets. The default project is the single database earlier builds kept
 // in the home folder itself, adopted as it is; every other project is a folder under `projects/`.
 import BetterSqlite3 from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProjectInfo } from '../../../shared/types.ts';
+import { makeDir } from '../store/make-dir.ts';
 import { checkProjectName, DEFAULT_PROJECT, isProjectName, projectDbFile, projectDir } from './layout.ts';
 
 export type { ProjectInfo };
@@ -63,7 +64,7 @@ export function projectExists(home: string, name: string): boolean {
 export function createProject(home: string, name: string): ProjectInfo {
   checkProjectName(name);
   if (projectExists(home, name)) throw new Error(`project ${name} already exists`);
-  mkdirSync(projectDir(home, name), { recursive: true, mode: 0o700 });
+  makeDir(projectDir(home, name));
   return projectInfo(home, name);
 }
 
@@ -103,6 +104,6 @@ export function readLastProject(home: string): string | null {
 }
 
 export function writeLastProject(home: string, name: string): void {
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  makeDir(home);
   writeFileSync(join(home, LAST_PROJECT_FILE), `${checkProjectName(name)}\n`, { mode: 0o600 });
 }

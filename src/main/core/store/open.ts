@@ -1,9 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
 import { registerPathFilter } from './functions.ts';
+import { makeDir } from './make-dir.ts';
 import { applyMigrations, unknownMigrationVersions, type Migration } from './migrate.ts';
 import { migrations as allMigrations } from './migrations/index.ts';
 
@@ -111,7 +112,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
  * and gives its -wal and -shm files the same mode. Its folder, when we make it, is owner-only too.
  */
 function createOwnerOnly(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: DIR_MODE });
+  makeDir(dirname(path), DIR_MODE);
   try {
     closeSync(openSync(path, 'wx', FILE_MODE));
   } catch (err) {
@@ -140,6 +141,12 @@ function inspectExisting(path: string, known: number[]): { readOnlyReason: strin
       unknown = unknownMigrationVersions(probe, known);
     } catch (err) {
       const code = (err as { code?: string }).code;
+      const blocked = code === 'SQLITE_CANTOPEN' ? unwritableFolder(dirname(path)) : null;
+      if (blocked) {
+        throw new StoreOpenError('unreadable', path,
+          `cannot open database ${path}: its folder ${blocked}, and SQLite must create ${path}-shm beside a WAL database even to read it; ` +
+          'make the folder writable, or copy the database to writable storage (the file was left untouched)');
+      }
       const what = code === 'SQLITE_NOTADB' ? 'not a SQLite database' : 'damaged beyond reading';
       throw new StoreOpenError(code === 'SQLITE_NOTADB' ? 'not_a_database' : 'unreadable', path,
         `cannot open database ${path}: ${what} (${(err as Error).message}); the file was left untouched`);
@@ -235,4 +242,15 @@ export function getMeta(db: Database, key: string): string | undefined {
 
 export function setMeta(db: Database, key: string, value: string): void {
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+/** Why a folder cannot be written ('is on a read-only file system (EROFS)'), or null when it can. */
+function unwritableFolder(dir: string): string | null {
+  try {
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+    return `${dir} ${code === 'EROFS' ? 'is on a read-only file system' : 'is not writable'} (${code})`;
+  }
 }
