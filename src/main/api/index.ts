@@ -128,12 +128,17 @@ export function createApi(options: ApiOptions): Api {
   };
 }
 
+// Methods that write files (uploads into imports/) before the database refuses them: refused up front instead.
+const FILE_WRITES_BEFORE_STORE = new Set(['library.import', 'library.ingest']);
+
 /** On a store opened read-only because it is damaged, a write answers with that reason instead of SQLite's. */
 function explainReadOnly(store: Store, handlers: ApiHandlers): ApiHandlers {
-  if (!store.readOnlyReason) return handlers;
+  if (!store.readOnlyReason && !store.db.readonly) return handlers;
+  const reason = store.readOnlyReason ?? `database ${store.path} is open read-only; changes are refused`;
   const wrapped: Record<string, (input: unknown) => Promise<unknown>> = {};
   for (const [method, handler] of Object.entries(handlers) as [string, (input: unknown) => Promise<unknown>][]) {
     wrapped[method] = async (input) => {
+      if (FILE_WRITES_BEFORE_STORE.has(method)) throw new ApiFailure('unavailable', reason);
       try {
         return await handler(input);
       } catch (err) {

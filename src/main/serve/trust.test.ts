@@ -211,8 +211,13 @@ describe('serve mode on a damaged store', () => {
     writeFileSync(path, bytes);
     const store = openStore(path, { loadVec: false });
     expect(store.readOnlyReason).not.toBeNull();
-    const { server } = await serve({ store });
+    const { server, dataDir } = await serve({ store });
     expect((await call(server, 'stats.get', {})).status).toBe(200);
+    // An upload is refused before a byte of it reaches imports/.
+    const up = await call(server, 'library.import', { files: [{ path: 'notes/a.md', base64: Buffer.from('# A\n').toString('base64') }] });
+    expect(up.status).toBe(503);
+    expect(JSON.parse(up.body).error).toEqual({ code: 'unavailable', message: store.readOnlyReason });
+    expect(existsSync(join(dataDir, 'imports'))).toBe(false);
     const folder = tmp.make();
     writeTree(folder, { 'a.md': '# A\n' });
     const w = await call(server, 'library.ingest', { paths: [folder] });
