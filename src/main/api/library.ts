@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { ingestPaths, isInside, markForReindex, removeSource, rescan } from '../core/ingest/index.ts';
+import { getSourceRef, ingestPaths, ingestWithin, isInside, markForReindex, removeSource, rescan, rootContaining } from '../core/ingest/index.ts';
 import type { IngestFileIssue, IngestProgress, IngestReport } from '../../shared/types.ts';
 import type { ImportReport, RemovedSource } from '../../shared/api/index.ts';
 import { UPLOAD_FILE_MAX_BYTES } from '../../shared/limits.ts';
@@ -130,12 +130,22 @@ export function createLibrary(deps: LibraryDeps) {
         return { id: ref.id, path: ref.path, chunks: ref.chunks, deletedFile: uploaded };
       });
     },
-    /** Reads, chunks and (in the app) embeds one source again, within its own root. */
+    /**
+     * Reads, chunks and (in the app) embeds one source again, with its root's ignore and containment rules: that one
+     * file, never a walk of its root. Restricted (serve --root), a source outside every allowed root is refused.
+     */
     reindexSource(id: number): Promise<IngestReport> {
       return enqueue(async (onProgress, signal) => {
-        const ref = markForReindex(deps.db, id);
+        const ref = getSourceRef(deps.db, id);
         if (!ref) throw new ApiFailure('not_found', `source ${id} not found`);
-        return ingestPaths(deps.db, [ref.root], { onProgress, signal });
+        const allowed = allowedRoots(deps.ingestRoots, deps.importsDir);
+        if (allowed && !allowed(ref.path)) {
+          throw new ApiFailure('forbidden', `sources.reindex: ${ref.path} is outside the allowed roots (${deps.ingestRoots!.join(', ') || 'none named'}); ` +
+            'serve mode re-reads only files under `contextpack serve --root DIR`', [{ field: 'id', message: 'outside the allowed roots' }]);
+        }
+        const root = rootContaining(deps.db, ref.path);
+        markForReindex(deps.db, id);
+        return root ? ingestWithin(deps.db, root.id, [ref.path], { onProgress, signal }) : ingestPaths(deps.db, [ref.path], { onProgress, signal });
       });
     },
     /** Stops the running job after its current file, refuses queued and new ones, and resolves once none runs. */

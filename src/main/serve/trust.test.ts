@@ -118,6 +118,29 @@ describe('serve mode: library.ingest only under --root', () => {
     expect(indexed).not.toContain(join(elsewhere, 'b2.md'));
   });
 
+  it('sources.reindex re-reads that one file, and refuses a source outside every --root', async () => {
+    const allowed = tmp.make();
+    const elsewhere = tmp.make();
+    writeTree(allowed, { 'a.md': '# A\n\nalpha\n', 'c.md': '# C\n' });
+    writeTree(elsewhere, { 'b.md': '# B\n\nbravo\n' });
+    const store = openStore(join(tmp.make(), 'x.db'), { loadVec: false });
+    await ingestPaths(store.db, [allowed, elsewhere]);
+    writeTree(elsewhere, { 'b2.md': '# B2\n' });
+    const { server } = await serve({ store, ingestRoots: allowedRoots([allowed]) });
+    const idOf = (p: string) => (store.db.prepare('SELECT id FROM sources WHERE path = ?').get(p) as { id: number }).id;
+    const hashOf = (p: string) => (store.db.prepare('SELECT content_hash FROM sources WHERE path = ?').get(p) as { content_hash: string | null }).content_hash;
+    const outside = await call(server, 'sources.reindex', { id: idOf(join(elsewhere, 'b.md')) });
+    expect(outside.status).toBe(403);
+    expect(JSON.parse(outside.body).error.message).toMatch(/b\.md is outside the allowed roots/);
+    expect(hashOf(join(elsewhere, 'b.md'))).not.toBeNull();
+    const inside = await call(server, 'sources.reindex', { id: idOf(join(allowed, 'a.md')) });
+    expect(inside.status).toBe(200);
+    const report = JSON.parse(inside.body).value;
+    expect(report).toMatchObject({ updated: [join(allowed, 'a.md')], files: 1 });
+    const indexed = (store.db.prepare('SELECT path FROM sources ORDER BY path').all() as { path: string }[]).map((r) => r.path);
+    expect(indexed).not.toContain(join(elsewhere, 'b2.md'));
+  });
+
   it('serve --root must name existing folders', () => {
     const file = join(tmp.make(), 'f.txt');
     writeFileSync(file, 'x');
