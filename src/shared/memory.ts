@@ -36,7 +36,8 @@ export interface IssueContent {
 
 export interface StateContent {
   task_description: string;
-  completion_percentage: number;
+  /** Absent (null) when the agent gave none. */
+  completion_percentage: number | null;
   substeps_completed: string[];
   substeps_remaining: string[];
   blockers: string[];

@@ -179,10 +179,17 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect(text(learning)).toContain('"lesson": "The gateway must reload keys after each rotation."');
     const badIssue = await call(s, 'remember', { type: 'issue', title: 'x', content: { severity: 'urgent', description: 'y' } });
     expect(text(badIssue)).toMatch(/content\.severity/);
+    // A state as plain text: completion_percentage is optional, as the tool's description says; none is stored.
+    const state = await call(s, 'remember', { type: 'state', title: 'Key rotation', content: 'Rotation job written; the gateway reload is next.' });
+    expect(state.isError).toBeFalsy();
+    expect(text(state)).toContain('"completion_percentage": null');
+    const badState = await call(s, 'remember', { type: 'state', title: 'x', content: { task_description: 'y', completion_percentage: 140 } });
+    expect(text(badState)).toMatch(/content\.completion_percentage/);
 
     const bundle = text(await call(s, 'rehydrate', { max_tokens: 5000 }));
     expect(bundle).toContain('Rotate keys daily');
     expect(bundle).toContain('Gateway drops reloads');
+    expect(bundle).toContain('**Task**: Rotation job written; the gateway reload is next.\n');
     expect(bundle).not.toContain(FAKE_KEY);
     const nav = await call(s, 'hierarchy', {});
     expect(nav.isError).toBeFalsy();

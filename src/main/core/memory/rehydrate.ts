@@ -139,7 +139,7 @@ function formatContent(m: MemoryRecord): string {
       text('Next Actions', c.next_actions as string);
       break;
     case 'state':
-      lines.push(`**Task**: ${c.task_description} (${c.completion_percentage}% complete)`);
+      lines.push(`**Task**: ${c.task_description}${c.completion_percentage === null || c.completion_percentage === undefined ? '' : ` (${c.completion_percentage}% complete)`}`);
       list('Completed', c.substeps_completed as string[]);
       list('Remaining', c.substeps_remaining as string[]);
       list('Blockers', c.blockers as string[]);

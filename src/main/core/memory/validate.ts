@@ -38,7 +38,7 @@ export function normalizeTimestamp(value: string): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-type FieldSpec = { kind: 'text'; required: boolean } | { kind: 'list' } | { kind: 'int'; min: number; max: number } | { kind: 'enum'; values: readonly string[]; fallback?: string } | { kind: 'alternatives' };
+type FieldSpec = { kind: 'text'; required: boolean } | { kind: 'list' } | { kind: 'int'; min: number; max: number; optional?: boolean } | { kind: 'enum'; values: readonly string[]; fallback?: string } | { kind: 'alternatives' };
 
 // The seed's typed content per memory type; `required` text must be non-blank.
 const CONTENT_SPECS: { [T in MemoryType]: Record<keyof MemoryContentByType[T], FieldSpec> } = {
@@ -61,7 +61,8 @@ const CONTENT_SPECS: { [T in MemoryType]: Record<keyof MemoryContentByType[T], F
   },
   state: {
     task_description: { kind: 'text', required: true },
-    completion_percentage: { kind: 'int', min: 0, max: 100 },
+    // Optional (the MCP tool says so): an agent saving "where I am" as plain text has no percentage; none is stored, not 0.
+    completion_percentage: { kind: 'int', min: 0, max: 100, optional: true },
     substeps_completed: { kind: 'list' },
     substeps_remaining: { kind: 'list' },
     blockers: { kind: 'list' },
@@ -209,6 +210,10 @@ function normalizeContent(type: MemoryType, v: unknown, add: (f: string, m: stri
         break;
       }
       case 'int':
+        if (spec.optional && (value === undefined || value === null)) {
+          out[key] = null;
+          break;
+        }
         if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) {
           add(field, `must be an integer from ${spec.min} to ${spec.max}`);
         }
