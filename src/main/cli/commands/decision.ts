@@ -19,7 +19,7 @@ const USAGE = [
   'contextpack decision new --from FILE.md|-        (a file in the decision template layout)',
   'contextpack decision list [--query Q] [--tags a,b] [--importance-gte N] [--archived|--all] [--limit N]',
   'contextpack decision show <DEC-id> [--chain]',
-  'contextpack decision export [--out DIR] [DEC-id...]   (default DIR: docs/decisions)',
+  'contextpack decision export [--out DIR] [--include-secrets] [DEC-id...]   (default DIR: docs/decisions; secrets are masked unless --include-secrets)',
   'contextpack decision import <dir|file>...',
   'contextpack decision supersede <old DEC-id> --by <new DEC-id>',
 ].join('\n       ');
@@ -51,6 +51,7 @@ export const decisionCommand: Command = {
     limit: { type: 'string' },
     chain: { type: 'boolean', default: false },
     out: { type: 'string' },
+    'include-secrets': { type: 'boolean', default: false },
     by: { type: 'string' },
   },
   async run(ctx) {
@@ -111,7 +112,15 @@ export const decisionCommand: Command = {
           return 0;
         }
         case 'export': {
-          const r = exportDecisions(db, str(ctx, 'out') ?? 'docs/decisions', { ids: rest.length > 0 ? rest : undefined, projectId: str(ctx, 'project') });
+          const includeSecrets = ctx.values['include-secrets'] === true;
+          const r = exportDecisions(db, str(ctx, 'out') ?? 'docs/decisions', { ids: rest.length > 0 ? rest : undefined, projectId: str(ctx, 'project'), includeSecrets });
+          for (const s of r.secrets) {
+            ctx.io.stderr(
+              s.masked
+                ? `decision export: warning: ${s.decision_id} holds what looks like a secret (${s.fields} field${s.fields === 1 ? '' : 's'}); masked in ${s.file}. Pass --include-secrets to write it as typed\n`
+                : `decision export: warning: ${s.decision_id} holds what looks like a secret, written as typed into ${s.file} (--include-secrets); this folder is usually committed\n`,
+            );
+          }
           if (ctx.json) printJson(ctx, r);
           else ctx.io.stdout(`${r.dir}: ${r.written.length} written, ${r.unchanged.length} unchanged\n`);
           return 0;

@@ -53,6 +53,24 @@ describe('decision, memory and hierarchy commands', () => {
     expect(readFileSync(join(out, 'new.md'), 'utf8')).toMatch(/^## DECISION: Use pnpm\n\*\*Decision ID\*\*: DEC-/);
   });
 
+  it('decision export masks a secret typed into a decision and warns, unless --include-secrets', async () => {
+    const key = 'AKIAQ7ZK4RT2MWX9HB3N';
+    const secretDb = join(tmp.make(), 'secret.db');
+    const made = await cli(['decision', 'new', '--db', secretDb, '--json', '--title', 'Deploy from CI', '--decision', `CI deploys with ${key} for now.`, '--rationale', 'Quick.', '--importance', '5']);
+    const id = made.json().decision_id as string;
+    const out = join(tmp.make(), 'decisions');
+    const masked = await cli(['decision', 'export', '--out', out, '--db', secretDb]);
+    expect(masked.code).toBe(0);
+    expect(masked.stderr).toBe(`decision export: warning: ${id} holds what looks like a secret (1 field); masked in ${join(out, `${id}.md`)}. Pass --include-secrets to write it as typed\n`);
+    const file = readFileSync(join(out, `${id}.md`), 'utf8');
+    expect(file).not.toContain(key);
+    expect(file).toMatch(/\[REDACTED: aws_key\]/);
+    expect(file).toContain('Quick.');
+    const typed = await cli(['decision', 'export', '--out', out, '--db', secretDb, '--include-secrets']);
+    expect(typed.stderr).toMatch(/written as typed into .*--include-secrets/);
+    expect(readFileSync(join(out, `${id}.md`), 'utf8')).toContain(key);
+  });
+
   it('memory add / search / show / archive / maintain', async () => {
     const issue = await cli(['memory', 'add', '--db', db, '--json', '--type', 'issue', '--title', 'Login fails', '--set', 'description=Cookie dropped', '--set', 'severity=critical', '--set', 'attempted_fixes[]=SameSite=None']);
     expect(issue.json().content).toMatchObject({ severity: 'critical', attempted_fixes: ['SameSite=None'], status: 'open' });

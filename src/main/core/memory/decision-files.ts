@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DecisionImportResult, DecisionRecord } from '../../../shared/memory.ts';
+import { gateDeep, type Redactor } from '../redact/index.ts';
 import { makeDir } from '../store/make-dir.ts';
 import { createDecision, supersedeDecision, validateDecision, type NormalizedDecision } from './decisions.ts';
 import { DecisionFileError, isDecisionMarkdown, parseDecisionMarkdown, renderDecisionMarkdown, type ParsedDecisionFile } from './decision-markdown.ts';
@@ -14,10 +15,18 @@ export interface ExportResult {
   written: string[];
   /** Files already holding exactly the rendered bytes; left untouched (mtime too). */
   unchanged: string[];
+  /**
+   * Decisions whose fields held something the redaction gate flags: masked in the file unless `includeSecrets`
+   * (then written as typed, and still listed so the caller can warn).
+   */
+  secrets: { decision_id: string; file: string; fields: number; masked: boolean }[];
 }
 
-/** Writes each decision (archived ones too: they are the history) as `<DEC id>.md` in the template's layout. */
-export function exportDecisions(db: Database, dir: string, options: { ids?: string[]; projectId?: string } = {}): ExportResult {
+/**
+ * Writes each decision (archived ones too: they are the history) as `<DEC id>.md` in the template's layout. The
+ * folder is usually committed, so field values pass the redaction gate first unless `includeSecrets`.
+ */
+export function exportDecisions(db: Database, dir: string, options: { ids?: string[]; projectId?: string; includeSecrets?: boolean; redactor?: Redactor } = {}): ExportResult {
   const decisions = options.ids
     ? options.ids.map((id) => {
         const row = findRow(db, id);
@@ -30,10 +39,13 @@ export function exportDecisions(db: Database, dir: string, options: { ids?: stri
           .all(...(options.projectId !== undefined ? [options.projectId] : [])) as MemoryRow[]
       ).map((r) => rowToRecord<'decision'>(r));
   makeDir(dir, 0o777);
-  const result: ExportResult = { dir: resolve(dir), written: [], unchanged: [] };
+  const result: ExportResult = { dir: resolve(dir), written: [], unchanged: [], secrets: [] };
   for (const d of decisions) {
     const file = join(result.dir, decisionFileName(d));
-    const text = renderDecisionMarkdown(d);
+    // Field by field, so the file keeps its layout (and imports back) with a marker where the secret was.
+    const gated = gateDeep({ title: d.title, content: d.content, tags: d.tags }, { source: `decision-export:${d.decision_id}`, ...(options.redactor ? { redactor: options.redactor } : {}) });
+    if (gated.redacted > 0) result.secrets.push({ decision_id: d.decision_id ?? d.memory_id, file, fields: gated.redacted, masked: !options.includeSecrets });
+    const text = renderDecisionMarkdown(gated.redacted > 0 && !options.includeSecrets ? { ...d, ...gated.value } : d);
     let current: string | null = null;
     try {
       current = readFileSync(file, 'utf8');
