@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.ts';
 import { tempDirs, writeTree } from '../testing/tmp.ts';
 import { ingestPaths, rescan } from './ingest.ts';
-import { minimalPdf } from './testing/pdf.ts';
+import { inflatingPdf, minimalPdf } from './testing/pdf.ts';
 import type { IngestProgress } from '../../../shared/types.ts';
 
 const tmp = tempDirs('cp-ingest-');
@@ -86,6 +86,25 @@ describe('ingest of a fixture tree', () => {
     const report = await ingestPaths(store.db, [root], { maxFileBytes: 1000 });
     expect(report.skipped).toEqual([{ path: join(root, 'big.txt'), reason: 'too big: 5000 bytes > limit 1000' }]);
     expect(report.added).toEqual([join(root, 'small.txt')]);
+    store.close();
+  });
+
+  it('bounds the text a small compressed PDF inflates to by the same limit, with the reason in the report', async () => {
+    const root = tmp.make();
+    // About 2 KB on disk, about 200,000 characters of text once its content stream is inflated.
+    const bomb = inflatingPdf({ pages: 2, linesPerPage: 3000 });
+    expect(bomb.length).toBeLessThan(4000);
+    writeTree(root, { 'bomb.pdf': bomb });
+    const store = openStore(':memory:');
+    const report = await ingestPaths(store.db, [root], { maxFileBytes: 20_000 });
+    expect(report.added).toEqual([join(root, 'bomb.pdf')]);
+    expect(report.warnings).toEqual([
+      { path: join(root, 'bomb.pdf'), reason: expect.stringMatching(/^extracted text over the limit of 20000 characters .*indexed up to page 1 of 2, cut there/) },
+    ]);
+    // Chunks overlap, so the text indexed is counted in lines: 34 characters each ('the same sentence again and again\n').
+    const { lines } = store.db.prepare('SELECT max(line_end) AS lines FROM chunks').get() as { lines: number };
+    expect(lines).toBeLessThanOrEqual(Math.ceil(20_000 / 34));
+    expect(lines).toBeGreaterThan(500);
     store.close();
   });
 

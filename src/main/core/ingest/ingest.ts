@@ -282,7 +282,8 @@ async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, root
   let docs: ParsedDocument[];
   const warnings: string[] = [];
   try {
-    docs = await readers[kind.type as SourceType](bytes, path, { ...ctx.chunkOptions, warn: (m) => warnings.push(m) });
+    // The file-size limit bounds extracted text too: a small compressed file (PDF) must not inflate past it.
+    docs = await readers[kind.type as SourceType](bytes, path, { ...ctx.chunkOptions, warn: (m) => warnings.push(m), maxTextChars: ctx.maxBytes });
   } catch (err) {
     const reason = err instanceof FileError ? err.message : `cannot read ${kind.type}: ${(err as Error).message}`;
     return fail({ path, reason }, kind);

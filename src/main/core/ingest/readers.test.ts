@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyPath } from './file-types.ts';
 import { decodeUtf8, htmlToText, readers } from './readers.ts';
 import { createWordPieceCounter } from './wordpiece.ts';
-import { minimalPdf } from './testing/pdf.ts';
+import { inflatingPdf, minimalPdf } from './testing/pdf.ts';
 
 const options = { counter: createWordPieceCounter() };
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -100,6 +100,22 @@ describe('readers', () => {
       ['page=2', 'Second page words'],
     ]);
     await expect(readers.pdf(enc('%PDF-1.4 garbage'), '/p/bad.pdf', options)).rejects.toThrow(/malformed PDF/);
+  });
+
+  it('pdf: text extraction stops at maxTextChars, mid-page, and says so; under the limit nothing changes', async () => {
+    const warnings: string[] = [];
+    const bomb = inflatingPdf({ pages: 3, linesPerPage: 600 });
+    const [doc] = await readers.pdf(bomb, '/p/bomb.pdf', { ...options, maxTextChars: 30_000, warn: (m) => warnings.push(m) });
+    // Chunks overlap, so what was kept is counted in lines (34 characters each), per page.
+    const lastLine = (page: string) => Math.max(...doc!.chunks.filter((c) => c.anchor === page).map((c) => c.lineEnd));
+    expect(lastLine('page=1')).toBe(600);
+    expect(lastLine('page=2')).toBeLessThanOrEqual(Math.ceil((30_000 - 600 * 34) / 34));
+    expect(new Set(doc!.chunks.map((c) => c.anchor))).toEqual(new Set(['page=1', 'page=2']));
+    expect(warnings).toEqual([expect.stringMatching(/^extracted text over the limit of 30000 characters \(a \d+-byte file .*\): indexed up to page 2 of 3, cut there; the rest is not indexed$/)]);
+    const whole: string[] = [];
+    const [all] = await readers.pdf(bomb, '/p/bomb.pdf', { ...options, warn: (m) => whole.push(m) });
+    expect(whole).toEqual([]);
+    expect(new Set(all!.chunks.map((c) => c.anchor))).toEqual(new Set(['page=1', 'page=2', 'page=3']));
   });
 
   it('rejects invalid UTF-8 with the byte offset', () => {

@@ -16,7 +16,15 @@ export interface ParsedDocument {
 export interface ReadOptions extends ChunkOptions {
   /** A problem that left part of the file out while the rest was read (reported with the file, not as a failure). */
   warn?: (message: string) => void;
+  /**
+   * Most characters a compressed format may inflate to (default DEFAULT_MAX_TEXT_CHARS): the file-size limit bounds
+   * only what is on disk, and a 0.5 MB PDF can inflate to 100 MB of text.
+   */
+  maxTextChars?: number;
 }
+
+/** The same bound as the default file-size limit: a PDF yields no more text than a text file may hold. */
+export const DEFAULT_MAX_TEXT_CHARS = 20 * 1024 * 1024;
 
 /** One reader per file type; each turns a file's bytes into documents with provenance-carrying chunks. */
 export type Reader = (bytes: Uint8Array, path: string, options: ReadOptions) => Promise<ParsedDocument[]>;
@@ -137,17 +145,50 @@ const html: Reader = async (bytes, path, options) => {
 };
 
 const pdf: Reader = async (bytes, path, options) => {
-  const { extractText, getDocumentProxy } = await import('unpdf');
-  let pages: string[];
+  const { getDocumentProxy } = await import('unpdf');
+  const limit = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+  const pages: string[] = [];
   let title: string | null = null;
+  let cut: { page: number; of: number } | null = null;
+  let doc: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
   try {
-    const doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     const meta = await doc.getMetadata().catch(() => null);
     const info = meta?.info as { Title?: unknown } | undefined;
     if (typeof info?.Title === 'string' && info.Title.trim()) title = info.Title.trim();
-    pages = (await extractText(doc, { mergePages: false })).text as string[];
+    // Page by page, streamed, against a budget: a content stream that inflates without end is cut where the budget
+    // runs out instead of being decoded whole (unpdf's extractText decodes every page at once).
+    let used = 0;
+    for (let n = 1; n <= doc.numPages && !cut; n++) {
+      const page = await doc.getPage(n);
+      const reader = page.streamTextContent().getReader();
+      let text = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        // The same text as unpdf's per-page extraction: each item's string, a newline where the item ends a line.
+        for (const item of value.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+        if (used + text.length > limit) {
+          await reader.cancel(new Error('extracted text limit reached'));
+          text = text.slice(0, limit - used);
+          cut = { page: n, of: doc.numPages };
+          break;
+        }
+      }
+      used += text.length;
+      pages.push(text);
+      page.cleanup();
+    }
   } catch (err) {
     throw new FileError(`malformed PDF: ${(err as Error).message}`);
+  } finally {
+    await doc?.loadingTask.destroy().catch(() => {});
+  }
+  if (cut) {
+    options.warn?.(
+      `extracted text over the limit of ${limit} characters (a ${bytes.length}-byte file whose compressed streams inflate far beyond it): ` +
+        `indexed up to page ${cut.page} of ${cut.of}, cut there; the rest is not indexed`,
+    );
   }
   const chunks: ChunkDraft[] = [];
   pages.forEach((pageText, i) => {

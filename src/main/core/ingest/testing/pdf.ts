@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 /** Builds a small valid PDF with one text line per page, so PDF tests need no binary fixtures. */
 export function minimalPdf(pages: string[]): Uint8Array {
   const objects: string[] = [];
@@ -21,4 +22,50 @@ export function minimalPdf(pages: string[]): Uint8Array {
   for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
   out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(out);
+}
+
+/**
+ * A PDF whose page content streams are Flate-compressed runs of the same text line: a few hundred KB on disk that
+ * inflate to `linesPerPage` lines per page (a "PDF bomb" when large). Binary, so offsets are counted in bytes.
+ */
+export function inflatingPdf(options: { pages: number; linesPerPage: number; line?: string }): Uint8Array {
+  const line = (options.line ?? 'the same sentence again and again').replace(/[()\\]/g, (c) => '\\' + c);
+  const parts: Buffer[] = [];
+  let length = 0;
+  const push = (b: Buffer | string) => {
+    const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b;
+    parts.push(buf);
+    length += buf.length;
+  };
+  const offsets: number[] = [];
+  const obj = (id: number, body: Buffer | string, stream?: Buffer) => {
+    offsets[id] = length;
+    push(`${id} 0 obj\n`);
+    push(body);
+    if (stream) {
+      push('\nstream\n');
+      push(stream);
+      push('\nendstream');
+    }
+    push('\nendobj\n');
+  };
+  const pageIds = Array.from({ length: options.pages }, (_, i) => 4 + i * 2);
+  push('%PDF-1.4\n');
+  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  obj(2, `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${options.pages} >>`);
+  obj(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  // Lines cycle over the page's height (text placed off the page is not extracted), so the stream stays repetitive.
+  const cycle = Array.from({ length: 60 }, (_, i) => `1 0 0 1 72 ${780 - i * 12} Tm (${line}) Tj `).join('');
+  const content = `BT /F1 10 Tf ${cycle.repeat(Math.floor(options.linesPerPage / 60))}ET`;
+  const deflated = deflateSync(Buffer.from(content, 'latin1'), { level: 9 });
+  for (const id of pageIds) {
+    obj(id, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`);
+    obj(id + 1, `<< /Length ${deflated.length} /Filter /FlateDecode >>`, deflated);
+  }
+  const size = pageIds.length * 2 + 4;
+  const xref = length;
+  push(`xref\n0 ${size}\n0000000000 65535 f \n`);
+  for (let id = 1; id < size; id++) push(`${String(offsets[id]).padStart(10, '0')} 00000 n \n`);
+  push(`trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return new Uint8Array(Buffer.concat(parts));
 }
