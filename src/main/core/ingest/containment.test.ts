@@ -226,6 +226,8 @@ describe('containment at ingest: hard links and special files', () => {
     expect(report.skipped.find((s) => s.path === join(root, 'db-notes.txt'))?.reason).toMatch(/^hard link \(2 names for this file; .*--follow-symlinks/);
     expect(indexedText(store)).not.toContain('pgpass-hunter2-outside');
     expect(indexedText(store)).toContain('inside-readme-marker');
+    expect(containmentReason(join(root, 'db-notes.txt'), root)).toMatch(/^hard link/);
+    expect(containmentReason(join(root, 'db-notes.txt'), root, { followSymlinks: true })).toBeNull();
     const followed = await ingestPaths(store.db, [root], { followSymlinks: true });
     expect(followed.added.map((p) => relative(root, p))).toContain('db-notes.txt');
     store.close();
@@ -242,6 +244,7 @@ describe('containment at ingest: hard links and special files', () => {
       '/dev/null': 'not a regular file: character device',
     });
     expect(indexedText(store)).toContain('fifo-neighbour-marker');
+    expect(containmentReason(join(root, 'pipe.md'), root)).toBe('not a regular file: FIFO (named pipe)');
     store.close();
   });
 });

@@ -1,6 +1,6 @@
 // What ingest may read under a root: links that stay inside it, and no file that is a credential by its name.
 // One module, so the folder walk, a directly named file and the watcher decide the same way.
-import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore from 'ignore';
 
@@ -111,7 +111,32 @@ export function containmentReason(path: string, root: string, options: Containme
     const outside = symlinkReason(real, realRoot, options);
     if (outside) return outside;
   }
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch {
+    return null;
+  }
+  const special = specialFileReason(st);
+  if (special) return special;
+  if (path !== root && !st.isDirectory()) {
+    const linked = hardLinkReason(st, options);
+    if (linked) return linked;
+  }
   const sensitive = sensitiveReason(path) ?? (real !== path ? sensitiveReason(real) : null);
   if (sensitive && !reincluded(path, path === root ? dirname(root) : root)) return sensitive;
   return null;
+}
+
+/** Why a path that is neither a folder nor a regular file is not read (reading a FIFO would block; a device never ends). */
+export function specialFileReason(st: Stats): string | null {
+  if (st.isFile() || st.isDirectory()) return null;
+  const kind = st.isFIFO() ? 'FIFO (named pipe)' : st.isSocket() ? 'socket' : st.isCharacterDevice() ? 'character device' : st.isBlockDevice() ? 'block device' : 'special file';
+  return `not a regular file: ${kind}`;
+}
+
+/** A second name for a file may sit anywhere on the disk (a hard link to ~/.pgpass): treated like a link out of the root. */
+export function hardLinkReason(st: Stats, options: ContainmentOptions): string | null {
+  if (options.followSymlinks || st.nlink <= 1) return null;
+  return `hard link (${st.nlink} names for this file; one may lie outside the root); read it with --follow-symlinks`;
 }

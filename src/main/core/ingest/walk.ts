@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { isInside, PROJECT_IGNORE_FILE, reincluded, sensitiveReason, SYMLINK_OUTSIDE_ROOT, type ContainmentOptions } from './containment.ts';
+import { hardLinkReason, isInside, PROJECT_IGNORE_FILE, reincluded, sensitiveReason, specialFileReason, SYMLINK_OUTSIDE_ROOT, type ContainmentOptions } from './containment.ts';
 
 export { PROJECT_IGNORE_FILE };
 /** Never project content, and expensive to walk; a project ignore file can still re-include them with `!`. */
@@ -274,14 +274,3 @@ export function walk(roots: string[], options: WalkOptions = {}): WalkResult {
   return { files, failed, skipped, walkedFolders };
 }
 
-/** Why a path that is neither a folder nor a regular file is not read (reading a FIFO would block; a device never ends). */
-export function specialFileReason(st: Stats): string | null {
-  if (st.isFile() || st.isDirectory()) return null;
-  const kind = st.isFIFO() ? 'FIFO (named pipe)' : st.isSocket() ? 'socket' : st.isCharacterDevice() ? 'character device' : st.isBlockDevice() ? 'block device' : 'special file';
-  return `not a regular file: ${kind}`;
-}
-
-export function hardLinkReason(st: Stats, options: ContainmentOptions): string | null {
-  if (options.followSymlinks || st.nlink <= 1) return null;
-  return `hard link (${st.nlink} names for this file; one may lie outside the root); read it with --follow-symlinks`;
-}
