@@ -1,8 +1,10 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../testing/tmp.ts';
 import { explainMkdir, makeDir } from './make-dir.ts';
+import { openStore } from './open.ts';
 
 const tmp = tempDirs('cp-mkdir-');
 afterAll(() => tmp.cleanup());
@@ -36,3 +38,38 @@ describe('makeDir', () => {
     }
   });
 });
+
+/** A real read-only file system where this process may mount one (root on Linux); undefined elsewhere. */
+function readOnlyMount(): { dir: string; seed: (write: (dir: string) => void) => void; done: () => void } | undefined {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return undefined;
+  const dir = tmp.make();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dir], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  return {
+    dir,
+    seed: (write) => {
+      write(dir);
+      execFileSync('mount', ['-o', 'remount,ro', dir], { stdio: 'ignore' });
+    },
+    done: () => execFileSync('umount', [dir], { stdio: 'ignore' }),
+  };
+}
+
+const ro = readOnlyMount();
+describe.skipIf(!ro)('on a read-only file system (a tmpfs mounted read-only)', () => {
+  afterAll(() => ro?.done());
+  it('a data folder to create, and an existing WAL database, both name EROFS instead of ENOENT or damage', () => {
+    ro!.seed((dir) => {
+      mkdirSync(join(dir, 'home'));
+      const s = openStore(join(dir, 'home', 'c.db'), { loadVec: false });
+      s.db.exec("INSERT INTO meta (key, value) VALUES ('k', 'v')");
+      s.close();
+    });
+    expect(() => openStore(join(ro!.dir, 'new', 'c.db'), { loadVec: false })).toThrow(`cannot create folder ${join(ro!.dir, 'new')}: ${ro!.dir} is on a read-only file system (EROFS)`);
+    expect(() => openStore(join(ro!.dir, 'home', 'c.db'), { loadVec: false })).toThrow(/its folder .*home is on a read-only file system \(EROFS\), and SQLite must create .*-shm/);
+  });
+});
+
