@@ -38,7 +38,7 @@ export function normalizeTimestamp(value: string): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-type FieldSpec = { kind: 'text'; required: boolean } | { kind: 'list' } | { kind: 'int'; min: number; max: number; optional?: boolean } | { kind: 'enum'; values: readonly string[]; fallback?: string } | { kind: 'alternatives' };
+type FieldSpec = { kind: 'text'; required: boolean } | { kind: 'list' } | { kind: 'int'; min: number; max: number } | { kind: 'enum'; values: readonly string[]; fallback?: string } | { kind: 'alternatives' };
 
 // The seed's typed content per memory type; `required` text must be non-blank.
 const CONTENT_SPECS: { [T in MemoryType]: Record<keyof MemoryContentByType[T], FieldSpec> } = {
@@ -61,8 +61,7 @@ const CONTENT_SPECS: { [T in MemoryType]: Record<keyof MemoryContentByType[T], F
   },
   state: {
     task_description: { kind: 'text', required: true },
-    // Optional (the MCP tool says so): an agent saving "where I am" as plain text has no percentage; none is stored, not 0.
-    completion_percentage: { kind: 'int', min: 0, max: 100, optional: true },
+    completion_percentage: { kind: 'int', min: 0, max: 100 },
     substeps_completed: { kind: 'list' },
     substeps_remaining: { kind: 'list' },
     blockers: { kind: 'list' },
@@ -177,6 +176,10 @@ export function normalizeTags(v: unknown, add: (f: string, m: string) => void): 
   return out;
 }
 
+// Numbers that may be left out (the MCP tool says so): an agent saving "where I am" as plain text has no percentage;
+// none is stored (null), not a made-up 0.
+const OPTIONAL_INTS = new Set(['completion_percentage']);
+
 function normalizeContent(type: MemoryType, v: unknown, add: (f: string, m: string) => void): Record<string, unknown> {
   const specs = CONTENT_SPECS[type] as Record<string, FieldSpec>;
   const out: Record<string, unknown> = {};
@@ -210,7 +213,7 @@ function normalizeContent(type: MemoryType, v: unknown, add: (f: string, m: stri
         break;
       }
       case 'int':
-        if (spec.optional && (value === undefined || value === null)) {
+        if (OPTIONAL_INTS.has(key) && (value === undefined || value === null)) {
           out[key] = null;
           break;
         }
