@@ -199,7 +199,6 @@ export function embedTwoSentences(worker: WorkerDeps = {}): StagedProbe {
 }
 
 type Manifest = Record<string, DownloadedFile>;
-const MANIFEST = DOWNLOAD_RECORD;
 
 export async function downloadModel(options: DownloadOptions, deps: DownloadDeps): Promise<{ modelDir: string; files: DownloadedFile[]; unverified: boolean }> {
   const { modelId, modelsDir, signal } = options;
@@ -210,12 +209,13 @@ export async function downloadModel(options: DownloadOptions, deps: DownloadDeps
   const list = filesToFetch(dtype);
   const files: DownloadedFile[] = [];
   const report = (p: Omit<DownloadProgress, 'modelId' | 'fileCount'>) => options.onProgress?.({ modelId, fileCount: list.length, ...p });
-  // Files finished in an earlier run, with how each was checked then.
+  // Files finished in an earlier run, with how each was checked then (the record grows file by file in staging and
+  // moves into the model folder with the set).
   const manifest: Manifest = (await readDownloadRecord(staging))?.files.reduce<Manifest>((m, f) => ((m[f.name] = f), m), {}) ?? {};
   const saveManifest = async () => {
     await mkdir(staging, { recursive: true, mode: 0o700 });
     const record: DownloadRecord = { modelId, source: base, dtype, unverified: files.some((f) => f.verified === 'unverified'), files };
-    await writeFile(join(staging, MANIFEST), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+    await writeFile(join(staging, DOWNLOAD_RECORD), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
   };
 
   for (const [fileIndex, { name, optional }] of list.entries()) {
