@@ -131,5 +131,14 @@ describe('editing the library', () => {
     const file = await ok('decisions.exportMarkdown', { write: true });
     expect(file.path).toBe(join(dataDir, 'exports', 'decisions.md'));
     expect(readFileSync(file.path, 'utf8')).toBe(text.markdown);
+    expect(text.masked).toBeUndefined();
+    // A secret typed into a decision is masked in the export (and named), unless includeSecrets.
+    const key = 'AKIAQ7ZK4RT2MWX9HB3N';
+    const leaky = await ok('decisions.create', { title: 'Ferry API', decision: `The ferry API is called with ${key}.`, rationale: 'Vendor.', importance: 4 });
+    const masked = await ok('decisions.exportMarkdown', { write: true });
+    expect(masked.masked).toEqual([leaky.decision_id]);
+    expect(readFileSync(masked.path, 'utf8')).not.toContain(key);
+    expect(masked.markdown).toContain('[REDACTED: aws_key]');
+    expect((await ok('decisions.exportMarkdown', { includeSecrets: true })).markdown).toContain(key);
   });
 });

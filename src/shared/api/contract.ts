@@ -140,7 +140,7 @@ export const apiInputs = {
     .strict(),
   'decisions.create': decisionInputSchema,
   'decisions.supersede': z.object({ decisionId: z.string().min(1), replacement: decisionInputSchema.omit({ supersedes: true }) }).strict(),
-  'decisions.exportMarkdown': z.object({ decisionIds: z.array(z.string()).optional(), write: z.boolean().optional() }).strict(),
+  'decisions.exportMarkdown': z.object({ decisionIds: z.array(z.string()).optional(), write: z.boolean().optional(), includeSecrets: z.boolean().optional() }).strict(),
   'hierarchy.tree': empty,
   'hierarchy.summary': z
     .object({
@@ -369,6 +369,8 @@ export interface DecisionExport {
   count: number;
   /** Where the file was written (desktop, `write: true`); absent when only the text was asked for. */
   path?: string;
+  /** Decisions in which the redaction gate masked something (absent with `includeSecrets` or when none). */
+  masked?: string[];
 }
 
 export interface DecisionList {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { createDecision, listDecisions, memoriesByIds, renderDecisionMarkdown } from '../../core/memory/index.ts';
+import { createDecision, gateDecision, listDecisions, memoriesByIds, renderDecisionMarkdown } from '../../core/memory/index.ts';
 import type { DecisionRecord } from '../../../shared/memory.ts';
 import type { DecisionsEngine } from '../engines.ts';
 import { ApiFailure } from '../failure.ts';
@@ -35,7 +35,10 @@ export function createDecisionsAdapter(db: Database, deps: { now?: () => Date } 
           if (missing.length > 0) throw new ApiFailure('not_found', `some decisions were not found: ${missing.join(', ')}`);
         }
         const ordered = [...found].sort((a, b) => (a.decision_id! < b.decision_id! ? -1 : 1));
-        return { markdown: ordered.map(renderDecisionMarkdown).join('\n---\n\n'), count: ordered.length };
+        // An export is a file meant to be shared or committed: secrets typed into a decision are masked unless asked for.
+        const gated = ordered.map((d) => (input.includeSecrets ? { record: d, redacted: 0 } : gateDecision(d)));
+        const masked = gated.filter((g) => g.redacted > 0).map((g) => g.record.decision_id ?? g.record.memory_id);
+        return { markdown: gated.map((g) => renderDecisionMarkdown(g.record)).join('\n---\n\n'), count: ordered.length, ...(masked.length > 0 ? { masked } : {}) };
       }),
   };
 }

@@ -42,10 +42,9 @@ export function exportDecisions(db: Database, dir: string, options: { ids?: stri
   const result: ExportResult = { dir: resolve(dir), written: [], unchanged: [], secrets: [] };
   for (const d of decisions) {
     const file = join(result.dir, decisionFileName(d));
-    // Field by field, so the file keeps its layout (and imports back) with a marker where the secret was.
-    const gated = gateDeep({ title: d.title, content: d.content, tags: d.tags }, { source: `decision-export:${d.decision_id}`, ...(options.redactor ? { redactor: options.redactor } : {}) });
+    const gated = gateDecision(d, options.redactor);
     if (gated.redacted > 0) result.secrets.push({ decision_id: d.decision_id ?? d.memory_id, file, fields: gated.redacted, masked: !options.includeSecrets });
-    const text = renderDecisionMarkdown(gated.redacted > 0 && !options.includeSecrets ? { ...d, ...gated.value } : d);
+    const text = renderDecisionMarkdown(options.includeSecrets ? d : gated.record);
     let current: string | null = null;
     try {
       current = readFileSync(file, 'utf8');
@@ -62,6 +61,15 @@ export function exportDecisions(db: Database, dir: string, options: { ids?: stri
 }
 
 export const decisionFileName = (d: DecisionRecord): string => `${d.decision_id}.md`;
+
+/**
+ * A decision with its title, fields and tags through the redaction gate, field by field, so rendered Markdown keeps its
+ * layout (and imports back) with a marker where a secret was; `redacted` counts the fields masked.
+ */
+export function gateDecision(d: DecisionRecord, redactor?: Redactor): { record: DecisionRecord; redacted: number } {
+  const gated = gateDeep({ title: d.title, content: d.content, tags: d.tags }, { source: `decision-export:${d.decision_id}`, ...(redactor ? { redactor } : {}) });
+  return { record: gated.redacted > 0 ? { ...d, ...gated.value } : d, redacted: gated.redacted };
+}
 
 export interface ImportReport {
   results: DecisionImportResult[];

@@ -38,7 +38,7 @@ export {
   type LifecycleRule,
 } from './lifecycle.ts';
 export { renderDecisionMarkdown, parseDecisionMarkdown, isDecisionMarkdown, DecisionFileError, type ParsedDecisionFile } from './decision-markdown.ts';
-export { exportDecisions, importDecisions, decisionFileName, type ExportResult, type ImportReport } from './decision-files.ts';
+export { exportDecisions, gateDecision, importDecisions, decisionFileName, type ExportResult, type ImportReport } from './decision-files.ts';
 export { sessionContinuity, humanGap } from './session-continuity.ts';
 export { patchMemory, resolveMemory, type MemoryPatch, type PatchResult } from './patch.ts';
 export { applyLifecycleTo } from './lifecycle.ts';
