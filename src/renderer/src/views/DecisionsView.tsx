@@ -123,7 +123,8 @@ function Decisions() {
     try {
       const desktop = api().transport === 'ipc';
       const r = await api().call('decisions.exportMarkdown', desktop ? { write: true } : {});
-      if (r.path) toast(`Exported ${r.count} decision${r.count === 1 ? '' : 's'} to ${r.path}`);
+      const masked = r.masked?.length ? ` A secret in ${r.masked.join(', ')} was masked.` : '';
+      if (r.path) toast(`Exported ${r.count} decision${r.count === 1 ? '' : 's'} to ${r.path}.${masked}`);
       else {
         const url = URL.createObjectURL(new Blob([r.markdown], { type: 'text/markdown;charset=utf-8' }));
         const a = document.createElement('a');
@@ -133,7 +134,7 @@ function Decisions() {
         a.click();
         a.remove();
         setTimeout(() => URL.revokeObjectURL(url), 10_000);
-        toast(`Downloaded decisions.md (${r.count} decision${r.count === 1 ? '' : 's'})`);
+        toast(`Downloaded decisions.md (${r.count} decision${r.count === 1 ? '' : 's'}).${masked}`);
       }
     } catch (err) {
       toast(`Export failed: ${errorText(err)}`, 'error');
