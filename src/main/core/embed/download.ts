@@ -356,8 +356,15 @@ export async function downloadModel(options: DownloadOptions, deps: DownloadDeps
   await rm(previous, { recursive: true, force: true });
   await mkdir(dirname(modelDir), { recursive: true });
   // Swap: the old folder moves aside and goes only once the new one is in place.
-  if (existsSync(modelDir)) await rename(modelDir, previous);
-  await rename(staging, modelDir);
+  const hadOne = existsSync(modelDir);
+  if (hadOne) await rename(modelDir, previous);
+  try {
+    await rename(staging, modelDir);
+  } catch (err) {
+    // The new set could not take its place: the old one goes back, so a failed swap never leaves nothing installed.
+    if (hadOne) await rename(previous, modelDir).catch(() => {});
+    throw new Error(`models: could not install ${modelId} into ${modelDir} (${(err as Error).message}); the installed model was left as it was`);
+  }
   await rm(previous, { recursive: true, force: true });
   await removeEmptyParents(dirname(staging), join(modelsDir, '.downloads'));
   report({ state: 'done', fileIndex: list.length - 1, bytes: 0, totalBytes: null });
