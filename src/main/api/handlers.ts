@@ -16,6 +16,7 @@ import { ApiFailure, unavailable } from './failure.ts';
 import type { Library } from './library.ts';
 import type { Models } from './adapters/models.ts';
 import type { LiveLibrary } from './watch.ts';
+import { citedReport, resolveUnderRoots } from './refresh.ts';
 
 export interface ApiDeps {
   store: Store;
@@ -69,6 +70,11 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     'library.ingest': (input) => library.ingest(input.paths),
     'library.import': (input) => library.importFiles(input.files, input.batch, input.skipped),
     'library.rescan': () => library.rescan(),
+    'library.refresh': async (input) => {
+      const { roots, absolute } = resolveUnderRoots(store.db, input.paths ?? []);
+      const report = absolute.length === 0 ? await library.rescan() : await library.ingest(absolute);
+      return citedReport(report, roots);
+    },
     'sources.remove': (input) => library.removeSource(input.id),
     'sources.reindex': (input) => library.reindexSource(input.id),
     'sources.chunks': async (input) => sourceChunks(store.db, input.path),

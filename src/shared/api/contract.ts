@@ -124,6 +124,8 @@ export const apiInputs = {
   'settings.get': empty,
   'settings.set': z.object({ evidenceExclude: z.array(globSchema).max(100).optional() }).strict(),
   'library.rescan': empty,
+  /** Re-index the project's roots (no paths), or files and folders under them: relative to a root, or absolute inside one. */
+  'library.refresh': z.object({ paths: z.array(z.string().trim().min(1, 'a path is empty').max(4096)).max(1000).optional() }).strict(),
   'search.query': z
     .object({
       query: z.string().trim().min(1, 'query is empty').max(2000),
@@ -351,6 +353,21 @@ export interface ImportReport extends IngestReport {
   staged?: number;
 }
 
+/** What a refresh changed, every path as the index cites it (root-relative; never absolute). */
+export interface RefreshReport {
+  /** The project's roots, by name. */
+  roots: string[];
+  added: string[];
+  updated: string[];
+  removed: string[];
+  unchanged: number;
+  skipped: { path: string; reason: string }[];
+  failed: { path: string; reason: string }[];
+  files: number;
+  chunks: number;
+  durationMs: number;
+}
+
 export interface RemovedSource {
   id: number;
   path: string;
@@ -468,6 +485,7 @@ export interface ApiOutputs {
   'library.ingest': IngestReport;
   'library.import': ImportReport;
   'library.rescan': IngestReport;
+  'library.refresh': RefreshReport;
   'sources.remove': RemovedSource;
   'sources.reindex': IngestReport;
   'sources.chunks': ChunkContext;
