@@ -22,7 +22,7 @@ export interface ApiDeps {
   store: Store;
   dataDir: string;
   version: string;
-  transport: 'ipc' | 'http' | 'mcp';
+  transport: 'ipc' | 'http' | 'mcp' | 'cli';
   engines: Engines;
   /** Folders searched for a local embedding model (stats report why semantic search is off). */
   modelDirs?: readonly string[];

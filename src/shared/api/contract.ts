@@ -300,7 +300,7 @@ export type CapabilityName = 'vector' | 'decisions' | 'hierarchy' | 'packets';
 
 export interface AppInfo {
   version: string;
-  transport: 'ipc' | 'http' | 'mcp';
+  transport: 'ipc' | 'http' | 'mcp' | 'cli';
   dataDir: string;
   dbPath: string;
   capabilities: Record<CapabilityName, Capability>;
