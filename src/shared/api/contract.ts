@@ -182,9 +182,12 @@ export const apiInputs = {
         .min(MIN_MAX_TOKENS, `token budget must be at least ${MIN_MAX_TOKENS}`)
         .max(MAX_MAX_TOKENS, `token budget must be at most ${MAX_MAX_TOKENS}`)
         .optional(),
-      k: z.number().int().min(1).max(100).optional(),
+      /** Evidence hits fetched (the engine's range: 0 leaves evidence out). */
+      k: z.number().int('k must be a whole number').min(0, 'k must be at least 0').max(100_000, 'k must be at most 100000').optional(),
       filters: searchFiltersSchema.optional(),
       useDefaultExcludes: z.boolean().optional(),
+      /** The tokenizer budgets are counted with (`pack --encoding`). */
+      encoding: z.enum(['o200k_base', 'cl100k_base']).optional(),
       // Issue #17: the same fields as `pack --format / --profile / --session / --tools-file / --conversation-file`.
       /** The rendering of `text` (md by default); the stored snapshot and its hash do not depend on it. */
       format: z.enum(['md', 'json', 'contextos']).optional(),
