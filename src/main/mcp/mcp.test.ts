@@ -131,7 +131,7 @@ describe('contextpack mcp (BM25-only store)', () => {
     // remember.content lists the typed fields of every memory type (state's list fields included).
     const content = (tools.find((t) => t.name === 'remember')!.inputSchema.properties!.content as { anyOf: { properties?: Record<string, unknown> }[] }).anyOf;
     expect(Object.keys(content.find((b) => b.properties)!.properties!)).toEqual(expect.arrayContaining(['decision', 'rationale', 'severity', 'task_description', 'substeps_remaining', 'lesson']));
-    expect(tools.filter((t) => t.outputSchema).map((t) => t.name).sort()).toEqual(['get_packet', 'handoff', 'pack', 'rehydrate', 'search']);
+    expect(tools.filter((t) => t.outputSchema).map((t) => t.name).sort()).toEqual(['get_packet', 'handoff', 'ingest', 'pack', 'rehydrate', 'search']);
     expect(tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name).sort()).toEqual(['end_session', 'handoff', 'ingest', 'pack', 'rehydrate', 'remember', 'resolve_issue', 'update_memory']);
     const { prompts } = await s.client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['hand_off', 'start_task']);

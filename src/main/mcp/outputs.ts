@@ -64,6 +64,20 @@ export const TOOL_OUTPUTS = {
       omitted: z.number().int().describe('memories left out for the budget'),
     })
     .strict(),
+  ingest: z
+    .object({
+      roots: z.array(z.string()).describe("the project's roots, by name"),
+      added: z.array(z.string()).describe('files now indexed that were not'),
+      updated: z.array(z.string()).describe('files indexed again because they changed'),
+      removed: z.array(z.string()).describe('files that left the index (deleted, or now ignored)'),
+      unchanged: z.number().int(),
+      skipped: z.array(z.object({ path: z.string(), reason: z.string() }).strict()),
+      failed: z.array(z.object({ path: z.string(), reason: z.string() }).strict()),
+      files: z.number().int(),
+      chunks: z.number().int(),
+      durationMs: z.number(),
+    })
+    .strict(),
   handoff: z
     .object({
       hash: z.string().describe('context_snapshot_hash of the stored package'),

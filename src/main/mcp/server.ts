@@ -308,7 +308,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     await progress(extra, 0, 1, a.paths ? `refreshing ${a.paths.length} path${a.paths.length === 1 ? '' : 's'}` : 'refreshing every root');
     const r = await call<ApiOutput<'library.refresh'>>('library.refresh', { paths: a.paths });
     await progress(extra, 1, 1, `${r.added.length + r.updated.length + r.removed.length} changed`);
-    return { content: [{ type: 'text', text: formatRefresh(r) }] };
+    return { content: [{ type: 'text', text: formatRefresh(r) }], structuredContent: structured('ingest', r) };
   });
 
   tool('update_memory', async (a) => {
