@@ -65,7 +65,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       dbPath: store.path,
       capabilities: await capabilities(engines),
     }),
-    'stats.get': () => storeStats(store, deps.modelDirs ?? []),
+    'stats.get': async () => ({ ...(await storeStats(store, deps.modelDirs ?? [])), integrity: store.readOnlyReason ? 'damaged' : store.integrity }),
     'sources.list': async () => listSources(store.db),
     'library.ingest': (input) => library.ingest(input.paths),
     'library.import': (input) => library.importFiles(input.files, input.batch, input.skipped),

@@ -301,6 +301,9 @@ export interface Capability {
 
 export type CapabilityName = 'vector' | 'decisions' | 'hierarchy' | 'packets';
 
+/** What opening the store found: a new file, a quick_check run or skipped (unchanged file), in memory, or damaged (read-only). */
+export type StoreIntegrity = 'new' | 'ran' | 'unchanged' | 'memory' | 'damaged';
+
 export interface AppInfo {
   version: string;
   transport: 'ipc' | 'http' | 'mcp' | 'cli';
@@ -483,7 +486,7 @@ export interface StoredSessionView {
 
 export interface ApiOutputs {
   'app.info': AppInfo;
-  'stats.get': StoreStats;
+  'stats.get': StoreStats & { integrity: StoreIntegrity };
   'sources.list': SourceRecord[];
   'library.ingest': IngestReport;
   'library.import': ImportReport;

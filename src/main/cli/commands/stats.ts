@@ -1,6 +1,5 @@
-import { storeStats } from '../../core/stats.ts';
-import { defaultModelDirs } from '../../paths.ts';
-import { openCliStore, printJson, type Command } from '../command.ts';
+import { withApi } from '../api-client.ts';
+import { printJson, type Command } from '../command.ts';
 
 export const statsCommand: Command = {
   name: 'stats',
@@ -8,10 +7,9 @@ export const statsCommand: Command = {
   usage: 'contextpack stats [--db FILE] [--json]',
   options: {},
   async run(ctx) {
-    const store = openCliStore(ctx);
-    try {
-      const s = await storeStats(store, defaultModelDirs(ctx.io.env));
-      const integrity = store.readOnlyReason ? 'damaged: open read-only' : INTEGRITY[store.integrity];
+    return withApi(ctx, 'stats', async (call) => {
+      const { integrity: state, ...s } = await call('stats.get', {});
+      const integrity = INTEGRITY[state];
       if (ctx.json) printJson(ctx, { ...s, integrity });
       else {
         ctx.io.stdout(
@@ -27,13 +25,12 @@ export const statsCommand: Command = {
         );
       }
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   },
 };
 
 const INTEGRITY = {
+  damaged: 'damaged: open read-only',
   new: 'new database',
   ran: 'PRAGMA quick_check passed',
   unchanged: 'unchanged since it last passed PRAGMA quick_check or was closed by ContextPack',
