@@ -20,6 +20,7 @@ import { createMcpServer } from '../mcp/server.ts';
 import { API_TO_TOOL_FIELDS } from '../mcp/tools.ts';
 import { startServer, type RunningServer } from '../serve/server.ts';
 import { TOKEN_HEADER } from '../serve/security.ts';
+import { defaultModelDirs } from '../paths.ts';
 import { createApi, type Api } from './index.ts';
 
 type Outcome = { ok: true; facts: unknown } | { ok: false; code: string; fields: string[] };
@@ -38,6 +39,7 @@ let dbPath: string;
 let root: string;
 let http: RunningServer;
 let mcp: Client;
+let cliEnv: NodeJS.ProcessEnv;
 const doors: Door[] = [];
 
 /** Fields without list positions: a repeated flag cannot say which of its values was wrong, only which flag. */
@@ -79,6 +81,9 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     args: (i) => ['settings', '--json', ...((i.evidenceExclude as string[] | undefined) ?? []).flatMap((g) => ['--evidence-exclude', g]), ...extraFlags(i, ['evidenceExclude'])],
     value: (o) => JSON.parse(o),
   },
+  'stats.get': { args: (i) => ['stats', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
+  'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
+  'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
     args: (i) => {
       const f = (i.filters ?? {}) as { include?: string[] };
@@ -111,7 +116,9 @@ beforeAll(async () => {
     'src/gateway.ts': 'export function rotateKeys(now: Date) {\n  // pelican gateway key rotation\n  return now.getTime();\n}\n',
   });
   await ingestPaths(store.db, [root]);
-  api = createApi({ store, dataDir: dir, version: 't', transport: 'http', background: false, watch: false });
+  // The CLI finds models from its environment; every door looks in the same (empty) folders.
+  cliEnv = { CONTEXTPACK_HOME: tmp.make(), CONTEXTPACK_MODELS_DIR: tmp.make() };
+  api = createApi({ store, dataDir: dir, version: 't', transport: 'http', background: false, watch: false, modelDirs: defaultModelDirs(cliEnv) });
 
   doors.push({ name: 'in-process', call: async (m, i, facts) => fromEnvelope(await api.dispatch(m, i), facts) });
 
@@ -156,7 +163,7 @@ beforeAll(async () => {
     call: async (m, i, facts) => {
       const c = CLI[m];
       if (!c) return null;
-      const r = await runCliCaptured([...c.args(i), '--db', dbPath], { env: { CONTEXTPACK_HOME: tmp.make(), CONTEXTPACK_MODELS_DIR: tmp.make() } });
+      const r = await runCliCaptured([...c.args(i), '--db', dbPath], { env: cliEnv });
       return r.code === 0 ? { ok: true, facts: facts(c.value(r.stdout)) } : parseCliError(r.code, r.stderr);
     },
   });
@@ -174,6 +181,8 @@ const hashFacts: Facts = (v) => v.hash ?? v.manifest?.context_snapshot_hash;
 
 /** Each method with a valid input, an invalid one and an unknown argument (plus what a caller reads of a result). */
 const CASES: { method: string; input: () => Record<string, unknown>; facts?: Facts }[] = [
+  { method: 'stats.get', input: () => ({}), facts: (v) => ({ sources: v.sources, documents: v.documents, chunks: v.chunks, notices: v.notices }) },
+  { method: 'stats.get', input: () => ({ bogus: 1 }) },
   { method: 'settings.get', input: () => ({}), facts: (v) => v.evidenceExclude },
   { method: 'settings.get', input: () => ({ bogus: 1 }) },
   { method: 'settings.set', input: () => ({ evidenceExclude: ['test/**'] }), facts: (v) => v.evidenceExclude },
@@ -188,6 +197,11 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   { method: 'packets.build', input: () => ({ query: 'pelican gateway key rotation', maxTokens: 2000, filters: { include: ['docs/**'] } }), facts: hashFacts },
   { method: 'packets.build', input: () => ({ query: 'x', maxTokens: 10 }) },
   { method: 'packets.build', input: () => ({ query: 'x', bogus: 1 }) },
+  { method: 'packets.list', input: () => ({ limit: 5 }), facts: (v) => v.map((p: { hash: string }) => p.hash) },
+  { method: 'packets.list', input: () => ({ limit: 0 }) },
+  { method: 'packets.list', input: () => ({ limit: 5, bogus: 1 }) },
+  { method: 'sessions.list', input: () => ({ limit: 5 }), facts: (v) => v.map((x: { id: string }) => x.id) },
+  { method: 'sessions.list', input: () => ({ limit: 0 }) },
   { method: 'packets.get', input: () => ({ hash: 'xyz' }) },
   { method: 'packets.get', input: () => ({ hash: 'f'.repeat(64) }) },
   { method: 'packets.get', input: () => ({ hash: 'f'.repeat(64), bogus: 1 }) },
@@ -221,6 +235,9 @@ describe('the contract over every door', () => {
     expect(differences).toEqual([]);
     // Which doors each method was compared over (the CLI has only the commands on the handler map).
     expect(Object.fromEntries([...coverage].map(([m, d]) => [m, [...d].sort()]))).toEqual({
+      'stats.get': ['cli', 'http', 'in-process', 'ipc'],
+      'packets.list': ['cli', 'http', 'in-process', 'ipc'],
+      'sessions.list': ['cli', 'http', 'in-process', 'ipc'],
       'settings.get': ['cli', 'http', 'in-process', 'ipc'],
       'settings.set': ['cli', 'http', 'in-process', 'ipc'],
       'search.query': ['http', 'in-process', 'ipc', 'mcp'],
