@@ -1,9 +1,11 @@
-// The README's MCP table and `contextpack mcp --help` against the live tool list: a tool or argument added to the
-// server and not to the docs (or the other way round) fails here.
+// The live tool list, as a strict client reads it: every schema compiles under Ajv's strict mode (what the MCP
+// Inspector's validation asks), and the README's MCP table and `contextpack mcp --help` match it: a tool or argument
+// added to the server and not to the docs (or the other way round) fails here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Ajv } from 'ajv';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApi, type Api } from '../api/index.ts';
@@ -43,6 +45,20 @@ function mcpTable(): Map<string, string> {
   const rows = section.split('\n').filter((l) => /^\| `[a-z_]+` \|/.test(l));
   return new Map(rows.map((r) => [/^\| `([a-z_]+)`/.exec(r)![1]!, r.split(' | ')[1]!]));
 }
+
+it('every input and output schema is valid JSON Schema under strict validation, closed to unknown keys', () => {
+  const ajv = new Ajv({ strict: true, allErrors: true });
+  for (const t of tools) {
+    for (const [kind, schema] of [['input', t.inputSchema], ['output', t.outputSchema]] as const) {
+      if (!schema) continue;
+      expect(() => ajv.compile(schema), `${t.name} ${kind}Schema`).not.toThrow();
+      expect(schema.type, `${t.name} ${kind}Schema`).toBe('object');
+      expect((schema as { additionalProperties?: unknown }).additionalProperties, `${t.name} ${kind}Schema`).toBe(false);
+    }
+    // What the server checks, the schema says: an unknown key fails the listed schema too.
+    expect(ajv.validate(t.inputSchema, { ...Object.fromEntries(((t.inputSchema.required as string[] | undefined) ?? []).map((k) => [k, 'x'])), bogus: 1 }), t.name).toBe(false);
+  }
+});
 
 it('the README table lists exactly the live tools, each with every argument (and every filter field) it takes', () => {
   const table = mcpTable();
