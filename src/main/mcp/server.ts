@@ -48,9 +48,16 @@ async function progress(extra: Extra, done: number, total: number, message: stri
 /** An issue's field as the tool's input spells it (`max_tokens`, `filters.modified_after`). */
 const toolField = (field: string): string => API_TO_TOOL_FIELDS[field] ?? field;
 
+/** `max_tokens: must be at least 250`, not `max_tokens: max_tokens must be at least 250`: the field is said once. */
+function issueLine(field: string, message: string): string {
+  const apiName = Object.entries(API_TO_TOOL_FIELDS).find(([, t]) => t === field)?.[0];
+  const named = [field, field.split('.').pop()!, ...(apiName ? [apiName, apiName.split('.').pop()!] : [])].find((n) => message.startsWith(`${n} `));
+  return `  ${field}: ${named ? message.slice(named.length + 1) : message}`;
+}
+
 /** One line per problem, each naming the field as the agent sent it; the summary line is not repeated below it. */
 function describeError(e: ApiError): string {
-  if (e.issues && e.issues.length > 0) return [`${e.code}:`, ...e.issues.map((i) => `  ${toolField(i.field)}: ${i.message}`)].join('\n');
+  if (e.issues && e.issues.length > 0) return [`${e.code}:`, ...e.issues.map((i) => issueLine(toolField(i.field), i.message))].join('\n');
   const message = Object.entries(API_TO_TOOL_FIELDS).reduce((m, [api, tool]) => m.replaceAll(api, tool), e.message);
   return `${e.code}: ${message}`;
 }
@@ -61,7 +68,7 @@ function invalidArguments(name: ToolName, error: z.ZodError): string {
   const lines = fieldIssues(error).map((i) =>
     i.message === 'unknown field'
       ? `  ${i.field}: unknown argument${i.field.includes('.') ? '' : known.length > 0 ? ` (${name} takes ${known.join(', ')})` : ` (${name} takes none)`}`
-      : `  ${i.field}: ${i.message}`,
+      : issueLine(i.field, i.message),
   );
   return ['invalid_input:', ...lines].join('\n');
 }
