@@ -301,13 +301,16 @@ describe('contextpack mcp (BM25-only store)', () => {
 
   it('ingest refreshes what the agent changed under the roots, refuses anything outside, and answers in relative paths', async () => {
     writeTree(root, { 'docs/new.md': '# New\n\nThe heron gateway buffers uploads.\n' });
-    const progress: number[] = [];
-    const added = await call(s, 'ingest', { paths: ['docs/new.md'] }, (p) => progress.push(p.progress));
+    const progress: { progress: number; total?: number }[] = [];
+    const added = await call(s, 'ingest', { paths: ['docs/new.md'] }, (p) => progress.push(p));
     expect(added.isError, text(added)).toBeFalsy();
     expect(text(added)).toMatch(/1 added, 0 updated, 0 removed/);
     expect(text(added)).toContain('  docs/new.md');
     expect(text(added)).not.toContain(root);
-    expect(progress).toEqual([0, 1]);
+    // From 0 to done, never back: the files as they are indexed, then the answer.
+    expect(progress[0]!.progress).toBe(0);
+    expect(progress.at(-1)!.progress).toBe(progress.at(-1)!.total);
+    expect(progress.every((p, i) => i === 0 || p.progress >= progress[i - 1]!.progress)).toBe(true);
     expect(text(await call(s, 'search', { query: 'heron gateway' }))).toContain('docs/new.md');
     const outside = [['/etc/hostname', /forbidden:\n {2}paths\.0: \/etc\/hostname is outside the project's roots/], ['../../etc', /paths\.0: \.\.\/\.\.\/etc leads outside/], ['nowhere/x.md', /not_found:\n {2}paths\.0: nowhere\/x\.md is under none of the project's roots/]] as const;
     for (const [path, message] of outside) {

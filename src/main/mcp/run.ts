@@ -83,7 +83,9 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
       return opened.redactor.redactText(text, ctx);
     },
   } as Redactor;
-  const server = createMcpServer({ dispatch, redactor, version });
+  // Tool calls read the roots first, so the API is open by the time a tool listens for its progress.
+  const subscribe = (listener: Parameters<Api['events']['subscribe']>[0]) => (opened ? opened.api.events.subscribe(listener) : () => undefined);
+  const server = createMcpServer({ dispatch, redactor, version, subscribe });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

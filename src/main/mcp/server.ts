@@ -5,7 +5,7 @@ import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-sc
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Dispatch } from '../api/index.ts';
-import { fieldIssues, type ApiError, type ApiOutput } from '../../shared/api/index.ts';
+import { fieldIssues, type ApiError, type ApiEvent, type ApiOutput } from '../../shared/api/index.ts';
 import type { MemoryType } from '../../shared/memory.ts';
 import type { ReplayDiff } from '../../shared/packet.ts';
 import type { SearchFilters } from '../../shared/types.ts';
@@ -20,6 +20,8 @@ export interface McpServerDeps {
   dispatch: Dispatch;
   redactor: Redactor;
   version: string;
+  /** The API's pushed events, for progress a call can report as it goes (an ingest's files). */
+  subscribe?: (listener: (e: ApiEvent) => void) => () => void;
 }
 
 export const PACKET_URI_PREFIX = 'contextpack://packet/';
@@ -313,8 +315,22 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 
   tool('ingest', async (a, extra) => {
     await progress(extra, 0, 1, a.paths ? `refreshing ${a.paths.length} path${a.paths.length === 1 ? '' : 's'}` : 'refreshing every root');
-    const r = await call<ApiOutput<'library.refresh'>>('library.refresh', { paths: a.paths });
-    await progress(extra, 1, 1, `${r.added.length + r.updated.length + r.removed.length} changed`);
+    // The job's files as they are indexed, at most every 200 ms; the total is the files found plus the answer itself.
+    let last = 0;
+    let total = 1;
+    const stop = deps.subscribe?.((e) => {
+      if (e.name !== 'ingest.progress' || e.payload.phase !== 'index' || Date.now() - last < 200) return;
+      last = Date.now();
+      total = Math.max(total, e.payload.filesTotal + 1);
+      void progress(extra, Math.min(e.payload.filesDone, total - 1), total, `indexed ${e.payload.filesDone} of ${e.payload.filesTotal} files`).catch(() => undefined);
+    });
+    let r: ApiOutput<'library.refresh'>;
+    try {
+      r = await call<ApiOutput<'library.refresh'>>('library.refresh', { paths: a.paths });
+    } finally {
+      stop?.();
+    }
+    await progress(extra, total, total, `${r.added.length + r.updated.length + r.removed.length} changed`);
     return { content: [{ type: 'text', text: formatRefresh(r) }], structuredContent: structured('ingest', r) };
   });
 
