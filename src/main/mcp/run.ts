@@ -85,7 +85,9 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
   } as Redactor;
   // Tool calls read the roots first, so the API is open by the time a tool listens for its progress.
   const subscribe = (listener: Parameters<Api['events']['subscribe']>[0]) => (opened ? opened.api.events.subscribe(listener) : () => undefined);
-  const server = createMcpServer({ dispatch, redactor, version, subscribe });
+  let listed: () => void = () => undefined;
+  const toolsListed = new Promise<void>((resolve) => (listed = resolve));
+  const server = createMcpServer({ dispatch, redactor, version, subscribe, onToolsListed: () => listed() });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -94,10 +96,11 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
     process.once('SIGTERM', () => resolve());
   });
   await server.connect(transport);
-  // Opened soon after, unless a tool call opens it first, so the client's tools/list is not competing with the
-  // engine's modules for the CPU; a store that cannot open ends the server.
+  // Opened once the client has its tools (or after a second without a tools/list), unless a tool call opens it
+  // first, so initialize and tools/list do not compete with the engine's modules for the CPU; a store that cannot
+  // open ends the server.
   try {
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.race([toolsListed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     await ready();
   } catch (err) {
     log(`cannot open ${options.dbPath}: ${(err as Error).message}`);

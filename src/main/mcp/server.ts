@@ -22,6 +22,8 @@ export interface McpServerDeps {
   version: string;
   /** The API's pushed events, for progress a call can report as it goes (an ingest's files). */
   subscribe?: (listener: (e: ApiEvent) => void) => () => void;
+  /** Called once a tools/list has been answered: the moment to load what the tool calls need. */
+  onToolsListed?: () => void;
 }
 
 export const PACKET_URI_PREFIX = 'contextpack://packet/';
@@ -189,7 +191,11 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   };
 
   let listed: Tool[] | null = null;
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listed ??= toolList()) }));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    listed ??= toolList();
+    if (deps.onToolsListed) setImmediate(deps.onToolsListed);
+    return { tools: listed };
+  });
   // Our own tools/call: the SDK's would drop unknown arguments before a handler saw them, and word its own errors.
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name as ToolName;
