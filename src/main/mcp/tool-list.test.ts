@@ -60,6 +60,14 @@ it('every input and output schema is valid JSON Schema under strict validation, 
   }
 });
 
+it('every tool refuses an unknown argument by name, before it runs', async () => {
+  for (const t of tools) {
+    const r = (await client.callTool({ name: t.name, arguments: { bogus: 1 } })) as { isError?: boolean; content: { text: string }[] };
+    expect(r.isError, t.name).toBe(true);
+    expect(r.content[0]!.text, t.name).toMatch(/^invalid_input:\n(.*\n)*? {2}bogus: unknown argument \(/);
+  }
+});
+
 it('the README table lists exactly the live tools, each with every argument (and every filter field) it takes', () => {
   const table = mcpTable();
   expect([...table.keys()].sort()).toEqual(tools.map((t) => t.name).sort());
