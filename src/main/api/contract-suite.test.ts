@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ipcChannel } from '../../shared/api/methods.ts';
+import { API_METHODS, ipcChannel } from '../../shared/api/methods.ts';
 import { citePath } from '../../shared/provenance.ts';
 import { ingestPaths } from '../core/ingest/index.ts';
 import { getDefaultRedactor } from '../core/redact/index.ts';
@@ -246,5 +246,21 @@ describe('the contract over every door', () => {
       'memory.rehydrate': ['http', 'in-process', 'ipc', 'mcp'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
     });
+  }, 120_000);
+
+  it('every API method refuses an unknown argument by name, with the same code, over every door that has it', async () => {
+    const differences: string[] = [];
+    for (const method of API_METHODS) {
+      const seen: string[] = [];
+      for (const door of doors) {
+        const got = await door.call(method, { bogus: 1 }, (v) => v);
+        if (got === null) continue;
+        const said = got.ok ? 'accepted' : `${got.code}${got.fields.includes('bogus') ? ' naming bogus' : ` without naming bogus (${got.fields.join(', ')})`}`;
+        seen.push(`${door.name}: ${said}`);
+        if (said !== 'invalid_input naming bogus') differences.push(`${method} over ${door.name}: ${said}`);
+      }
+      expect(seen.length, method).toBeGreaterThanOrEqual(3);
+    }
+    expect(differences).toEqual([]);
   }, 120_000);
 });
