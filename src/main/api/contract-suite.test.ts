@@ -40,6 +40,7 @@ let root: string;
 let http: RunningServer;
 let mcp: Client;
 let cliEnv: NodeJS.ProcessEnv;
+let issueId: string;
 const doors: Door[] = [];
 
 /** Fields without list positions: a repeated flag cannot say which of its values was wrong, only which flag. */
@@ -82,6 +83,10 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     value: (o) => JSON.parse(o),
   },
   'stats.get': { args: (i) => ['stats', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
+  'memory.resolve': {
+    args: (i) => ['memory', 'resolve', String(i.id), '--json', ...(i.resolution !== undefined ? ['--resolution', String(i.resolution)] : []), ...extraFlags(i, ['id', 'resolution'])],
+    value: (o) => JSON.parse(o),
+  },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -119,6 +124,9 @@ beforeAll(async () => {
   // The CLI finds models from its environment; every door looks in the same (empty) folders.
   cliEnv = { CONTEXTPACK_HOME: tmp.make(), CONTEXTPACK_MODELS_DIR: tmp.make() };
   api = createApi({ store, dataDir: dir, version: 't', transport: 'http', background: false, watch: false, modelDirs: defaultModelDirs(cliEnv) });
+
+  const issue = await api.dispatch('memory.create', { type: 'issue', title: 'Gateway drops reloads', content: { description: 'Reload fails after rotation', severity: 'high' } });
+  issueId = (issue as { value: { memory_id: string } }).value.memory_id;
 
   doors.push({ name: 'in-process', call: async (m, i, facts) => fromEnvelope(await api.dispatch(m, i), facts) });
 
@@ -208,6 +216,9 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   { method: 'memory.rehydrate', input: () => ({ maxTokens: 3000 }), facts: (v) => ({ tokens: v.tokens, ids: v.ids ?? [v.current_state, ...v.key_decisions, ...v.open_issues, ...v.applicable_learnings].filter(Boolean).map((r: any) => r.decision_id ?? r.memory_id) }) },
   { method: 'memory.rehydrate', input: () => ({ maxTokens: 1 }) },
   { method: 'memory.rehydrate', input: () => ({ bogus: 1 }) },
+  // Resolved by the first door; the others find it resolved: what they say of the issue is the same.
+  { method: 'memory.resolve', input: () => ({ id: issueId, resolution: 'reload after each rotation' }), facts: (v) => ({ id: v.memory.memory_id, status: v.memory.content.status }) },
+  { method: 'memory.resolve', input: () => ({ id: issueId, bogus: 1 }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -245,6 +256,7 @@ describe('the contract over every door', () => {
       'packets.get': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.rehydrate': ['http', 'in-process', 'ipc', 'mcp'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
+      'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],
     });
   }, 120_000);
 

@@ -18,7 +18,9 @@ const packageJson = fileURLToPath(new URL('../../../package.json', import.meta.u
 export function cliApiError(command: string, e: ApiError, flags: Record<string, string> = {}): CliError {
   const field = (f: string) => flags[f] ?? flags[f.replace(/\.\d+$/, '')] ?? flagName(f);
   const text = e.issues && e.issues.length > 0 ? e.issues.map((i) => `${field(i.field)}: ${i.message}`).join('; ') : e.message;
-  return new CliError(`${command}: ${text}`, e.code === 'invalid_input' ? 2 : 1);
+  // The caller's mistakes exit 2, as the CLI's own errors do; the engine's failures 1.
+  const callerError = e.code === 'invalid_input' || e.code === 'not_found' || e.code === 'forbidden' || e.code === 'conflict';
+  return new CliError(`${command}: ${text}`, callerError ? 2 : 1);
 }
 
 /**

@@ -258,8 +258,8 @@ export const apiInputs = {
     })
     .strict(),
   'memory.resolve': z.object({ id: memoryIdSchema, resolution: z.string().max(5000).optional(), agent: agentSchema.optional() }).strict(),
-  'memory.archive': z.object({ id: memoryIdSchema, restore: z.boolean().optional() }).strict(),
-  'memory.delete': z.object({ id: memoryIdSchema }).strict(),
+  'memory.archive': z.object({ id: memoryIdSchema, restore: z.boolean().optional(), agent: agentSchema.optional() }).strict(),
+  'memory.delete': z.object({ id: memoryIdSchema, agent: agentSchema.optional() }).strict(),
   'hierarchy.addSection': z
     .object({
       level: z.union([z.literal(2), z.literal(3)]),
