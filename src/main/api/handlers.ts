@@ -17,12 +17,13 @@ import { ApiFailure, unavailable } from './failure.ts';
 import type { Library } from './library.ts';
 import type { Models } from './adapters/models.ts';
 import type { LiveLibrary } from './watch.ts';
+import { citedReport, resolveUnderRoots } from './refresh.ts';
 
 export interface ApiDeps {
   store: Store;
   dataDir: string;
   version: string;
-  transport: 'ipc' | 'http' | 'mcp';
+  transport: 'ipc' | 'http' | 'mcp' | 'cli';
   engines: Engines;
   /** Folders searched for a local embedding model (stats report why semantic search is off). */
   modelDirs?: readonly string[];
@@ -65,11 +66,16 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       dbPath: store.path,
       capabilities: await capabilities(engines),
     }),
-    'stats.get': () => storeStats(store, deps.modelDirs ?? []),
+    'stats.get': async () => ({ ...(await storeStats(store, deps.modelDirs ?? [])), integrity: store.readOnlyReason ? 'damaged' : store.integrity }),
     'sources.list': async () => listSources(store.db),
     'library.ingest': (input) => library.ingest(input.paths),
     'library.import': (input) => library.importFiles(input.files, input.batch, input.skipped),
     'library.rescan': () => library.rescan(),
+    'library.refresh': async (input) => {
+      const { roots, absolute } = resolveUnderRoots(store.db, input.paths ?? []);
+      const report = absolute.length === 0 ? await library.rescan() : await library.ingest(absolute);
+      return citedReport(report, roots);
+    },
     'sources.remove': (input) => library.removeSource(input.id),
     'sources.reindex': (input) => library.reindexSource(input.id),
     'sources.chunks': async (input) => sourceChunks(store.db, input.path),

@@ -24,7 +24,7 @@ export interface ApiOptions {
   store: Store;
   dataDir: string;
   version: string;
-  transport: 'ipc' | 'http' | 'mcp';
+  transport: 'ipc' | 'http' | 'mcp' | 'cli';
   desktop?: ApiDeps['desktop'];
   engines?: Engines;
   modelDirs?: readonly string[];

@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createApi } from '../api/index.ts';
-import { createEngines } from '../api/wire-engines.ts';
-import { getDefaultRedactor } from '../core/redact/index.ts';
-import { openStore } from '../core/store/index.ts';
+import type { Api, Dispatch } from '../api/index.ts';
+import type { Redactor } from '../core/redact/index.ts';
+import type { Store } from '../core/store/index.ts';
 import { createMcpServer } from './server.ts';
 
 const packageJson = fileURLToPath(new URL('../../../package.json', import.meta.url));
@@ -36,30 +35,59 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
   consoleToStderr();
   const log = (s: string) => options.stderr(`contextpack mcp: ${s}\n`);
   const version = (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
-  const store = openStore(options.dbPath);
-  // The query embedder's worker thread writes to this process's stdout by default; its output goes to stderr instead.
-  const engines = createEngines(store, {
-    modelDirs: options.modelDirs,
-    embedWorker: {
-      spawnWorker: (url, init) => {
-        const worker = new Worker(url, { workerData: init, stdout: true });
-        worker.stdout.pipe(process.stderr);
-        return worker;
+  /**
+   * The store, the engine and the redaction rules load once the server answers: a client's initialize and tools/list
+   * need none of them, so an agent sees the tools without waiting for the engine's modules (issue #24's cold start).
+   */
+  let opened: { store: Store; api: Api; redactor: Redactor } | null = null;
+  const open = async (): Promise<{ store: Store; api: Api; redactor: Redactor }> => {
+    const [{ createApi }, { createEngines }, { getDefaultRedactor }, { openStore }] = await Promise.all([
+      import('../api/index.ts'),
+      import('../api/wire-engines.ts'),
+      import('../core/redact/index.ts'),
+      import('../core/store/index.ts'),
+    ]);
+    const store = openStore(options.dbPath);
+    // The query embedder's worker thread writes to this process's stdout by default; its output goes to stderr instead.
+    const engines = createEngines(store, {
+      modelDirs: options.modelDirs,
+      embedWorker: {
+        spawnWorker: (url, init) => {
+          const worker = new Worker(url, { workerData: init, stdout: true });
+          worker.stdout.pipe(process.stderr);
+          return worker;
+        },
       },
+    });
+    const api = createApi({
+      engines,
+      store,
+      dataDir: options.dataDir,
+      modelDirs: options.modelDirs,
+      version,
+      transport: 'mcp',
+      // An agent's session is no place for background embedding or daily maintenance: the app and the CLI do those.
+      background: false,
+      onError: (method, err) => log(`${method}: ${(err as Error).stack ?? String(err)}`),
+    });
+    opened = { store, api, redactor: getDefaultRedactor() };
+    return opened;
+  };
+  let opening: Promise<{ store: Store; api: Api; redactor: Redactor }> | null = null;
+  const ready = () => (opening ??= open());
+  const dispatch: Dispatch = async (method, input) => (await ready()).api.dispatch(method, input);
+  // Every gated text follows a dispatch (each tool call reads the roots first), so the rules are loaded by then.
+  const redactor = {
+    redactText: (text, ctx) => {
+      if (!opened) throw new Error('the redaction rules are not loaded yet');
+      return opened.redactor.redactText(text, ctx);
     },
-  });
-  const api = createApi({
-    engines,
-    store,
-    dataDir: options.dataDir,
-    modelDirs: options.modelDirs,
-    version,
-    transport: 'mcp',
-    // An agent's session is no place for background embedding or daily maintenance: the app and the CLI do those.
-    background: false,
-    onError: (method, err) => log(`${method}: ${(err as Error).stack ?? String(err)}`),
-  });
-  const server = createMcpServer({ dispatch: api.dispatch, redactor: getDefaultRedactor(), version });
+  } as Redactor;
+  // Tool calls read the roots first, so the API is open by the time a tool listens for its progress.
+  const subscribe = (listener: Parameters<Api['events']['subscribe']>[0]) => (opened ? opened.api.events.subscribe(listener) : () => undefined);
+  let listed: () => void = () => undefined;
+  const toolsListed = new Promise<void>((resolve) => (listed = resolve));
+  const server = createMcpServer({ dispatch, redactor, version, subscribe, onToolsListed: () => listed() });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -68,10 +96,22 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
     process.once('SIGTERM', () => resolve());
   });
   await server.connect(transport);
+  // Opened once the client has its tools (or after a second without a tools/list), unless a tool call opens it
+  // first, so initialize and tools/list do not compete with the engine's modules for the CPU; a store that cannot
+  // open ends the server.
+  try {
+    await Promise.race([toolsListed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    await ready();
+  } catch (err) {
+    log(`cannot open ${options.dbPath}: ${(err as Error).message}`);
+    await server.close().catch(() => undefined);
+    return 1;
+  }
   log(`serving ${options.dbPath} on stdio`);
   await closed;
   await server.close().catch(() => undefined);
-  await api.close();
-  store.close();
+  const done = opened as { store: Store; api: Api } | null;
+  await done?.api.close();
+  done?.store.close();
   return 0;
 }

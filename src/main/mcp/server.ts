@@ -1,20 +1,29 @@
 // The MCP server: the tools of tools.ts and the stored packets as resources, each answered through the API's one
 // dispatcher. Every text that leaves passes the redaction gate here, whatever the engine already did to it.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { Dispatch } from '../api/index.ts';
-import type { ApiError, ApiOutput } from '../../shared/api/index.ts';
+import { fieldIssues, type ApiError, type ApiEvent, type ApiOutput } from '../../shared/api/index.ts';
 import type { MemoryType } from '../../shared/memory.ts';
 import type { ReplayDiff } from '../../shared/packet.ts';
 import type { SearchFilters } from '../../shared/types.ts';
 import { provenance } from '../../shared/provenance.ts';
 import type { Redactor } from '../core/redact/index.ts';
 import { API_TO_TOOL_FIELDS, TOOL_ANNOTATIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, type ToolName } from './tools.ts';
+import { handoffStructure, packetStructure, rehydrateStructure, searchStructure, TOOL_OUTPUTS, type StructuredTool } from './outputs.ts';
+import { pathHider, semanticOffForAgent, withoutCliAdvice } from './agent-text.ts';
+import { registerPrompts } from './prompts.ts';
 
 export interface McpServerDeps {
   dispatch: Dispatch;
   redactor: Redactor;
   version: string;
+  /** The API's pushed events, for progress a call can report as it goes (an ingest's files). */
+  subscribe?: (listener: (e: ApiEvent) => void) => () => void;
+  /** Called once a tools/list has been answered: the moment to load what the tool calls need. */
+  onToolsListed?: () => void;
 }
 
 export const PACKET_URI_PREFIX = 'contextpack://packet/';
@@ -29,17 +38,43 @@ type Extra = {
   sendNotification: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>;
 };
 
-/** notifications/progress, when the client asked for it with a progressToken. */
+/**
+ * notifications/progress, when the client asked for it with a progressToken. After the last one the result waits a
+ * moment: a client reading both in one chunk (the SDK's does) drops a notification that arrives with its result.
+ */
 async function progress(extra: Extra, done: number, total: number, message: string): Promise<void> {
   const token = extra._meta?.progressToken;
   if (token === undefined) return;
   await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message } });
+  if (done === total) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
+/** An issue's field as the tool's input spells it (`max_tokens`, `filters.modified_after`). */
+const toolField = (field: string): string => API_TO_TOOL_FIELDS[field] ?? field;
+
+/** `max_tokens: must be at least 250`, not `max_tokens: max_tokens must be at least 250`: the field is said once. */
+function issueLine(field: string, message: string): string {
+  const apiName = Object.entries(API_TO_TOOL_FIELDS).find(([, t]) => t === field)?.[0];
+  const named = [field, field.split('.').pop()!, ...(apiName ? [apiName, apiName.split('.').pop()!] : [])].find((n) => message.startsWith(`${n} `));
+  return `  ${field}: ${named ? message.slice(named.length + 1) : message}`;
+}
+
+/** One line per problem, each naming the field as the agent sent it; the summary line is not repeated below it. */
 function describeError(e: ApiError): string {
-  const issues = (e.issues ?? []).map((i) => `  ${API_TO_TOOL_FIELDS[i.field] ?? i.field}: ${i.message}`);
+  if (e.issues && e.issues.length > 0) return [`${e.code}:`, ...e.issues.map((i) => issueLine(toolField(i.field), i.message))].join('\n');
   const message = Object.entries(API_TO_TOOL_FIELDS).reduce((m, [api, tool]) => m.replaceAll(api, tool), e.message);
-  return [`${e.code}: ${message}`, ...issues].join('\n');
+  return `${e.code}: ${message}`;
+}
+
+/** A tool's arguments against its schema: unknown ones are named with the ones it takes. */
+function invalidArguments(name: ToolName, error: z.ZodError): string {
+  const known = Object.keys(TOOL_INPUTS[name].shape);
+  const lines = fieldIssues(error).map((i) =>
+    i.message === 'unknown field'
+      ? `  ${i.field}: unknown argument${i.field.includes('.') ? '' : known.length > 0 ? ` (${name} takes ${known.join(', ')})` : ` (${name} takes none)`}`
+      : issueLine(i.field, i.message),
+  );
+  return ['invalid_input:', ...lines].join('\n');
 }
 
 function toApiFilters(
@@ -56,15 +91,6 @@ function toApiFilters(
   };
 }
 
-function retrievalLine(r: { mode: string; retrieval?: ApiOutput<'search.query'>['retrieval'] }): string {
-  const parts = [`mode ${r.mode}`];
-  const x = r.retrieval;
-  if (x?.fusion) parts.push(`fusion ${x.fusion.method}${x.fusion.k !== undefined ? ` k=${x.fusion.k}` : ''}`);
-  if (x?.mmr) parts.push(`MMR λ=${x.mmr.lambda} over ${x.mmr.fetch_k} (${x.mmr.similarity} similarity)`);
-  if (x?.fallback_reason) parts.push(`not hybrid: ${x.fallback_reason}`);
-  return `retrieval: ${parts.join('; ')}`;
-}
-
 function formatDiff(d: ReplayDiff): string {
   const out = [d.identical ? `identical: ${d.hash}` : `stored  ${d.hash}\nrebuilt ${d.reassembled_hash}`];
   for (const i of d.added) out.push(`+ ${i.section} ${i.source}${i.score === null ? '' : ` (score ${i.score})`}`);
@@ -75,18 +101,49 @@ function formatDiff(d: ReplayDiff): string {
   return out.join('\n');
 }
 
+function formatRefresh(r: ApiOutput<'library.refresh'>): string {
+  const list = (label: string, paths: string[]) => (paths.length === 0 ? [] : [`${label} (${paths.length}):`, ...paths.slice(0, 50).map((p) => `  ${p}`), ...(paths.length > 50 ? [`  … and ${paths.length - 50} more`] : [])]);
+  return [
+    `refreshed ${r.roots.join(', ')}: ${r.added.length} added, ${r.updated.length} updated, ${r.removed.length} removed, ${r.unchanged} unchanged (${r.files} files, ${Math.round(r.durationMs)} ms)`,
+    ...list('added', r.added),
+    ...list('updated', r.updated),
+    ...list('removed', r.removed),
+    ...list('skipped', r.skipped.map((x) => `${x.path}: ${x.reason}`)),
+    ...list('failed', r.failed.map((x) => `${x.path}: ${x.reason}`)),
+  ].join('\n');
+}
+
+/** The tools/list entries, built once: input and output schemas as JSON Schema (draft 7, as the SDK's own server does). */
+function toolList(): Tool[] {
+  return (Object.keys(TOOL_INPUTS) as ToolName[]).map((name) => {
+    const output = (TOOL_OUTPUTS as Partial<Record<ToolName, z.ZodObject>>)[name];
+    return {
+      name,
+      description: TOOL_DESCRIPTIONS[name],
+      inputSchema: toJsonSchemaCompat(TOOL_INPUTS[name], { pipeStrategy: 'input' }) as Tool['inputSchema'],
+      ...(output ? { outputSchema: toJsonSchemaCompat(output, { pipeStrategy: 'output' }) as Tool['outputSchema'] } : {}),
+      annotations: TOOL_ANNOTATIONS[name],
+    };
+  });
+}
+
+type ToolAnswer = CallToolResult & { structuredContent?: Record<string, unknown> };
+
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(
     { name: 'contextpack', version: deps.version },
     {
-      capabilities: { tools: {}, resources: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions:
         'ContextPack holds this project\'s indexed files and memory. Start a task with `rehydrate` (project memory) and `pack` (a bounded, redacted context packet for the task); ' +
-        'use `search` to locate passages, `remember` to record decisions, issues, state and learnings for the next session.',
+        'use `search` to locate passages, `ingest` after you change files, and `remember` to record decisions, issues, state and learnings for the next session.',
     },
   );
 
-  const gate = (text: string, source: string): string => deps.redactor.redactText(text, { source: `mcp:${source}`, section: 'MCP' }).text;
+  // The roots as the index knows them, read at each call (a refresh may add one), so paths leave root-relative.
+  let roots: { path: string; name: string }[] = [];
+  const hidePaths = pathHider(() => roots);
+  const gate = (text: string, source: string): string => hidePaths(deps.redactor.redactText(text, { source: `mcp:${source}`, section: 'MCP' }).text);
   /**
    * A JSON document is gated value by value: redacting whole lines of its text would break the JSON (and a key such
    * as "aws_key" beside a value reads like an assignment to the line rules, where the value alone does not).
@@ -115,18 +172,54 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     return r.value as T;
   }
 
-  function tool<N extends ToolName>(name: N, run: (args: any, extra: Extra) => Promise<CallToolResult>): void {
-    server.registerTool(name, { description: TOOL_DESCRIPTIONS[name], inputSchema: TOOL_INPUTS[name] as any, annotations: TOOL_ANNOTATIONS[name] }, (async (args: unknown, extra: Extra) => {
-      try {
-        const result = await run(args, extra);
-        // The gate sees every text block, whatever produced it (search snippets, memory text, paths, errors).
-        return { ...result, content: result.content.map((c) => (c.type === 'text' ? { ...c, text: gateBlock(c.text, name) } : c)) };
-      } catch (err) {
-        const message = err instanceof ToolFailure ? err.message : `failed: ${(err as Error).message ?? String(err)}`;
-        return { isError: true, content: [{ type: 'text', text: gate(message, name) }] };
-      }
-    }) as any);
-  }
+  // Why semantic search is off is said once a session, in the first answer that falls back (and always in stats).
+  let semanticOffSaid = false;
+  const retrievalLine = (mode: string, x: { fusion?: { method: string; k?: number } | null; mmr?: { lambda: number; fetch_k: number; similarity: string } | null; fallback_reason?: string | null } | undefined): string => {
+    const parts = [`mode ${mode}`];
+    if (x?.fusion) parts.push(`fusion ${x.fusion.method}${x.fusion.k !== undefined ? ` k=${x.fusion.k}` : ''}`);
+    if (x?.mmr) parts.push(`MMR λ=${x.mmr.lambda} over ${x.mmr.fetch_k} (${x.mmr.similarity} similarity)`);
+    if (x?.fallback_reason && !semanticOffSaid) {
+      semanticOffSaid = true;
+      parts.push(semanticOffForAgent(x.fallback_reason));
+    }
+    return `retrieval: ${parts.join('; ')}`;
+  };
+
+  const runners = new Map<ToolName, (args: any, extra: Extra) => Promise<ToolAnswer>>();
+  const tool = <N extends ToolName>(name: N, run: (args: z.output<(typeof TOOL_INPUTS)[N]>, extra: Extra) => Promise<ToolAnswer>): void => {
+    runners.set(name, run as (args: any, extra: Extra) => Promise<ToolAnswer>);
+  };
+
+  let listed: Tool[] | null = null;
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    listed ??= toolList();
+    if (deps.onToolsListed) setImmediate(deps.onToolsListed);
+    return { tools: listed };
+  });
+  // Our own tools/call: the SDK's would drop unknown arguments before a handler saw them, and word its own errors.
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name as ToolName;
+    const run = runners.get(name);
+    if (!run) throw new McpError(ErrorCode.InvalidParams, `Tool ${JSON.stringify(request.params.name)} not found`);
+    try {
+      const rootsNow = await deps.dispatch('roots.list', {});
+      if (rootsNow.ok) roots = rootsNow.value as ApiOutput<'roots.list'>;
+      const parsed = TOOL_INPUTS[name].safeParse(request.params.arguments ?? {});
+      if (!parsed.success) throw new ToolFailure(invalidArguments(name, parsed.error));
+      const result = await run(parsed.data, extra as unknown as Extra);
+      // The gate sees every text block and every structured value, whatever produced it (snippets, memory text, paths).
+      return {
+        ...result,
+        content: result.content.map((c) => (c.type === 'text' ? { ...c, text: gateBlock(c.text, name) } : c)),
+        ...(result.structuredContent ? { structuredContent: gateJson(result.structuredContent, name) as Record<string, unknown> } : {}),
+      };
+    } catch (err) {
+      const message = err instanceof ToolFailure ? err.message : `failed: ${(err as Error).message ?? String(err)}`;
+      return { isError: true, content: [{ type: 'text', text: gate(withoutCliAdvice(message), name) }] };
+    }
+  });
+
+  const structured = <N extends StructuredTool>(_name: N, value: z.infer<(typeof TOOL_OUTPUTS)[N]>): Record<string, unknown> => value as Record<string, unknown>;
 
   tool('search', async (a, extra) => {
     await progress(extra, 0, 1, 'searching');
@@ -134,19 +227,32 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     await progress(extra, 1, 1, `${r.hits.length} hits`);
     // The gate judges the chunk's own lines before they are joined and cut: a snippet cut inside a key would no
     // longer match the rule that knows the whole key.
-    const hits = r.hits.map((h, i) => `${i + 1}. ${h.score.toFixed(3)}  ${provenance(h)}\n   ${gate(h.text, 'search').replace(/\s+/g, ' ').slice(0, 240)}`);
-    return { content: [{ type: 'text', text: [retrievalLine(r), '', ...(hits.length > 0 ? hits : ['no results'])].join('\n') }] };
+    const snippet = (t: string) => gate(t, 'search').replace(/\s+/g, ' ').slice(0, 240);
+    const hits = r.hits.map((h, i) => `${i + 1}. ${h.score.toFixed(3)}  ${provenance(h)}\n   ${snippet(h.text)}`);
+    const off = r.retrieval?.fallback_reason ? semanticOffForAgent(r.retrieval.fallback_reason) : null;
+    return {
+      content: [{ type: 'text', text: [retrievalLine(r.mode, r.retrieval), '', ...(hits.length > 0 ? hits : ['no results'])].join('\n') }],
+      structuredContent: structured('search', searchStructure(r, snippet, off)),
+    };
   });
 
   tool('pack', async (a, extra) => {
-    await progress(extra, 0, 2, 'retrieving evidence and assembling the packet');
-    const p = await call<ApiOutput<'packets.build'>>('packets.build', { query: a.query, task: a.task, template: a.template, maxTokens: a.max_tokens, format: a.format });
-    await progress(extra, 2, 2, `packet ${p.hash.slice(0, 12)} stored`);
+    await progress(extra, 0, 1, 'retrieving evidence and assembling the packet');
+    const p = await call<ApiOutput<'packets.build'>>('packets.build', {
+      query: a.query,
+      task: a.task,
+      template: a.template,
+      maxTokens: a.max_tokens,
+      format: a.format,
+      filters: a.filters,
+      useDefaultExcludes: a.default_excludes,
+    });
+    await progress(extra, 1, 1, `packet ${p.hash.slice(0, 12)} stored`);
     const r = p.manifest.retrieval;
     const head = [
       `context_snapshot_hash: ${p.hash}`,
       `resource: ${PACKET_URI_PREFIX}${p.hash}`,
-      retrievalLine({ mode: r.mode, retrieval: { fusion: r.fusion ?? null, mmr: r.mmr ?? null, fallback_reason: r.fallback_reason ?? null } }),
+      retrievalLine(r.mode, r),
       `budget: ${p.manifest.budgets.total_tokens} tokens of ${p.manifest.budgets.max_tokens}; ${p.manifest.redactions.count} lines redacted`,
     ].join('\n');
     return {
@@ -155,12 +261,13 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
         { type: 'text', text: p.text },
         { type: 'resource_link', uri: `${PACKET_URI_PREFIX}${p.hash}`, name: `packet ${p.hash.slice(0, 12)}`, mimeType: p.format === 'md' ? 'text/markdown' : 'application/json' },
       ],
+      structuredContent: structured('pack', packetStructure(p, `${PACKET_URI_PREFIX}${p.hash}`)),
     };
   });
 
   tool('get_packet', async (a) => {
     const p = await call<ApiOutput<'packets.get'>>('packets.get', { hash: a.hash });
-    return { content: [{ type: 'text', text: p.text }] };
+    return { content: [{ type: 'text', text: p.text }], structuredContent: structured('get_packet', packetStructure(p, `${PACKET_URI_PREFIX}${p.hash}`)) };
   });
 
   tool('replay', async (a, extra) => {
@@ -185,7 +292,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   tool('rehydrate', async (a) => {
     const b = await call<ApiOutput<'memory.rehydrate'>>('memory.rehydrate', { maxTokens: a.max_tokens });
     const omitted = b.omitted.length > 0 ? `\n\n(${b.omitted.length} items left out for the token budget)` : '';
-    return { content: [{ type: 'text', text: `${b.text}${omitted}` }] };
+    return { content: [{ type: 'text', text: `${b.text}${omitted}` }], structuredContent: structured('rehydrate', rehydrateStructure(b)) };
   });
 
   tool('hierarchy', async (a) => {
@@ -195,14 +302,42 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 
   tool('stats', async () => {
     const s = await call<ApiOutput<'stats.get'>>('stats.get', {});
+    const w = await call<ApiOutput<'watch.status'>>('watch.status', {});
+    const followed = w.roots.filter((r) => r.watching).map((r) => r.name);
+    const watcher =
+      w.watching === 0
+        ? `watcher    off: no root is followed in this session; call ingest after you change files`
+        : `watcher    following ${followed.join(', ')}${w.busy ? ', indexing now' : ''}${w.queue > 0 ? `, ${w.queue} changes waiting` : ''}; last change ${w.lastChange ?? 'none yet'}`;
     const lines = [
       `sources    ${s.sources.indexed} indexed, ${s.sources.skipped} skipped, ${s.sources.failed} failed`,
       `documents  ${s.documents}`,
       `chunks     ${s.chunks}`,
       `last ingest ${s.lastIngest ? s.lastIngest.startedAt : 'never'}`,
-      ...s.notices,
+      watcher,
+      ...s.notices.map((n) => (/^semantic search off/.test(n) ? semanticOffForAgent(n) : withoutCliAdvice(n))),
     ];
     return { content: [{ type: 'text', text: lines.join('\n') }] };
+  });
+
+  tool('ingest', async (a, extra) => {
+    await progress(extra, 0, 1, a.paths ? `refreshing ${a.paths.length} path${a.paths.length === 1 ? '' : 's'}` : 'refreshing every root');
+    // The job's files as they are indexed, at most every 200 ms; the total is the files found plus the answer itself.
+    let last = 0;
+    let total = 1;
+    const stop = deps.subscribe?.((e) => {
+      if (e.name !== 'ingest.progress' || e.payload.phase !== 'index' || Date.now() - last < 200) return;
+      last = Date.now();
+      total = Math.max(total, e.payload.filesTotal + 1);
+      void progress(extra, Math.min(e.payload.filesDone, total - 1), total, `indexed ${e.payload.filesDone} of ${e.payload.filesTotal} files`).catch(() => undefined);
+    });
+    let r: ApiOutput<'library.refresh'>;
+    try {
+      r = await call<ApiOutput<'library.refresh'>>('library.refresh', { paths: a.paths });
+    } finally {
+      stop?.();
+    }
+    await progress(extra, total, total, `${r.added.length + r.updated.length + r.removed.length} changed`);
+    return { content: [{ type: 'text', text: formatRefresh(r) }], structuredContent: structured('ingest', r) };
   });
 
   tool('update_memory', async (a) => {
@@ -236,13 +371,15 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     const p = h.package;
     await progress(extra, 1, 1, `handoff ${h.hash.slice(0, 12)} stored`);
     const head = `context_snapshot_hash: ${h.hash}\nbudget: ${p.budget.package_tokens} / ${p.budget.max_tokens} tokens; reduction ${(p.compaction.reduction_achieved * 100).toFixed(1)} %; preservation_validation ${p.compaction.preservation_validation}`;
-    return { content: [{ type: 'text', text: head }, { type: 'text', text: h.text }] };
+    return { content: [{ type: 'text', text: head }, { type: 'text', text: h.text }], structuredContent: structured('handoff', handoffStructure(h)) };
   });
 
   tool('end_session', async (a) => {
     const r = await call<ApiOutput<'sessions.end'>>('sessions.end', { notes: a.notes, transcript: a.transcript ? { name: 'transcript', text: a.transcript } : undefined, agent: a.agent });
     return { content: [{ type: 'text', text: `${r.headline}\nsaved ${r.saved.created.length} memories, ${r.saved.duplicates.length} already known` }] };
   });
+
+  registerPrompts(server);
 
   server.registerResource(
     'packet',

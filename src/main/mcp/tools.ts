@@ -5,99 +5,200 @@ import { z } from 'zod';
 import { MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../../shared/limits.ts';
 import { SOURCE_TYPES } from '../../shared/types.ts';
 import { HANDOFF_TYPES } from '../../shared/session.ts';
+import { filterDateMs } from '../../shared/filters.ts';
+import { GLOB_MAX } from '../../shared/globs.ts';
+import type { MemoryType } from '../../shared/memory.ts';
+import { CONTENT_SPECS, type FieldSpec } from '../core/memory/validate.ts';
 
 const hash = z
   .string()
   .regex(/^[0-9a-f]{64}$/, 'hash must be the 64 lowercase hex digits of a context_snapshot_hash')
   .describe('context_snapshot_hash of a stored packet (64 hex digits), as returned by pack');
 
-const filters = z
+const glob = z.string().trim().min(1, 'a glob is empty').max(GLOB_MAX, `a glob is at most ${GLOB_MAX} characters`);
+const date = (field: string) =>
+  z.string().refine((v) => filterDateMs(v) !== null, `${field} must be a date, e.g. 2026-01-31 or 2026-01-31T12:00:00Z`);
+
+const include = z.array(glob).max(100).optional().describe('globs over paths relative to their root; a hit must match one, e.g. ["docs/**", "src/**/*.ts"]');
+const exclude = z.array(glob).max(100).optional().describe('globs over paths relative to their root that no hit may match, e.g. ["test/**"]');
+const types = z.array(z.enum(SOURCE_TYPES)).optional().describe(`source types to keep: ${SOURCE_TYPES.join(', ')}`);
+
+const searchFilters = z
   .object({
-    include: z.array(z.string().min(1).max(500)).max(100).optional().describe('globs over paths relative to their root; a hit must match one, e.g. ["docs/**", "src/**/*.ts"]'),
-    exclude: z.array(z.string().min(1).max(500)).max(100).optional().describe('globs over paths relative to their root that no hit may match, e.g. ["test/**"]'),
+    include,
+    exclude,
     path_glob: z.string().max(1000).optional().describe('SQLite GLOB over the absolute source path, e.g. "*/docs/*.md"'),
-    types: z.array(z.enum(SOURCE_TYPES)).optional().describe('source types to keep, e.g. ["markdown", "code"]'),
-    modified_after: z.string().optional().describe('ISO date: only files modified at or after it'),
-    modified_before: z.string().optional().describe('ISO date: only files modified before it'),
+    types,
+    modified_after: date('filters.modified_after').optional().describe('ISO date: only files modified at or after it'),
+    modified_before: date('filters.modified_before').optional().describe('ISO date: only files modified before it'),
   })
-  .strict();
+  .strict()
+  .describe('narrow the hits; every filter given must hold');
+
+/** The same as `contextpack pack --path / --exclude / --type`. */
+const packFilters = z.object({ include, exclude, types }).strict().describe('narrow the evidence; every filter given must hold (as `contextpack pack --path/--exclude/--type`)');
+
+const memoryType = z.enum(['decision', 'issue', 'state', 'learning']);
+const tag = z.string().min(1).max(TAG_MAX, `a tag is at most ${TAG_MAX} characters`);
+const importance = z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10');
+
+function fieldSchema(spec: FieldSpec): z.ZodType {
+  switch (spec.kind) {
+    case 'text':
+      return z.string();
+    case 'list':
+      return z.array(z.string());
+    case 'int':
+      return z.number().int().min(spec.min).max(spec.max);
+    case 'enum':
+      return z.enum(spec.values as [string, ...string[]]);
+    case 'alternatives':
+      return z.array(z.object({ name: z.string().describe('the option'), reason: z.string().describe('why it was not chosen') }).strict());
+  }
+}
+
+/**
+ * Every content field of every memory type, typed and described from the validator's own table, so the schema an
+ * agent reads cannot drift from what `remember` accepts. A field two types share with different shapes takes either.
+ */
+function contentFields(): Record<string, { schema: z.ZodType; kinds: Set<string>; usedBy: string[] }> {
+  const out: Record<string, { schema: z.ZodType; kinds: Set<string>; usedBy: string[] }> = {};
+  for (const [type, specs] of Object.entries(CONTENT_SPECS) as [MemoryType, Record<string, FieldSpec>][]) {
+    for (const [field, spec] of Object.entries(specs)) {
+      const required = spec.kind === 'text' && spec.required;
+      const entry = (out[field] ??= { schema: fieldSchema(spec), kinds: new Set(), usedBy: [] });
+      if (!entry.kinds.has(spec.kind)) {
+        if (entry.kinds.size > 0) entry.schema = z.union([entry.schema, fieldSchema(spec)]);
+        entry.kinds.add(spec.kind);
+      }
+      entry.usedBy.push(`${type}${required ? ' (required)' : ''}`);
+    }
+  }
+  return out;
+}
+
+const CONTENT_FIELDS = contentFields();
+const LIST_FIELDS = Object.keys(CONTENT_FIELDS).filter((f) => CONTENT_FIELDS[f]!.kinds.has('list'));
+
+const contentObject = z
+  .object(Object.fromEntries(Object.entries(CONTENT_FIELDS).map(([f, e]) => [f, e.schema.optional().describe(e.usedBy.join(', '))])))
+  .strict()
+  .describe('the typed fields of the memory (each says which types use it)');
+
+const setObject = z
+  .object({
+    ...Object.fromEntries(Object.entries(CONTENT_FIELDS).map(([f, e]) => [f, e.schema.optional().describe(`replaces it (${e.usedBy.map((u) => u.replace(' (required)', '')).join(', ')})`)])),
+    ...Object.fromEntries(LIST_FIELDS.map((f) => [`${f}[]`, z.string().min(1).optional().describe(`appends one entry to ${f}`)])),
+  })
+  .strict()
+  .describe('content fields to change, e.g. {"next_actions": "..."}; a key ending in [] appends to a list field, e.g. {"attempted_fixes[]": "retry guard"}');
 
 export const TOOL_INPUTS = {
-  search: {
-    query: z.string().min(1, 'query is required').max(2000, 'query is too long (max 2000)').describe('what to look for, in words'),
-    k: z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100').optional().describe('number of hits (default 10)'),
-    mode: z
-      .enum(['best', 'bm25', 'vector', 'hybrid'])
-      .optional()
-      .describe('best (default): hybrid when every chunk has a vector and the model is installed, else bm25'),
-    filters: filters.optional(),
-  },
-  pack: {
-    query: z.string().min(1, 'query is required').max(2000, 'query is too long (max 2000)').describe('what the evidence should be about'),
-    task: z.string().max(20_000, 'task is too long (max 20000)').optional().describe('the task and its acceptance criteria ("- [ ] ..." lines)'),
-    template: z.enum(['ao-v1', 'layered-v1']).optional().describe('ao-v1 (default: GOALS, HISTORY, INTEL, TASK, PROTOCOL) or layered-v1'),
-    max_tokens: z
-      .number()
-      .int('max_tokens must be a whole number')
-      .min(MIN_MAX_TOKENS, `max_tokens must be at least ${MIN_MAX_TOKENS}`)
-      .max(MAX_MAX_TOKENS, `max_tokens must be at most ${MAX_MAX_TOKENS}`)
-      .optional()
-      .describe('token budget of the packet (default 7000)'),
-    format: z.enum(['md', 'json', 'contextos']).optional().describe('md (default), json (with the manifest) or contextos'),
-  },
-  get_packet: { hash },
-  replay: { hash },
-  remember: {
-    type: z.enum(['decision', 'issue', 'state', 'learning']).describe('kind of memory'),
-    title: z.string().min(1, 'title is required').max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).describe('one line'),
-    content: z
-      .union([z.string(), z.record(z.string(), z.unknown())])
-      .describe(
-        'the typed fields, or plain text for the main one. decision: {decision, rationale, alternatives_considered?: [{name, reason}], expected_impact?, validation_criteria?, context?}; ' +
-          'issue: {description, severity?: critical|high|medium|low, reproduction_steps?, next_actions?}; state: {task_description, completion_percentage?, substeps_remaining?, blockers?, next_actions?}; ' +
-          'learning: {lesson, context?, applicability?, evidence?}',
-      ),
-    tags: z.array(z.string().min(1).max(TAG_MAX, `a tag is at most ${TAG_MAX} characters`)).max(20).optional(),
-    importance: z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10').optional().describe('1-10 (required for decisions)'),
-  },
-  rehydrate: {
-    max_tokens: z.number().int('max_tokens must be a whole number').min(500, 'max_tokens must be at least 500').max(200_000, 'max_tokens must be at most 200000').optional().describe('token budget (default 25000)'),
-  },
-  hierarchy: {
-    marker: z.string().min(1).max(200).optional().describe('a § section such as §1.0, §2.1, §3.1.2 or §4.src/auth.ts; none: the navigation index'),
-  },
-  stats: {},
+  search: z
+    .object({
+      query: z.string().min(1, 'query is required').max(2000, 'query is too long (max 2000)').describe('what to look for, in words'),
+      k: z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100').optional().describe('number of hits (default 10)'),
+      mode: z
+        .enum(['best', 'bm25', 'vector', 'hybrid'])
+        .optional()
+        .describe('best (default): hybrid when every chunk has a vector and the model is installed, else bm25'),
+      filters: searchFilters.optional(),
+    })
+    .strict(),
+  pack: z
+    .object({
+      query: z.string().min(1, 'query is required').max(2000, 'query is too long (max 2000)').describe('what the evidence should be about'),
+      task: z.string().max(20_000, 'task is too long (max 20000)').optional().describe('the task and its acceptance criteria ("- [ ] ..." lines)'),
+      template: z.enum(['ao-v1', 'layered-v1']).optional().describe('ao-v1 (default: GOALS, HISTORY, INTEL, TASK, PROTOCOL) or layered-v1'),
+      max_tokens: z
+        .number()
+        .int('max_tokens must be a whole number')
+        .min(MIN_MAX_TOKENS, `max_tokens must be at least ${MIN_MAX_TOKENS}`)
+        .max(MAX_MAX_TOKENS, `max_tokens must be at most ${MAX_MAX_TOKENS}`)
+        .optional()
+        .describe('token budget of the packet (default 7000)'),
+      format: z.enum(['md', 'json', 'contextos']).optional().describe('md (default), json (with the manifest) or contextos'),
+      filters: packFilters.optional(),
+      default_excludes: z.boolean().optional().describe("apply the project's default evidence excludes (default true; false is `contextpack pack --no-default-excludes`)"),
+    })
+    .strict(),
+  get_packet: z.object({ hash }).strict(),
+  replay: z.object({ hash }).strict(),
+  remember: z
+    .object({
+      type: memoryType.describe('kind of memory'),
+      title: z.string().min(1, 'title is required').max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).describe('one line'),
+      content: z
+        .union([z.string().min(1, 'content is empty'), contentObject])
+        .describe(
+          'the typed fields, or plain text for the main one (decision, description, task_description or lesson). ' +
+            'decision needs decision and rationale; issue needs description; state needs task_description; learning needs lesson',
+        ),
+      tags: z.array(tag).max(20).optional().describe('labels to find it by, e.g. ["security"]'),
+      importance: importance.optional().describe('1-10 (required for decisions)'),
+    })
+    .strict(),
+  rehydrate: z
+    .object({
+      max_tokens: z.number().int('max_tokens must be a whole number').min(500, 'max_tokens must be at least 500').max(200_000, 'max_tokens must be at most 200000').optional().describe('token budget (default 25000)'),
+    })
+    .strict(),
+  hierarchy: z
+    .object({
+      marker: z.string().min(1).max(200).optional().describe('a § section such as §1.0, §2.1, §3.1.2 or §4.src/auth.ts; none: the navigation index'),
+    })
+    .strict(),
+  stats: z.object({}).strict(),
+  ingest: z
+    .object({
+      paths: z
+        .array(z.string().trim().min(1, 'a path is empty').max(4096))
+        .max(1000)
+        .optional()
+        .describe("files or folders you changed, relative to a project root (as search cites them) or absolute inside one; none: re-walk every root. Paths outside the project's roots are refused"),
+    })
+    .strict(),
   // Seed 002's session workflow (#13, #17): memory edits, capacity, handoffs, session summaries.
-  update_memory: {
-    id: z.string().min(1, 'id is required').max(200).describe('memory id, or a decision id such as DEC-2026-01-31-001'),
-    title: z.string().min(1).max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).optional(),
-    importance: z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10').optional(),
-    tags: z.array(z.string().min(1).max(TAG_MAX, `a tag is at most ${TAG_MAX} characters`)).max(20).optional().describe('replaces the tags'),
-    set: z.record(z.string(), z.unknown()).optional().describe('content fields to change, e.g. {"next_actions": "..."}; a key ending in [] appends to a list field, e.g. {"attempted_fixes[]": "retry guard"}'),
-  },
-  resolve_issue: {
-    id: z.string().min(1, 'id is required').max(200).describe('memory id of an issue'),
-    resolution: z.string().max(5000).optional().describe('how it was resolved (appended to its investigation status)'),
-  },
-  capacity: {
-    tokens: z.number().int('tokens must be a whole number').min(0, 'tokens must be at least 0').describe('tokens currently in your context'),
-    window: z.number().int('window must be a whole number').min(1).max(10_000_000).optional().describe('your context window in tokens (default 200000)'),
-  },
-  handoff: {
-    type: z.enum(HANDOFF_TYPES as unknown as [string, ...string[]]).describe('complete (25k tokens), specialist (10k), continuation (40k) or emergency (15k)'),
-    transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('your session transcript (Claude Code / Codex CLI JSONL or a Markdown chat); without it the package comes from project memory'),
-    transcript_name: z.string().min(1).max(200).optional().describe('a name for the transcript, shown as provenance'),
-    from: z.string().min(1).max(100).optional().describe('your agent id'),
-    to: z.string().min(1).max(100).optional().describe('the receiving agent id'),
-    reason: z.string().max(2000).optional(),
-    max_tokens: z.number().int('max_tokens must be a whole number').min(100).max(MAX_MAX_TOKENS).optional().describe("lower than the type's budget to tighten it"),
-    save: z.boolean().optional().describe('also save the decisions, open issues and lessons found as memories (deduplicated)'),
-  },
-  end_session: {
-    notes: z.string().min(1).max(10 * 1024 * 1024).optional().describe('session notes with Done: / DECISION: / BUG-… / TODO: / Lesson: lines'),
-    transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('or the session transcript'),
-    agent: z.string().min(1).max(100).optional().describe('your agent id'),
-  },
+  update_memory: z
+    .object({
+      id: z.string().min(1, 'id is required').max(200).describe('memory id, or a decision id such as DEC-2026-01-31-001'),
+      title: z.string().min(1).max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).optional().describe('a new title (one line)'),
+      importance: importance.optional().describe('a new importance, 1-10 (the lifecycle rules may archive an old decision lowered to 5 or less)'),
+      tags: z.array(tag).max(20).optional().describe('replaces the tags'),
+      set: setObject.optional(),
+    })
+    .strict(),
+  resolve_issue: z
+    .object({
+      id: z.string().min(1, 'id is required').max(200).describe('memory id of an issue'),
+      resolution: z.string().max(5000).optional().describe('how it was resolved (appended to its investigation status)'),
+    })
+    .strict(),
+  capacity: z
+    .object({
+      tokens: z.number().int('tokens must be a whole number').min(0, 'tokens must be at least 0').describe('tokens currently in your context'),
+      window: z.number().int('window must be a whole number').min(1).max(10_000_000).optional().describe('your context window in tokens (default 200000)'),
+    })
+    .strict(),
+  handoff: z
+    .object({
+      type: z.enum(HANDOFF_TYPES as unknown as [string, ...string[]]).describe('complete (25k tokens), specialist (10k), continuation (40k) or emergency (15k)'),
+      transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('your session transcript (Claude Code / Codex CLI JSONL or a Markdown chat); without it the package comes from project memory'),
+      transcript_name: z.string().min(1).max(200).optional().describe('a name for the transcript, shown as provenance'),
+      from: z.string().min(1).max(100).optional().describe('your agent id'),
+      to: z.string().min(1).max(100).optional().describe('the receiving agent id'),
+      reason: z.string().max(2000).optional().describe('why you hand off, e.g. "context window at 90 %"'),
+      max_tokens: z.number().int('max_tokens must be a whole number').min(100).max(MAX_MAX_TOKENS).optional().describe("lower than the type's budget to tighten it"),
+      save: z.boolean().optional().describe('also save the decisions, open issues and lessons found as memories (deduplicated)'),
+    })
+    .strict(),
+  end_session: z
+    .object({
+      notes: z.string().min(1).max(10 * 1024 * 1024).optional().describe('session notes with Done: / DECISION: / BUG-… / TODO: / Lesson: lines'),
+      transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('or the session transcript'),
+      agent: z.string().min(1).max(100).optional().describe('your agent id'),
+    })
+    .strict(),
 } as const;
 
 export type ToolName = keyof typeof TOOL_INPUTS;
@@ -124,7 +225,12 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
   hierarchy:
     "Read the project's four-level hierarchy: without a marker, the navigation index (L1 executive summary, L2 sections, L3 details, L4 files) and the summary; " +
     'with a marker such as §2.1, that section.',
-  stats: 'Report what the index holds (sources, documents, chunks, last ingest) and which capabilities are on, e.g. whether semantic search is available and why not.',
+  stats:
+    'Report what the index holds (sources, documents, chunks, last ingest), whether the watcher keeps it current, and which capabilities are on, ' +
+    'e.g. whether semantic search is available and why not.',
+  ingest:
+    'Bring the index up to date after you edited, added or deleted files: give the paths you changed (relative to a project root, as search cites them), ' +
+    "or none to re-walk every root the project remembers. Only files under the project's roots are read. Answers what was added, updated and removed.",
   update_memory:
     'Change a stored memory: title, importance, tags, or content fields (a key ending in [] appends to a list). Validated like remember; audited; ' +
     'the lifecycle rules run afterwards (e.g. an old decision lowered to importance 5 is archived).',
@@ -143,6 +249,7 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
 /** The API's field names, as the tool's input spells them, so an error names the field the agent sent. */
 export const API_TO_TOOL_FIELDS: Record<string, string> = {
   maxTokens: 'max_tokens',
+  useDefaultExcludes: 'default_excludes',
   'filters.pathGlob': 'filters.path_glob',
   'filters.modifiedAfter': 'filters.modified_after',
   'filters.modifiedBefore': 'filters.modified_before',
@@ -160,6 +267,8 @@ export const TOOL_ANNOTATIONS: Record<ToolName, { readOnlyHint: boolean; destruc
   rehydrate: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   hierarchy: { readOnlyHint: true, openWorldHint: false },
   stats: { readOnlyHint: true, openWorldHint: false },
+  // Re-reads files the project already follows: the same files give the same index.
+  ingest: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   update_memory: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   resolve_issue: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capacity: { readOnlyHint: true, openWorldHint: false },

@@ -124,6 +124,8 @@ export const apiInputs = {
   'settings.get': empty,
   'settings.set': z.object({ evidenceExclude: z.array(globSchema).max(100).optional() }).strict(),
   'library.rescan': empty,
+  /** Re-index the project's roots (no paths), or files and folders under them: relative to a root, or absolute inside one. */
+  'library.refresh': z.object({ paths: z.array(z.string().trim().min(1, 'a path is empty').max(4096)).max(1000).optional() }).strict(),
   'search.query': z
     .object({
       query: z.string().trim().min(1, 'query is empty').max(2000),
@@ -180,9 +182,12 @@ export const apiInputs = {
         .min(MIN_MAX_TOKENS, `token budget must be at least ${MIN_MAX_TOKENS}`)
         .max(MAX_MAX_TOKENS, `token budget must be at most ${MAX_MAX_TOKENS}`)
         .optional(),
-      k: z.number().int().min(1).max(100).optional(),
+      /** Evidence hits fetched (the engine's range: 0 leaves evidence out). */
+      k: z.number().int('k must be a whole number').min(0, 'k must be at least 0').max(100_000, 'k must be at most 100000').optional(),
       filters: searchFiltersSchema.optional(),
       useDefaultExcludes: z.boolean().optional(),
+      /** The tokenizer budgets are counted with (`pack --encoding`). */
+      encoding: z.enum(['o200k_base', 'cl100k_base']).optional(),
       // Issue #17: the same fields as `pack --format / --profile / --session / --tools-file / --conversation-file`.
       /** The rendering of `text` (md by default); the stored snapshot and its hash do not depend on it. */
       format: z.enum(['md', 'json', 'contextos']).optional(),
@@ -253,8 +258,8 @@ export const apiInputs = {
     })
     .strict(),
   'memory.resolve': z.object({ id: memoryIdSchema, resolution: z.string().max(5000).optional(), agent: agentSchema.optional() }).strict(),
-  'memory.archive': z.object({ id: memoryIdSchema, restore: z.boolean().optional() }).strict(),
-  'memory.delete': z.object({ id: memoryIdSchema }).strict(),
+  'memory.archive': z.object({ id: memoryIdSchema, restore: z.boolean().optional(), agent: agentSchema.optional() }).strict(),
+  'memory.delete': z.object({ id: memoryIdSchema, agent: agentSchema.optional() }).strict(),
   'hierarchy.addSection': z
     .object({
       level: z.union([z.literal(2), z.literal(3)]),
@@ -296,9 +301,12 @@ export interface Capability {
 
 export type CapabilityName = 'vector' | 'decisions' | 'hierarchy' | 'packets';
 
+/** What opening the store found: a new file, a quick_check run or skipped (unchanged file), in memory, or damaged (read-only). */
+export type StoreIntegrity = 'new' | 'ran' | 'unchanged' | 'memory' | 'damaged';
+
 export interface AppInfo {
   version: string;
-  transport: 'ipc' | 'http' | 'mcp';
+  transport: 'ipc' | 'http' | 'mcp' | 'cli';
   dataDir: string;
   dbPath: string;
   capabilities: Record<CapabilityName, Capability>;
@@ -349,6 +357,21 @@ export interface ImportReport extends IngestReport {
   folder: string;
   /** A non-final batch: how many of its files were staged (nothing is indexed until the final batch). */
   staged?: number;
+}
+
+/** What a refresh changed, every path as the index cites it (root-relative; never absolute). */
+export interface RefreshReport {
+  /** The project's roots, by name. */
+  roots: string[];
+  added: string[];
+  updated: string[];
+  removed: string[];
+  unchanged: number;
+  skipped: { path: string; reason: string }[];
+  failed: { path: string; reason: string }[];
+  files: number;
+  chunks: number;
+  durationMs: number;
 }
 
 export interface RemovedSource {
@@ -467,11 +490,12 @@ export interface StoredSessionView {
 
 export interface ApiOutputs {
   'app.info': AppInfo;
-  'stats.get': StoreStats;
+  'stats.get': StoreStats & { integrity: StoreIntegrity };
   'sources.list': SourceRecord[];
   'library.ingest': IngestReport;
   'library.import': ImportReport;
   'library.rescan': IngestReport;
+  'library.refresh': RefreshReport;
   'sources.remove': RemovedSource;
   'sources.reindex': IngestReport;
   'sources.chunks': ChunkContext;

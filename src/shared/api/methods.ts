@@ -7,6 +7,7 @@ export const API_METHODS = [
   'library.ingest',
   'library.import',
   'library.rescan',
+  'library.refresh',
   'sources.remove',
   'sources.reindex',
   'sources.chunks',

@@ -123,8 +123,8 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
       }),
     'memory.update': (input) => mapped(() => patchMemory(db, input.id, { title: input.title, importance: input.importance, tags: input.tags, set: input.set }, { now, actor: input.agent ?? 'user' })),
     'memory.resolve': (input) => mapped(() => resolveMemory(db, input.id, { resolution: input.resolution, now, actor: input.agent ?? 'user' })),
-    'memory.archive': (input) => mapped(() => (input.restore ? restoreMemory(db, input.id, { now }) : archiveMemory(db, input.id, { now }))),
-    'memory.delete': (input) => mapped(() => deleteMemory(db, input.id, { now })),
+    'memory.archive': (input) => mapped(() => (input.restore ? restoreMemory(db, input.id, { now, actor: input.agent }) : archiveMemory(db, input.id, { now, actor: input.agent }))),
+    'memory.delete': (input) => mapped(() => deleteMemory(db, input.id, { now, actor: input.agent })),
     'hierarchy.addSection': (input) => {
       const { agent, ...section } = input;
       return mapped(() => addSection(db, section, { now, actor: agent }));

@@ -4,7 +4,9 @@ import type { Command } from '../command.ts';
 export const MCP_HELP = `contextpack mcp [--db FILE | --project NAME]
 
 An MCP server on stdio (JSON-RPC on stdin/stdout, logs on stderr) for coding agents.
-Tools: search, pack, get_packet, replay, remember, rehydrate, hierarchy, stats.
+Tools: search, pack, get_packet, replay, remember, rehydrate, hierarchy, stats, ingest, update_memory,
+       resolve_issue, capacity, handoff, end_session.
+Prompts: start_task, hand_off.
 Resources: contextpack://packet/<context_snapshot_hash> (every stored packet).
 
 Claude Code:

@@ -2,20 +2,17 @@ import type { MemoryInput, MemoryRecord, MemorySort, MemoryType } from '../../..
 import { MEMORY_TYPES } from '../../../shared/memory.ts';
 import {
   addMemory,
-  archiveMemory,
-  deleteMemory,
   formatMemory,
   getMemory,
   listAudit,
   patchMemory,
-  resolveMemory,
   rehydrate,
-  restoreMemory,
   runMaintenance,
   searchMemories,
 } from '../../core/memory/index.ts';
 import { CliError, intOption, oneOf, printJson, readInput, type Command, type CommandContext } from '../command.ts';
 import { agentOf, csv, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
+import { withApi } from '../api-client.ts';
 
 const USAGE = [
   'contextpack memory add --type issue|state|learning --title T (--content JSON | --content-file F|- | --set field=value ...)',
@@ -73,6 +70,28 @@ export const memoryCommand: Command = {
       if (rest.length !== 1) throw new CliError(`memory ${sub}: give one memory id\nusage: ${USAGE}`);
       return rest[0]!;
     };
+    // One door (#24): archive, delete and resolve are clients of the API's memory.archive / delete / resolve.
+    if (sub === 'archive' || sub === 'delete' || sub === 'resolve') {
+      const id = one();
+      if (sub === 'delete' && ctx.values.yes !== true) throw new CliError('memory delete is permanent: add --yes (archive is the reversible alternative)');
+      return withApi(ctx, `memory ${sub}`, async (call) => {
+        const agent = agentOf(ctx);
+        if (sub === 'archive') {
+          const m = await call('memory.archive', { id, restore: ctx.values.restore === true, agent });
+          if (ctx.json) printJson(ctx, m);
+          else ctx.io.stdout(`${m.decision_id ?? m.memory_id}  ${m.is_archived ? 'archived' : 'restored'}\n`);
+        } else if (sub === 'delete') {
+          const r = await call('memory.delete', { id, agent });
+          if (ctx.json) printJson(ctx, r);
+          else ctx.io.stdout(`deleted ${r.memory_id}  ${r.title}\n`);
+        } else {
+          const r = await call('memory.resolve', { id, resolution: str(ctx, 'resolution'), agent });
+          if (ctx.json) printJson(ctx, r);
+          else ctx.io.stdout(`${r.memory.memory_id}  ${r.changed ? 'resolved' : 'already resolved'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
+        }
+        return 0;
+      });
+    }
     return withMemoryStore(ctx, async (db) => {
       const actor = agentOf(ctx);
       switch (sub) {
@@ -124,20 +143,6 @@ export const memoryCommand: Command = {
           else ctx.io.stdout(`${formatMemory(m)}\n${m.memory_type} · ${m.is_archived ? 'archived' : 'active'} · read ${m.access_count}× · ${m.memory_id}\n`);
           return 0;
         }
-        case 'archive': {
-          const m = ctx.values.restore === true ? restoreMemory(db, one(), { actor }) : archiveMemory(db, one(), { actor });
-          if (ctx.json) printJson(ctx, m);
-          else ctx.io.stdout(`${m.decision_id ?? m.memory_id}  ${m.is_archived ? 'archived' : 'restored'}\n`);
-          return 0;
-        }
-        case 'delete': {
-          const id = one();
-          if (ctx.values.yes !== true) throw new CliError('memory delete is permanent: add --yes (archive is the reversible alternative)');
-          const r = deleteMemory(db, id, { actor });
-          if (ctx.json) printJson(ctx, r);
-          else ctx.io.stdout(`deleted ${r.memory_id}  ${r.title}\n`);
-          return 0;
-        }
         case 'maintain': {
           const r = runMaintenance(db, { dryRun: ctx.values['dry-run'] === true, projectId: str(ctx, 'project') });
           if (ctx.json) printJson(ctx, r);
@@ -171,12 +176,6 @@ export const memoryCommand: Command = {
           );
           if (ctx.json) printJson(ctx, r);
           else ctx.io.stdout(`${r.memory.decision_id ?? r.memory.memory_id}  ${r.changed ? 'updated' : 'unchanged'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
-          return 0;
-        }
-        case 'resolve': {
-          const r = resolveMemory(db, one(), { actor, resolution: str(ctx, 'resolution') });
-          if (ctx.json) printJson(ctx, r);
-          else ctx.io.stdout(`${r.memory.memory_id}  ${r.changed ? 'resolved' : 'already resolved'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
           return 0;
         }
         case 'audit': {

@@ -1,10 +1,9 @@
 import { PACKET_FORMATS, PACKET_TEMPLATES, TASK_PROFILES, type PacketFormat, type PacketTemplateId, type TaskProfile } from '../../../shared/packet.ts';
-import { assemble, createStoreSources, InputFileError, packetLogs, parseConversationFile, parseToolsFile } from '../../core/packet/index.ts';
-import { explainStoreError } from '../../core/store/index.ts';
+import { InputFileError, parseConversationFile, parseToolsFile } from '../../core/packet/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
-import { CliError, intOption, oneOf, openCliStore, readInput, type Command } from '../command.ts';
-import { cliRetrieval } from '../retrieval.ts';
-import { asCliError, writeAtomic } from './packet-shared.ts';
+import { CliError, intOption, oneOf, readInput, type Command } from '../command.ts';
+import { withApi } from '../api-client.ts';
+import { writeAtomic } from './packet-shared.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, filtersFromFlags } from './filter-flags.ts';
 
 export const packCommand: Command = {
@@ -58,32 +57,36 @@ export const packCommand: Command = {
       if (err instanceof InputFileError) throw new CliError(err.message);
       throw err;
     }
-    const store = openCliStore(ctx);
-    // Hybrid when the store's vectors are complete and the model is here, else BM25 + text MMR (the manifest says why).
-    const retrieval = await cliRetrieval(store, ctx.io.env, { purpose: 'packet' });
-    try {
-      const result = await assemble(
-        { query, task, template, maxTokens, encoding, k, filters, useDefaultExcludes: useDefaultExcludes ? undefined : false, profile: template === 'layered-v1' ? profile : undefined, sessionId: (ctx.values.session as string | undefined) ?? undefined, tools, conversation, keepTurns },
-        {
-          db: store.db,
-          sources: createStoreSources(store.db, { retriever: retrieval.retriever, embedderId: retrieval.embedderId, retrievalFallback: retrieval.fallbackReason }),
-          // FILE-data/logs/redaction.jsonl and injection-log.jsonl (the database's own data folder), as the app writes them.
-          ...packetLogs(ctx.dbPath),
-        },
-        format,
-      );
-      const out = ctx.values.out as string | undefined;
-      if (out) {
-        writeAtomic(out, result.text);
-        const b = result.manifest.budgets;
-        ctx.io.stderr(`wrote ${out}: ${b.total_chars} section chars, ${b.total_tokens} tokens (${encoding}), ${result.manifest.redactions.count} lines redacted, hash ${result.hash}\n`);
-      } else ctx.io.stdout(result.text);
-      return 0;
-    } catch (err) {
-      throw asCliError(explainStoreError(store, err));
-    } finally {
-      await retrieval.close();
-      store.close();
-    }
+    // One door (#24): the packet is built by the API's packets.build, as IPC, HTTP and MCP build it.
+    return withApi(
+      ctx,
+      'pack',
+      async (call) => {
+        const result = await call('packets.build', {
+          query,
+          task,
+          template,
+          maxTokens,
+          encoding,
+          k,
+          filters,
+          useDefaultExcludes: useDefaultExcludes ? undefined : false,
+          profile: template === 'layered-v1' ? profile : undefined,
+          sessionId: (ctx.values.session as string | undefined) ?? undefined,
+          tools,
+          conversation,
+          keepTurns,
+          format,
+        });
+        const out = ctx.values.out as string | undefined;
+        if (out) {
+          writeAtomic(out, result.text);
+          const b = result.manifest.budgets;
+          ctx.io.stderr(`wrote ${out}: ${b.total_chars} section chars, ${b.total_tokens} tokens (${encoding}), ${result.manifest.redactions.count} lines redacted, hash ${result.hash}\n`);
+        } else ctx.io.stdout(result.text);
+        return 0;
+      },
+      { maxTokens: '--max-tokens', sessionId: '--session', keepTurns: '--keep-turns', filters: '--path', 'filters.include': '--path', 'filters.types': '--type', tools: '--tools-file', conversation: '--conversation-file' },
+    );
   },
 };

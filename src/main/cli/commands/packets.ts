@@ -1,5 +1,5 @@
-import { listPackets } from '../../core/packet/index.ts';
-import { intOption, printJson, withStore, type Command } from '../command.ts';
+import { withApi } from '../api-client.ts';
+import { intOption, printJson, type Command } from '../command.ts';
 
 export const packetsCommand: Command = {
   name: 'packets',
@@ -9,8 +9,8 @@ export const packetsCommand: Command = {
   options: { limit: { type: 'string' } },
   async run(ctx) {
     const limit = intOption(ctx, 'limit', 50);
-    return withStore(ctx, (store) => {
-      const list = listPackets(store.db, { limit });
+    return withApi(ctx, 'packets', async (call) => {
+      const list = await call('packets.list', { limit });
       if (ctx.json) printJson(ctx, { packets: list });
       else if (list.length === 0) ctx.io.stdout('no packets yet (contextpack pack --query "…")\n');
       else

@@ -1,6 +1,6 @@
 import { HANDOFF_TYPES, type HandoffType } from '../../../shared/session.ts';
 import { OwnershipError } from '../../core/hierarchy/index.ts';
-import { compactTranscript, capacityStatus, createHandoff, DEFAULT_WINDOW, endSession, listSessions, notesTranscript, type CapacityReport } from '../../core/session/index.ts';
+import { compactTranscript, capacityStatus, createHandoff, DEFAULT_WINDOW, endSession, notesTranscript, type CapacityReport } from '../../core/session/index.ts';
 import { getDefaultRedactor } from '../../core/redact/index.ts';
 import { packetLogs } from '../../core/packet/index.ts';
 import { countTokens, TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
@@ -8,6 +8,7 @@ import { redactTranscript, renderTurn } from '../../core/transcripts/index.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, readInput, type Command } from '../command.ts';
 import { agentOf, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
 import { readTranscriptFlag } from './transcript-input.ts';
+import { withApi } from '../api-client.ts';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -125,8 +126,9 @@ export const sessionCommand: Command = {
   async run(ctx) {
     const sub = subcommand(ctx, ['end', 'list'], this.usage);
     if (sub === 'list') {
-      return withMemoryStore(ctx, (db) => {
-        const sessions = listSessions(db, intOption(ctx, 'limit', 20));
+      const limit = intOption(ctx, 'limit', 20);
+      return withApi(ctx, 'session list', async (call) => {
+        const sessions = await call('sessions.list', { limit });
         if (ctx.json) printJson(ctx, { sessions });
         else ctx.io.stdout(sessions.length === 0 ? 'no sessions recorded (contextpack session end --notes FILE)\n' : sessions.map((s) => `${s.ended_at}  ${s.headline}`).join('\n') + '\n');
         return 0;

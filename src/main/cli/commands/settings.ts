@@ -1,5 +1,10 @@
-import { getSettings, SettingsError, updateSettings } from '../../core/settings/index.ts';
-import { CliError, printJson, withStore, type Command } from '../command.ts';
+import { apiInputs } from '../../../shared/api/contract.ts';
+import { withApi } from '../api-client.ts';
+import { inputFrom, optionsFrom } from '../api-flags.ts';
+import { CliError, printJson, type Command } from '../command.ts';
+
+// settings.get / settings.set over the API handler map; the flag and its checks come from settings.set's schema.
+const FIELDS = ['evidenceExclude'] as const;
 
 export const settingsCommand: Command = {
   name: 'settings',
@@ -9,21 +14,15 @@ export const settingsCommand: Command = {
     "       contextpack settings --evidence-exclude 'test/**' [--evidence-exclude '**/fixtures/**']...   (replaces the list)\n" +
     '       contextpack settings --clear-evidence-exclude',
   options: {
-    'evidence-exclude': { type: 'string', multiple: true },
+    ...optionsFrom(apiInputs['settings.set'], FIELDS),
     'clear-evidence-exclude': { type: 'boolean', default: false },
   },
   async run(ctx) {
-    const given = ctx.values['evidence-exclude'] as string[] | undefined;
+    const input = inputFrom(apiInputs['settings.set'], FIELDS, ctx.values);
     const clear = ctx.values['clear-evidence-exclude'] === true;
-    if (given && clear) throw new CliError('settings: give --evidence-exclude or --clear-evidence-exclude, not both');
-    return withStore(ctx, (store) => {
-      let settings;
-      try {
-        settings = given || clear ? updateSettings(store.db, { evidenceExclude: clear ? [] : given }) : getSettings(store.db);
-      } catch (err) {
-        if (err instanceof SettingsError) throw new CliError(`settings: --evidence-exclude ${err.message}`);
-        throw err;
-      }
+    if (input.evidenceExclude !== undefined && clear) throw new CliError('settings: give --evidence-exclude or --clear-evidence-exclude, not both');
+    return withApi(ctx, 'settings', async (call) => {
+      const settings = input.evidenceExclude !== undefined || clear ? await call('settings.set', clear ? { evidenceExclude: [] } : input) : await call('settings.get', {});
       if (ctx.json) printJson(ctx, settings);
       else ctx.io.stdout(`evidence exclude (packets leave these out unless --no-default-excludes): ${settings.evidenceExclude.length === 0 ? '(none)' : settings.evidenceExclude.join('  ')}\n`);
       return 0;

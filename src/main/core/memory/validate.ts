@@ -38,10 +38,10 @@ export function normalizeTimestamp(value: string): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-type FieldSpec = { kind: 'text'; required: boolean } | { kind: 'list' } | { kind: 'int'; min: number; max: number } | { kind: 'enum'; values: readonly string[]; fallback?: string } | { kind: 'alternatives' };
+export type FieldSpec = { kind: 'text'; required: boolean } | { kind: 'list' } | { kind: 'int'; min: number; max: number } | { kind: 'enum'; values: readonly string[]; fallback?: string } | { kind: 'alternatives' };
 
 // The seed's typed content per memory type; `required` text must be non-blank.
-const CONTENT_SPECS: { [T in MemoryType]: Record<keyof MemoryContentByType[T], FieldSpec> } = {
+export const CONTENT_SPECS: { [T in MemoryType]: Record<keyof MemoryContentByType[T], FieldSpec> } = {
   decision: {
     decision: { kind: 'text', required: true },
     rationale: { kind: 'text', required: true },

@@ -1,0 +1,278 @@
+// One suite, several doors (issue #24): every case runs over the API in-process, the IPC registration (with the
+// structured clone Electron applies), HTTP (the serve server), MCP (the official SDK client) and the CLI, where the
+// door has the method. Results are reduced to what a caller relies on and errors to their code and fields; any
+// difference between doors fails the suite.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_METHODS, ipcChannel } from '../../shared/api/methods.ts';
+import { citePath } from '../../shared/provenance.ts';
+import { ingestPaths } from '../core/ingest/index.ts';
+import { getDefaultRedactor } from '../core/redact/index.ts';
+import { openStore, type Store } from '../core/store/index.ts';
+import { tempDirs, writeTree } from '../core/testing/tmp.ts';
+import { flagName } from '../cli/api-flags.ts';
+import { runCliCaptured } from '../cli/testing/run-cli.ts';
+import { registerIpcApi } from '../electron/ipc.ts';
+import { createMcpServer } from '../mcp/server.ts';
+import { API_TO_TOOL_FIELDS } from '../mcp/tools.ts';
+import { startServer, type RunningServer } from '../serve/server.ts';
+import { TOKEN_HEADER } from '../serve/security.ts';
+import { defaultModelDirs } from '../paths.ts';
+import { createApi, type Api } from './index.ts';
+
+type Outcome = { ok: true; facts: unknown } | { ok: false; code: string; fields: string[] };
+type Facts = (value: any) => unknown;
+
+interface Door {
+  name: string;
+  /** null: this door has no such method. */
+  call(method: string, input: Record<string, unknown>, facts: Facts): Promise<Outcome | null>;
+}
+
+const tmp = tempDirs('cp-contract-');
+let store: Store;
+let api: Api;
+let dbPath: string;
+let root: string;
+let http: RunningServer;
+let mcp: Client;
+let cliEnv: NodeJS.ProcessEnv;
+let issueId: string;
+const doors: Door[] = [];
+
+/** Fields without list positions: a repeated flag cannot say which of its values was wrong, only which flag. */
+const errorOutcome = (code: string, fields: string[]): Outcome => ({ ok: false, code, fields: [...new Set(fields.map((f) => f.replace(/\.\d+(?=\.|$)/g, '')))].sort() });
+const fromEnvelope = (r: { ok: boolean; value?: unknown; error?: { code: string; issues?: { field: string }[] } }, facts: Facts): Outcome =>
+  r.ok ? { ok: true, facts: facts(r.value) } : errorOutcome(r.error!.code, (r.error!.issues ?? []).map((i) => i.field));
+
+// --- MCP: the tools that front an API method, with the argument names an agent uses.
+const TOOL_TO_API_FIELDS = Object.fromEntries(Object.entries(API_TO_TOOL_FIELDS).map(([a, t]) => [t, a]));
+const snake = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [
+      API_TO_TOOL_FIELDS[k] ?? k,
+      k === 'filters' && v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([fk, fv]) => [(API_TO_TOOL_FIELDS[`filters.${fk}`] ?? `filters.${fk}`).slice('filters.'.length), fv])) : v,
+    ]),
+  );
+const MCP_TOOLS: Record<string, string> = { 'search.query': 'search', 'packets.build': 'pack', 'packets.get': 'get_packet', 'memory.rehydrate': 'rehydrate', 'library.refresh': 'ingest' };
+/** What each tool's structured result says, in the API's terms, for the facts functions. */
+const MCP_VALUE: Record<string, (s: any) => unknown> = {
+  'search.query': (s) => ({ mode: s.mode, hits: s.hits.map((h: any) => ({ path: h.path, displayPath: h.path, anchor: h.anchor ?? '', lineStart: h.lines.start, lineEnd: h.lines.end, score: h.score })) }),
+  'packets.build': (s) => ({ hash: s.hash }),
+  'packets.get': (s) => ({ hash: s.hash }),
+  'memory.rehydrate': (s) => ({ tokens: s.tokens, ids: s.items.map((i: any) => i.id) }),
+  'library.refresh': (s) => s,
+};
+
+/** "invalid_input:\n  max_tokens: …" → the code and the fields, in the API's names. */
+function parseToolError(text: string): Outcome {
+  const [head, ...lines] = text.split('\n');
+  const code = /^(\w+):/.exec(head!)?.[1] ?? 'failed';
+  const fields = lines.map((l) => /^ {2}([\w.[\]]+): /.exec(l)?.[1]).filter((f): f is string => f !== undefined);
+  return errorOutcome(code, fields.map((f) => TOOL_TO_API_FIELDS[f] ?? f));
+}
+
+// --- CLI: the commands on the handler map, each from a method's input to its flags.
+const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; value: (stdout: string) => unknown }> = {
+  'settings.get': { args: (i) => ['settings', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
+  'settings.set': {
+    args: (i) => ['settings', '--json', ...((i.evidenceExclude as string[] | undefined) ?? []).flatMap((g) => ['--evidence-exclude', g]), ...extraFlags(i, ['evidenceExclude'])],
+    value: (o) => JSON.parse(o),
+  },
+  'stats.get': { args: (i) => ['stats', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
+  'memory.resolve': {
+    args: (i) => ['memory', 'resolve', String(i.id), '--json', ...(i.resolution !== undefined ? ['--resolution', String(i.resolution)] : []), ...extraFlags(i, ['id', 'resolution'])],
+    value: (o) => JSON.parse(o),
+  },
+  'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
+  'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
+  'packets.build': {
+    args: (i) => {
+      const f = (i.filters ?? {}) as { include?: string[] };
+      return ['pack', '--format', 'json', '--query', String(i.query), ...(i.maxTokens !== undefined ? ['--max-tokens', String(i.maxTokens)] : []), ...(f.include ?? []).flatMap((g) => ['--path', g]), ...extraFlags(i, ['query', 'maxTokens', 'filters'])];
+    },
+    value: (o) => ({ hash: JSON.parse(o).manifest.context_snapshot_hash }),
+  },
+};
+/** Fields the case gives beyond the command's own, as flags of their own name: how an unknown argument reaches a command line. */
+function extraFlags(input: Record<string, unknown>, known: string[]): string[] {
+  return Object.entries(input)
+    .filter(([k]) => !known.includes(k))
+    .flatMap(([k, v]) => [flagName(k), String(v)]);
+}
+/** "contextpack: pack: --max-tokens: must be …" (or parseArgs' "Unknown option '--bogus'") → code and fields. */
+function parseCliError(code: number, stderr: string): Outcome {
+  // The first line is the error; the usage printed under it names every flag.
+  const flags = [...stderr.split('\n')[0]!.matchAll(/(?:^|[\s'"])(--[a-z][a-z-]*)/g)].map((m) => m[1]!);
+  return errorOutcome(code === 2 ? 'invalid_input' : 'failed', flags.map((f) => f.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
+}
+
+beforeAll(async () => {
+  const dir = tmp.make();
+  dbPath = join(dir, 'c.db');
+  store = openStore(dbPath);
+  root = tmp.make();
+  writeTree(root, {
+    'docs/auth.md': '# Auth\n\n## Tokens\n\nThe pelican gateway signs session tokens with a rotating key.\n\n## Rotation\n\nKeys rotate every 24 hours.\n',
+    'docs/retries.md': '# Retries\n\nThe pelican gateway retries uploads with backoff.\n',
+    'src/gateway.ts': 'export function rotateKeys(now: Date) {\n  // pelican gateway key rotation\n  return now.getTime();\n}\n',
+  });
+  await ingestPaths(store.db, [root]);
+  // The CLI finds models from its environment; every door looks in the same (empty) folders.
+  cliEnv = { CONTEXTPACK_HOME: tmp.make(), CONTEXTPACK_MODELS_DIR: tmp.make() };
+  api = createApi({ store, dataDir: dir, version: 't', transport: 'http', background: false, watch: false, modelDirs: defaultModelDirs(cliEnv) });
+
+  const issue = await api.dispatch('memory.create', { type: 'issue', title: 'Gateway drops reloads', content: { description: 'Reload fails after rotation', severity: 'high' } });
+  issueId = (issue as { value: { memory_id: string } }).value.memory_id;
+
+  doors.push({ name: 'in-process', call: async (m, i, facts) => fromEnvelope(await api.dispatch(m, i), facts) });
+
+  const handlers = new Map<string, (event: { senderFrame: { url: string } }, input: unknown) => unknown>();
+  registerIpcApi({ handle: (channel, listener) => void handlers.set(channel, listener) }, api.dispatch, (url) => url === 'file:///renderer/index.html');
+  doors.push({
+    name: 'ipc',
+    // Electron copies arguments and results with the structured clone algorithm: what does not survive it is lost.
+    call: async (m, i, facts) => fromEnvelope(structuredClone(await handlers.get(ipcChannel(m as never))!({ senderFrame: { url: 'file:///renderer/index.html' } }, structuredClone(i)) as never), facts),
+  });
+
+  const rendererDir = tmp.make();
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>t</title>');
+  http = await startServer({ dispatch: api.dispatch, events: api.events, rendererDir, port: 0 });
+  doors.push({
+    name: 'http',
+    call: async (m, i, facts) => {
+      const res = await fetch(new URL(`/api/${m}`, http.url), { method: 'POST', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: http.token }, body: JSON.stringify(i) });
+      return fromEnvelope((await res.json()) as never, facts);
+    },
+  });
+
+  const server = createMcpServer({ dispatch: api.dispatch, redactor: getDefaultRedactor(), version: 't' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  mcp = new Client({ name: 'contract-suite', version: '0' });
+  await mcp.connect(b);
+  await mcp.listTools(); // the client validates structuredContent against the listed outputSchema from here on
+  doors.push({
+    name: 'mcp',
+    call: async (m, i, facts) => {
+      const tool = MCP_TOOLS[m];
+      if (!tool) return null;
+      const r = (await mcp.callTool({ name: tool, arguments: snake(i) })) as { isError?: boolean; content: { text?: string }[]; structuredContent?: unknown };
+      if (r.isError) return parseToolError(r.content[0]!.text!);
+      return { ok: true, facts: facts(MCP_VALUE[m]!(r.structuredContent)) };
+    },
+  });
+
+  doors.push({
+    name: 'cli',
+    call: async (m, i, facts) => {
+      const c = CLI[m];
+      if (!c) return null;
+      const r = await runCliCaptured([...c.args(i), '--db', dbPath], { env: cliEnv });
+      return r.code === 0 ? { ok: true, facts: facts(c.value(r.stdout)) } : parseCliError(r.code, r.stderr);
+    },
+  });
+}, 60_000);
+afterAll(async () => {
+  await mcp?.close();
+  await http?.close();
+  await api?.close();
+  store?.close();
+  tmp.cleanup();
+});
+
+const hitFacts: Facts = (v) => ({ mode: v.mode, hits: v.hits.map((h: any) => `${citePath(h)}#${h.anchor ?? ''}:${h.lineStart}-${h.lineEnd} ${h.score.toFixed(6)}`) });
+const hashFacts: Facts = (v) => v.hash ?? v.manifest?.context_snapshot_hash;
+
+/** Each method with a valid input, an invalid one and an unknown argument (plus what a caller reads of a result). */
+const CASES: { method: string; input: () => Record<string, unknown>; facts?: Facts }[] = [
+  { method: 'stats.get', input: () => ({}), facts: (v) => ({ sources: v.sources, documents: v.documents, chunks: v.chunks, notices: v.notices }) },
+  { method: 'stats.get', input: () => ({ bogus: 1 }) },
+  { method: 'settings.get', input: () => ({}), facts: (v) => v.evidenceExclude },
+  { method: 'settings.get', input: () => ({ bogus: 1 }) },
+  { method: 'settings.set', input: () => ({ evidenceExclude: ['test/**'] }), facts: (v) => v.evidenceExclude },
+  { method: 'settings.set', input: () => ({ evidenceExclude: [''] }) },
+  { method: 'settings.set', input: () => ({ evidenceExclude: ['test/**'], bogus: 1 }) },
+  { method: 'search.query', input: () => ({ query: 'pelican gateway', k: 5 }), facts: hitFacts },
+  { method: 'search.query', input: () => ({ query: 'pelican gateway', k: 5, filters: { include: ['src/**'] } }), facts: hitFacts },
+  { method: 'search.query', input: () => ({ query: 'x', k: 0 }) },
+  { method: 'search.query', input: () => ({ query: 'x', k: 5, filters: { modifiedAfter: 'someday' } }) },
+  { method: 'search.query', input: () => ({ query: 'x', k: 5, bogus: 1 }) },
+  { method: 'packets.build', input: () => ({ query: 'pelican gateway key rotation', maxTokens: 2000 }), facts: hashFacts },
+  { method: 'packets.build', input: () => ({ query: 'pelican gateway key rotation', maxTokens: 2000, filters: { include: ['docs/**'] } }), facts: hashFacts },
+  { method: 'packets.build', input: () => ({ query: 'x', maxTokens: 10 }) },
+  { method: 'packets.build', input: () => ({ query: 'x', bogus: 1 }) },
+  { method: 'packets.list', input: () => ({ limit: 5 }), facts: (v) => v.map((p: { hash: string }) => p.hash) },
+  { method: 'packets.list', input: () => ({ limit: 0 }) },
+  { method: 'packets.list', input: () => ({ limit: 5, bogus: 1 }) },
+  { method: 'sessions.list', input: () => ({ limit: 5 }), facts: (v) => v.map((x: { id: string }) => x.id) },
+  { method: 'sessions.list', input: () => ({ limit: 0 }) },
+  { method: 'packets.get', input: () => ({ hash: 'xyz' }) },
+  { method: 'packets.get', input: () => ({ hash: 'f'.repeat(64) }) },
+  { method: 'packets.get', input: () => ({ hash: 'f'.repeat(64), bogus: 1 }) },
+  { method: 'memory.rehydrate', input: () => ({ maxTokens: 3000 }), facts: (v) => ({ tokens: v.tokens, ids: v.ids ?? [v.current_state, ...v.key_decisions, ...v.open_issues, ...v.applicable_learnings].filter(Boolean).map((r: any) => r.decision_id ?? r.memory_id) }) },
+  { method: 'memory.rehydrate', input: () => ({ maxTokens: 1 }) },
+  { method: 'memory.rehydrate', input: () => ({ bogus: 1 }) },
+  // Resolved by the first door; the others find it resolved: what they say of the issue is the same.
+  { method: 'memory.resolve', input: () => ({ id: issueId, resolution: 'reload after each rotation' }), facts: (v) => ({ id: v.memory.memory_id, status: v.memory.content.status }) },
+  { method: 'memory.resolve', input: () => ({ id: issueId, bogus: 1 }) },
+  { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
+  { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
+  { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
+];
+
+describe('the contract over every door', () => {
+  it('gives the same results and the same errors (code and fields) over in-process, IPC, HTTP, MCP and the CLI', async () => {
+    const differences: string[] = [];
+    const coverage = new Map<string, Set<string>>();
+    for (const c of CASES) {
+      const input = c.input();
+      const facts = c.facts ?? ((v: unknown) => v);
+      let reference: Outcome | null = null;
+      for (const door of doors) {
+        const got = await door.call(c.method, input, facts);
+        if (got === null) continue;
+        (coverage.get(c.method) ?? coverage.set(c.method, new Set()).get(c.method)!).add(door.name);
+        if (reference === null) reference = got;
+        else if (JSON.stringify(got) !== JSON.stringify(reference)) differences.push(`${c.method} ${JSON.stringify(input)}: ${door.name} ${JSON.stringify(got)} ≠ in-process ${JSON.stringify(reference)}`);
+      }
+      // A valid case must succeed and an invalid one fail, or the comparison proves little.
+      expect(reference?.ok, `${c.method} ${JSON.stringify(input)}`).toBe(c.facts !== undefined);
+      if (reference && !reference.ok && reference.code === 'invalid_input') expect(reference.fields.length, `${c.method} ${JSON.stringify(input)} names no field`).toBeGreaterThan(0);
+    }
+    expect(differences).toEqual([]);
+    // Which doors each method was compared over (the CLI has only the commands on the handler map).
+    expect(Object.fromEntries([...coverage].map(([m, d]) => [m, [...d].sort()]))).toEqual({
+      'stats.get': ['cli', 'http', 'in-process', 'ipc'],
+      'packets.list': ['cli', 'http', 'in-process', 'ipc'],
+      'sessions.list': ['cli', 'http', 'in-process', 'ipc'],
+      'settings.get': ['cli', 'http', 'in-process', 'ipc'],
+      'settings.set': ['cli', 'http', 'in-process', 'ipc'],
+      'search.query': ['http', 'in-process', 'ipc', 'mcp'],
+      'packets.build': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
+      'packets.get': ['http', 'in-process', 'ipc', 'mcp'],
+      'memory.rehydrate': ['http', 'in-process', 'ipc', 'mcp'],
+      'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
+      'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],
+    });
+  }, 120_000);
+
+  it('every API method refuses an unknown argument by name, with the same code, over every door that has it', async () => {
+    const differences: string[] = [];
+    for (const method of API_METHODS) {
+      const seen: string[] = [];
+      for (const door of doors) {
+        const got = await door.call(method, { bogus: 1 }, (v) => v);
+        if (got === null) continue;
+        const said = got.ok ? 'accepted' : `${got.code}${got.fields.includes('bogus') ? ' naming bogus' : ` without naming bogus (${got.fields.join(', ')})`}`;
+        seen.push(`${door.name}: ${said}`);
+        if (said !== 'invalid_input naming bogus') differences.push(`${method} over ${door.name}: ${said}`);
+      }
+      expect(seen.length, method).toBeGreaterThanOrEqual(3);
+    }
+    expect(differences).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,54 @@
+// The CLI as a fourth client of the API handler map, in-process: a command parses its flags into a method's input,
+// calls the same validating dispatcher IPC, HTTP and MCP call, and formats the answer. Flags derive from the method's
+// zod schema (api-flags.ts), so an option added to the contract reaches the command line with its checks.
+// The API loads when a command first calls it: `--help` and the commands that do not use it never pay for it.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ApiError, ApiInput, ApiOutput } from '../../shared/api/index.ts';
+import type { ApiMethod } from '../../shared/api/methods.ts';
+import { defaultModelDirs } from '../paths.ts';
+import { CliError, openCliStore, type CommandContext } from './command.ts';
+import { flagName } from './api-flags.ts';
+
+export type ApiCall = <M extends ApiMethod>(method: M, input: ApiInput<M>) => Promise<ApiOutput<M>>;
+
+const packageJson = fileURLToPath(new URL('../../../package.json', import.meta.url));
+
+/** The API's error as the command line says it: each field as the flag that sets it. */
+export function cliApiError(command: string, e: ApiError, flags: Record<string, string> = {}): CliError {
+  const field = (f: string) => flags[f] ?? flags[f.replace(/\.\d+$/, '')] ?? flagName(f);
+  const text = e.issues && e.issues.length > 0 ? e.issues.map((i) => `${field(i.field)}: ${i.message}`).join('; ') : e.message;
+  // The caller's mistakes exit 2, as the CLI's own errors do; the engine's failures 1.
+  const callerError = e.code === 'invalid_input' || e.code === 'not_found' || e.code === 'forbidden' || e.code === 'conflict';
+  return new CliError(`${command}: ${text}`, callerError ? 2 : 1);
+}
+
+/**
+ * Runs `work` with a call into the API over this command's store; the API and the store close however it ends.
+ * `flags` names the flag of a field whose flag is not its kebab-case name.
+ */
+export async function withApi<T>(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<T>, flags: Record<string, string> = {}): Promise<T> {
+  const [{ createApi }, { dataDirFor }] = await Promise.all([import('../api/index.ts'), import('./commands/serve.ts')]);
+  const store = openCliStore(ctx);
+  const api = createApi({
+    store,
+    dataDir: dataDirFor(ctx.values.db as string | undefined, ctx.dbPath, ctx.io.env),
+    modelDirs: defaultModelDirs(ctx.io.env),
+    version: (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version,
+    transport: 'cli',
+    // One command, then exit: embedding and maintenance have their own commands, and nothing is watched.
+    background: false,
+    watch: false,
+  });
+  const call: ApiCall = async (method, input) => {
+    const r = await api.dispatch(method, input);
+    if (!r.ok) throw cliApiError(command, r.error, flags);
+    return r.value as ApiOutput<typeof method>;
+  };
+  try {
+    return await work(call);
+  } finally {
+    await api.close();
+    store.close();
+  }
+}

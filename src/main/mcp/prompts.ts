@@ -1,0 +1,65 @@
+// Prompts: the two moments where an agent benefits from a fixed sequence of calls, the start of a task and a handoff.
+// Each only tells the agent which tools to call in which order; the tools do the work.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+export const PROMPT_NAMES = ['start_task', 'hand_off'] as const;
+
+export function registerPrompts(server: McpServer): void {
+  server.registerPrompt(
+    'start_task',
+    {
+      title: 'Start a task',
+      description: "Load the project's memory and a context packet for a task before working on it.",
+      argsSchema: {
+        task: z.string().min(1).max(20_000).describe('the task, with its acceptance criteria as "- [ ] ..." lines'),
+        query: z.string().max(2000).optional().describe('what the evidence should be about (default: the task)'),
+      },
+    },
+    ({ task, query }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text:
+              'Before you start, load this project\'s context with the contextpack tools:\n' +
+              '1. Call `rehydrate` for the project memory (summary, current state, key decisions, open issues, learnings).\n' +
+              `2. Call \`pack\` with query ${JSON.stringify((query ?? task).slice(0, 2000))} and the task below; keep its context_snapshot_hash and cite the evidence labels it gives.\n` +
+              '3. Use `search` to find anything the packet lacks; after you change files, call `ingest` with their paths.\n' +
+              '4. Record decisions, issues and learnings with `remember` as you go.\n\n' +
+              `Task:\n${task}`,
+          },
+        },
+      ],
+    }),
+  );
+
+  server.registerPrompt(
+    'hand_off',
+    {
+      title: 'Hand off',
+      description: 'Hand the work over to another agent or a fresh session, with the state recorded in project memory.',
+      argsSchema: {
+        to: z.string().max(100).optional().describe('the receiving agent id'),
+        type: z.enum(['complete', 'specialist', 'continuation', 'emergency']).optional().describe('the handoff type (default continuation)'),
+      },
+    },
+    ({ to, type }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text:
+              'Hand this work over with the contextpack tools:\n' +
+              '1. Call `remember` with type "state" for where the task stands (task_description, completion_percentage, substeps_remaining, next_actions).\n' +
+              `2. Call \`handoff\` with type "${type ?? 'continuation'}"${to ? `, to ${JSON.stringify(to)}` : ''}, your transcript and save: true.\n` +
+              '3. Call `end_session` with Done: / DECISION: / TODO: / Lesson: lines for this session.\n' +
+              '4. Give the receiving agent the handoff\'s context_snapshot_hash.',
+          },
+        },
+      ],
+    }),
+  );
+}

@@ -1,0 +1,90 @@
+// The live tool list, as a strict client reads it: every schema compiles under Ajv's strict mode (what the MCP
+// Inspector's validation asks), and the README's MCP table and `contextpack mcp --help` match it: a tool or argument
+// added to the server and not to the docs (or the other way round) fails here.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Ajv } from 'ajv';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createApi, type Api } from '../api/index.ts';
+import { getDefaultRedactor } from '../core/redact/index.ts';
+import { openStore, type Store } from '../core/store/index.ts';
+import { tempDirs } from '../core/testing/tmp.ts';
+import { MCP_HELP } from '../cli/commands/mcp.ts';
+import { createMcpServer } from './server.ts';
+
+const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+const tmp = tempDirs('cp-mcp-readme-');
+let store: Store;
+let api: Api;
+let client: Client;
+let tools: Awaited<ReturnType<Client['listTools']>>['tools'];
+
+beforeAll(async () => {
+  const dir = tmp.make();
+  store = openStore(join(dir, 'r.db'));
+  api = createApi({ store, dataDir: dir, version: 't', transport: 'mcp', background: false, watch: false });
+  const server = createMcpServer({ dispatch: api.dispatch, redactor: getDefaultRedactor(), version: 't' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  client = new Client({ name: 'readme-test', version: '0' });
+  await client.connect(b);
+  tools = (await client.listTools()).tools;
+});
+afterAll(async () => {
+  await client?.close();
+  await api.close();
+  store.close();
+  tmp.cleanup();
+});
+
+function mcpTable(): Map<string, string> {
+  const section = readme.slice(readme.indexOf('## MCP server for coding agents'), readme.indexOf('\n## ', readme.indexOf('## MCP server for coding agents') + 5));
+  const rows = section.split('\n').filter((l) => /^\| `[a-z_]+` \|/.test(l));
+  return new Map(rows.map((r) => [/^\| `([a-z_]+)`/.exec(r)![1]!, r.split(' | ')[1]!]));
+}
+
+it('every input and output schema is valid JSON Schema under strict validation, closed to unknown keys', () => {
+  const ajv = new Ajv({ strict: true, allErrors: true });
+  for (const t of tools) {
+    for (const [kind, schema] of [['input', t.inputSchema], ['output', t.outputSchema]] as const) {
+      if (!schema) continue;
+      expect(() => ajv.compile(schema), `${t.name} ${kind}Schema`).not.toThrow();
+      expect(schema.type, `${t.name} ${kind}Schema`).toBe('object');
+      expect((schema as { additionalProperties?: unknown }).additionalProperties, `${t.name} ${kind}Schema`).toBe(false);
+    }
+    // What the server checks, the schema says: an unknown key fails the listed schema too.
+    expect(ajv.validate(t.inputSchema, { ...Object.fromEntries(((t.inputSchema.required as string[] | undefined) ?? []).map((k) => [k, 'x'])), bogus: 1 }), t.name).toBe(false);
+  }
+});
+
+it('every tool refuses an unknown argument by name, before it runs', async () => {
+  for (const t of tools) {
+    const r = (await client.callTool({ name: t.name, arguments: { bogus: 1 } })) as { isError?: boolean; content: { text: string }[] };
+    expect(r.isError, t.name).toBe(true);
+    expect(r.content[0]!.text, t.name).toMatch(/^invalid_input:\n(.*\n)*? {2}bogus: unknown argument \(/);
+  }
+});
+
+it('the README table lists exactly the live tools, each with every argument (and every filter field) it takes', () => {
+  const table = mcpTable();
+  expect([...table.keys()].sort()).toEqual(tools.map((t) => t.name).sort());
+  const missing: string[] = [];
+  for (const t of tools) {
+    const input = table.get(t.name)!;
+    for (const [name, schema] of Object.entries(t.inputSchema.properties ?? {}) as [string, { properties?: Record<string, unknown> }][]) {
+      if (!input.includes(`\`${name}`)) missing.push(`${t.name}.${name}`);
+      for (const field of Object.keys(schema.properties ?? {})) if (name === 'filters' && !input.includes(`\`${field}\``)) missing.push(`${t.name}.${name}.${field}`);
+    }
+  }
+  expect(missing).toEqual([]);
+});
+
+it('`contextpack mcp --help` names every tool and prompt', async () => {
+  const listed = /Tools: ([\s\S]*?)\.\n/.exec(MCP_HELP)![1]!.split(/,\s*/).map((x) => x.trim());
+  expect(listed.sort()).toEqual(tools.map((t) => t.name).sort());
+  const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+  expect(/Prompts: (.*)\./.exec(MCP_HELP)![1]!.split(', ').sort()).toEqual(prompts.sort());
+});
