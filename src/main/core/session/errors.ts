@@ -1,0 +1,145 @@
+// Errors that resolve (#26 item 5): failed tool results grouped by what failed (the command, the test, the file) and
+// the normalized message, never by a bare exit code; a root cause only from text that refers to that error; an
+// error is resolved when a later run of the same command (or test) succeeds. Only unresolved errors are pitfalls.
+import type { Transcript, TranscriptTurn } from '../transcripts/index.ts';
+import { oneLine } from './requests.ts';
+
+export interface ExtractedError {
+  id: string;
+  tool: string | null;
+  /** What failed: the command line, the test, the file (null when the transcript does not say). */
+  command: string | null;
+  /** The error message lines, without the stack trace. */
+  message: string;
+  root_cause: string | null;
+  /** How many times the same message occurred. */
+  occurrences: number;
+  /** A later run of the same command succeeded. */
+  resolved: boolean;
+  /** Where it was resolved. */
+  resolved_at: { turn: number; line: number; ts: string | null } | null;
+  at: { turn: number; line: number; ts: string | null };
+}
+
+const ROOT_CAUSE = /\b(root cause|caused by|the cause (?:is|was)|was due to|is due to|turned out|because of|fails? because|failed because|the (?:problem|issue) (?:is|was))\b/i;
+const ERRORISH = /\b(error|exception|failed|failure|fatal|panic|assert(?:ion)?|denied|not found|no such file|timed? ?out|refused|cannot|can't|unable|missing|invalid|undefined|expected)\b/i;
+const STACK_FRAME = /^\s+at\s|^\s*File ".*", line \d+|^\s*Traceback \(most recent|^\s+\^+\s*$|^\s*\d+\s*\|\s|^\s*at .+:\d+:\d+\)?$/;
+const BARE_EXIT = /^\s*(?:\[?\s*)?(?:exit(?:ed)? (?:code|status)|process exited with code|command failed with exit code)\s*:?\s*-?\d+\s*\]?\s*$/i;
+const PASSED = /\b(all (?:\d+ )?tests? pass(?:ed)?|\d+ passed|passing|0 failed|✓|success(?:fully)?|build (?:succeeded|completed)|ok\b)/i;
+const FAILED_COUNT = /\b[1-9]\d* (?:failed|failing|errors?)\b/i;
+
+/** The message lines of an error output: errorish lines without stack frames, never a bare "Exit code 1". */
+export function errorMessage(text: string, command: string | null): string {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '' && !BARE_EXIT.test(l) && !STACK_FRAME.test(l));
+  const picked = lines.filter((l) => ERRORISH.test(l)).slice(0, 2);
+  const use = picked.length > 0 ? picked : lines.slice(0, 1);
+  const msg = use.map((l) => oneLine(l, 300)).join(' | ');
+  if (msg) return msg;
+  const code = /(-?\d+)\s*\]?\s*$/.exec(text.trim())?.[1];
+  return `${command ?? 'the command'} failed${code ? ` (exit code ${code})` : ''} with no other output`;
+}
+
+const normalizeMessage = (s: string) =>
+  s
+    .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z?/g, '')
+    .replace(/\b\d+(\.\d+)?\s*m?s\b/g, '')
+    .replace(/0x[0-9a-f]+/gi, '')
+    .replace(/\(\d+(\.\d+)?s\)/g, '')
+    .trim()
+    .toLowerCase();
+
+/** What a tool call ran: the command without `cd … &&` and env prefixes, or the file it touched. */
+export function commandKey(callText: string | null): string | null {
+  if (!callText) return null;
+  const m = /^(?:command|cmd):\s*([\s\S]+)$/.exec(callText.trim());
+  if (m) {
+    let c = m[1]!.replace(/\s+/g, ' ').trim();
+    c = c.replace(/^(?:bash|sh|zsh) -l?c /, '').replace(/^["']|["']$/g, '');
+    c = c.replace(/^(?:cd \S+ (?:&&|;) )+/, '').replace(/^(?:[A-Z_][A-Z0-9_]*=\S* )+/, '');
+    c = c.replace(/\s*(?:2>&1|\|\s*(?:head|tail)\b.*)$/, '').trim();
+    return c.slice(0, 200);
+  }
+  const p = /^(?:file_path|path|filename|file|pattern|query|url):\s*(\S+)/.exec(callText.trim());
+  return p ? p[1]!.slice(0, 200) : oneLine(callText, 120);
+}
+
+/** Same program and subcommand (`npm test`, `npx vitest`, `pytest`): a later green run of the family resolves a red one. */
+const family = (key: string) => key.split(' ').filter((w) => !w.startsWith('-')).slice(0, 2).join(' ');
+
+const SALIENT = /[\p{L}\p{N}_./:-]{4,}/gu;
+const STOP = new Set(['error', 'errors', 'failed', 'failure', 'cannot', 'found', 'with', 'that', 'this', 'from', 'file', 'expected', 'received', 'exit', 'code', 'command', 'the', 'and', 'undefined', 'true', 'false', 'null']);
+const salient = (s: string) => new Set((s.toLowerCase().match(SALIENT) ?? []).filter((w) => !STOP.has(w) && !/^\d+$/.test(w)));
+
+export function extractErrors(t: Transcript, own: (turn: TranscriptTurn) => boolean): ExtractedError[] {
+  const calls = new Map<string, TranscriptTurn>();
+  for (const turn of t.turns) if (turn.kind === 'tool_use' && turn.tool_use_id) calls.set(turn.tool_use_id, turn);
+  const callOf = (r: TranscriptTurn): TranscriptTurn | null => {
+    if (r.tool_use_id && calls.has(r.tool_use_id)) return calls.get(r.tool_use_id)!;
+    const prev = t.turns[r.index - 1];
+    return prev && prev.kind === 'tool_use' ? prev : null;
+  };
+  const results = t.turns.filter((x) => x.kind === 'tool_result');
+  const prose = t.turns.filter((x) => x.kind === 'text' && x.role !== 'user' && own(x));
+  const errors: ExtractedError[] = [];
+  const byKey = new Map<string, ExtractedError>();
+  const firstAt = new Map<ExtractedError, number>();
+  for (const r of results) {
+    const call = callOf(r);
+    // Exports without tool calls (Markdown) often echo the command as the output's first line: `$ npm test`.
+    const echoed = call ? null : /^\s*\$ (.+)$/m.exec(r.text.split('\n').find((x) => x.trim() !== '') ?? '')?.[1];
+    const key = commandKey(call?.text ?? (echoed ? `command: ${echoed}` : null));
+    if (!r.is_error) {
+      // A success resolves the open errors of the same command, or of its family when the output says it passed.
+      for (const e of errors) {
+        if (e.resolved || e.command === null || key === null || e.tool !== (r.tool_name ?? call?.tool_name ?? null)) continue;
+        if (e.command === key || (family(e.command) === family(key) && PASSED.test(r.text) && !FAILED_COUNT.test(r.text))) {
+          e.resolved = true;
+          e.resolved_at = { turn: r.index, line: r.line, ts: r.ts };
+        }
+      }
+      continue;
+    }
+    const tool = r.tool_name ?? call?.tool_name ?? null;
+    const message = errorMessage(r.text, key);
+    const at = { turn: r.index, line: r.line, ts: r.ts };
+    const k = `${tool}\u0000${key ?? ''}\u0000${normalizeMessage(message)}`;
+    const prev = byKey.get(k);
+    if (prev) {
+      prev.occurrences++;
+      prev.at = at;
+      prev.resolved = false;
+      prev.resolved_at = null;
+    } else {
+      const e: ExtractedError = { id: `error:${errors.length + 1}`, tool, command: key, message, root_cause: null, occurrences: 1, resolved: false, resolved_at: null, at };
+      firstAt.set(e, at.turn);
+      errors.push(e);
+      byKey.set(k, e);
+    }
+  }
+  // Root causes: a ROOT_CAUSE line in the agent's prose before the next failure (it answers this error), or later
+  // within 40 turns when it names something of this error (its command, file, test or message words).
+  const failures = results.filter((r) => r.is_error).map((r) => r.index);
+  for (const e of errors) {
+    const words = salient(`${e.command ?? ''} ${e.message}`);
+    const from = firstAt.get(e)!;
+    const nextFailure = failures.find((i) => i > from) ?? Infinity;
+    for (const p of prose) {
+      if (p.index <= from || p.index > e.at.turn + 40) continue;
+      const hit = p.text.split('\n').find((line) => {
+        if (!ROOT_CAUSE.test(line)) return false;
+        if (p.index < nextFailure) return true;
+        const w = salient(line);
+        for (const x of words) if (w.has(x)) return true;
+        return false;
+      });
+      if (hit) {
+        e.root_cause = oneLine(hit.replace(/\*\*|__/g, '').replace(/^\s*[-*]\s*/, '').replace(/^root cause\s*:\s*/i, ''), 400);
+        break;
+      }
+    }
+  }
+  return errors;
+}
