@@ -63,11 +63,22 @@ export function commandKey(callText: string | null): string | null {
     return c.slice(0, 200);
   }
   const p = /^(?:file_path|path|filename|file|pattern|query|url):\s*(\S+)/.exec(callText.trim());
-  return p ? p[1]!.slice(0, 200) : oneLine(callText, 120);
+  if (p) return p[1]!.slice(0, 200);
+  // A JSON input (sub-agent tasks, custom tools): its description or name says what was attempted.
+  try {
+    const v = JSON.parse(callText) as Record<string, unknown>;
+    for (const k of ['description', 'name', 'title', 'subagent_type']) if (typeof v[k] === 'string') return oneLine(v[k] as string, 120);
+    if (typeof v.input === 'string') return oneLine(v.input.split('\n')[0]!, 120);
+  } catch {
+    /* not JSON */
+  }
+  return oneLine(callText, 120);
 }
 
 /** Same program and subcommand (`npm test`, `npx vitest`, `pytest`): a later green run of the family resolves a red one. */
 const family = (key: string) => key.split(' ').filter((w) => !w.startsWith('-')).slice(0, 2).join(' ');
+/** The same arguments under another program name (`python x.py` → `python3 x.py`): the same run, retried. */
+const args = (key: string) => key.split(' ').slice(1).join(' ');
 
 const SALIENT = /[\p{L}\p{N}_./:-]{4,}/gu;
 const STOP = new Set(['error', 'errors', 'failed', 'failure', 'cannot', 'found', 'with', 'that', 'this', 'from', 'file', 'expected', 'received', 'exit', 'code', 'command', 'the', 'and', 'undefined', 'true', 'false', 'null']);
@@ -95,7 +106,8 @@ export function extractErrors(t: Transcript, own: (turn: TranscriptTurn) => bool
       // A success resolves the open errors of the same command, or of its family when the output says it passed.
       for (const e of errors) {
         if (e.resolved || e.command === null || key === null || e.tool !== (r.tool_name ?? call?.tool_name ?? null)) continue;
-        if (e.command === key || (family(e.command) === family(key) && PASSED.test(r.text) && !FAILED_COUNT.test(r.text))) {
+        const sameArgs = args(e.command) !== '' && args(e.command) === args(key);
+        if (e.command === key || sameArgs || (family(e.command) === family(key) && PASSED.test(r.text) && !FAILED_COUNT.test(r.text))) {
           e.resolved = true;
           e.resolved_at = { turn: r.index, line: r.line, ts: r.ts };
         }

@@ -127,6 +127,8 @@ const IMPLICIT_DECISION = /^\s*(?:[-*]\s*)?((?:we )?decided to .+|chose .+ (?:be
 /** "we keep X instead of Y because Z", "I'll use X rather than Y since Z", "going with X over Y: Z". */
 const PLAIN_DECISION =
   /\b(?:we(?:'ll| will)?|I(?:'ll| will)?|let's|going to|decided to|chose to|opted to)\s+(keep|use|go with|stick with|stay with|choose|pick|prefer|switch to|adopt)\s+(.+?)\s+(?:instead of|rather than|over)\s+(.+?)(?:\s*(?:,\s*)?(?:because|since|as|:|—|–|-)\s+(.+?))?[.!]?$/i;
+/** "I'll use Python since it's the fastest to prototype": a choice with its reason, no alternative named. */
+const REASONED_CHOICE = /\b(?:we(?:'ll| will)|I(?:'ll| will)|let's)\s+(use|go with|keep|stick with|choose|pick)\s+(.+?)\s*,?\s+(?:because|since)\s+(.+?)[.!]?$/i;
 const REJECTED = /^\s*(?:[-*]\s*)?(?:\*\*)?(?:Alternatives? rejected|Rejected alternatives?|Rejected|Not chosen|Considered and rejected)(?:\*\*)?\s*:\s*(.+)$/i;
 const LABELS = ['Rationale', 'Alternatives considered', 'Alternatives', 'Expected impact', 'Impact', 'Validation criteria', 'Validated', 'Validation', 'Agent', 'Importance', 'Context'];
 const LABEL_RE = new RegExp(`\\b(${LABELS.map((l) => l.replace(/ /g, '\\s+')).join('|')})\\s*:`, 'gi');
@@ -139,10 +141,14 @@ const TASK = new RegExp(`${LEAD}(?:TASK|Current task)(?:\\*\\*)?\\s*:\\s*(.+)$`,
 const PROGRESS = new RegExp(`${LEAD}Progress(?:\\*\\*)?\\s*:\\s*(?:about |~|approx\\.? )?(\\d{1,3})\\s*%`, 'i');
 const PCT_COMPLETE = /\b(\d{1,3})\s*%\s*(?:complete|completed|done|finished)\b|\b(?:about|around|roughly|~)\s*(\d{1,3})\s*%/i;
 /** A status written mid-line: "Status: …", "Current status: …". */
-const STATUS = /\b(?:Current )?Status\s*:\s*(.+)$/i;
+const STATUS = /(?:^\s*(?:[-*]\s*|#{1,4}\s*)?|[.;!]\s+)(?:Current )?Status\s*:\s*(.+)$/;
 const NEXT = new RegExp(`${LEAD}(Next actions|Next steps?|Next up|Next|Optional Next Step|Immediate next steps?)(?:\\*\\*)?\\s*:\\s*(?:\\*\\*)?\\s*(.*)$`, 'i');
 /** "Next I'll wire the step.", "Next, I will add tests", "Next we need to …". */
 const NEXT_SENTENCE = /\bNext,?\s+(?:I(?:'ll| will| need to| should)|we(?:'ll| will| need to| should)|let's)\s+([^.!?\n]+)/i;
+/** A Markdown heading that opens a list of next steps: "## Next Steps - Your Choice", "### Recommended Next Action". */
+const NEXT_HEADING = /^\s*#{1,4}\s*(?:\W+\s*)?(?:Recommended |Suggested |Immediate |Possible )?Next (?:Steps?|Actions?)\b(?!\s*:\s*\S)/i;
+/** The same for remaining work: "## Pending Tasks", "### Remaining work". */
+const REMAINING_HEADING = /^\s*#{1,4}\s*(?:\W+\s*)?(?:Remaining|Pending|Open|Outstanding) (?:Tasks?|Work|Items?|Steps?)\b(?!\s*:\s*\S)/i;
 const REMAINING = /\b(Remaining(?: work| tasks?| steps?)?|Pending(?: work| tasks?| steps?)?|Still to do|Left to do|Outstanding(?: work| tasks?)?|Not yet done|To do|TODOs?)\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*)$/i;
 const CURRENT_WORK = new RegExp(`${LEAD}(Current Work|Currently working on|In progress|Working on)(?:\\*\\*)?\\s*:\\s*(?:\\*\\*)?\\s*(.*)$`, 'i');
 const BLOCKERS = /(?:^\s*(?:[-*]\s*)?(?:\*\*)?Blockers?(?:\*\*)?\s*:|\bBlocked (?:by|on)\s*:?)\s*(.+)$/i;
@@ -333,6 +339,29 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
     return j - 1;
   };
 
+  /** Top-level list items under a Markdown heading (up to the next heading), as state lines of the block. */
+  const listUnderHeading = (i: number, block: Block, into: string[]): number => {
+    const l = lines[i]!;
+    const level = /^\s*(#+)/.exec(l.text)![1]!.length;
+    let indent: number | null = null;
+    let j = i + 1;
+    for (; j < lines.length && lines[j]!.turn === l.turn; j++) {
+      const raw = lines[j]!.text;
+      const h = /^\s*(#+)\s/.exec(raw);
+      if (h && h[1]!.length <= level) break;
+      const it = LIST_ITEM.exec(raw);
+      if (!it) continue;
+      const ind = raw.length - raw.trimStart().length;
+      indent ??= ind;
+      if (ind > indent || into.length >= 8) continue;
+      const item = oneLine(it[1]!.replace(/^\[[ x~-]\]\s*/i, '').replace(/\*\*/g, ''));
+      if (!NONE.test(item)) into.push(item);
+      block.text.push(raw.trim());
+      block.lines.push(lines[j]!);
+    }
+    return j - 1;
+  };
+
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
     // Markers are matched without Markdown emphasis: agents write **Decision:** as often as DECISION:.
@@ -378,6 +407,14 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
         text: s.trim(),
         at: prov(l),
       });
+      consume([l]);
+      continue;
+    }
+
+    const reasoned = l.from === 'text' && l.agent && !/\?\s*$/.test(s) ? REASONED_CHOICE.exec(s) : null;
+    if (reasoned) {
+      const chosen = oneLine(`${reasoned[1]} ${reasoned[2]}`, 200);
+      decisions.push({ id: `decision:${decisions.length + 1}`, title: oneLine(chosen.charAt(0).toUpperCase() + chosen.slice(1), 100), decision: oneLine(s.replace(/^\s*[-*]\s*/, ''), 400), rationale: oneLine(reasoned[3]!, 300), alternatives: [], impact: '', validation: '', agent: '', importance: 6, text: s.trim(), at: prov(l) });
       consume([l]);
       continue;
     }
@@ -459,7 +496,11 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
     // Task state: a run of state lines in one turn is one state block; the latest block of each kind is current.
     if (!l.agent) continue; // the user's request is the task; its lines are not the agent's report of the state
     let m: RegExpExecArray | null;
-    if ((m = TASK.exec(s))) {
+    if (NEXT_HEADING.test(s) || REMAINING_HEADING.test(s)) {
+      const b = blockFor(l);
+      b.text.push(s.trim()), b.lines.push(l);
+      i = listUnderHeading(i, b, NEXT_HEADING.test(s) ? b.next : b.todo);
+    } else if ((m = TASK.exec(s))) {
       const b = blockFor(l);
       b.task = oneLine(m[1]!, 400);
       const pct = PCT_COMPLETE.exec(s);
@@ -563,10 +604,13 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
  * later one), each state field from the latest block that has it (a todo list, a compaction summary's Pending
  * Tasks / Current Work / Next Step, plain "Remaining: …" / "Next I'll …"), and the first request as the goal.
  */
-function stateOf(t: Transcript, blocks: Block[], requests: ReturnType<typeof userRequests>, consume: (ls: Line[]) => void): TaskState {
+function stateOf(t: Transcript, allBlocks: Block[], requests: ReturnType<typeof userRequests>, consume: (ls: Line[]) => void): TaskState {
+  const substantive = requests.filter((r) => !r.ack);
+  // State written before the user's previous request belongs to work the user has since moved on from.
+  const since = substantive.length >= 2 ? substantive.at(-2)!.turn : -1;
+  const blocks = allBlocks.filter((b) => b.turn > since);
   const last = blocks.at(-1);
   if (last) consume(last.lines);
-  const substantive = requests.filter((r) => !r.ack);
   const latest = substantive.at(-1) ?? null;
   const lastMsg = requests.at(-1) ?? null;
   const first = substantive[0] ?? null;
@@ -598,7 +642,7 @@ function stateOf(t: Transcript, blocks: Block[], requests: ReturnType<typeof use
   let next = nextBlock?.next ?? [];
   from(nextBlock, 'next_actions', next);
   // Without stated next steps, the work still open is what comes next.
-  if (next.length === 0 && listBlock) next = [...listBlock.wip, ...listBlock.todo].slice(0, 5);
+  if (next.length === 0 && listBlock) next = [...(listBlock.from === 'todo_list' ? listBlock.wip : []), ...listBlock.todo].slice(0, 5);
   let pct = pctBlock?.pct ?? null;
   if (pct === null && listBlock && listBlock.from === 'todo_list') {
     const total = listBlock.completed.length + listBlock.wip.length + listBlock.todo.length;
@@ -619,7 +663,7 @@ function stateOf(t: Transcript, blocks: Block[], requests: ReturnType<typeof use
     blockers,
     text: last ? last.text.join('\n') : '',
     at: last?.at ?? null,
-    superseded: Math.max(0, blocks.length - 1),
+    superseded: Math.max(0, allBlocks.length - 1),
     goal,
     status,
     latest_request: latest,

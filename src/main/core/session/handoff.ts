@@ -297,7 +297,7 @@ function transcriptSummary(x: Extraction): string {
   if (s.task) out.push(`Task: ${s.task}`);
   if (s.latest_request && s.latest_request.line !== s.task) out.push(`Latest user request (${where(s.latest_request)}): ${s.latest_request.line}`);
   else if (s.latest_request) out.push(`(the user's latest request, ${where(s.latest_request)})`);
-  if (s.last_ack) out.push(`Then the user replied (${where(s.last_ack)}): "${s.last_ack.line}"`);
+  if (s.last_ack) out.push(`The user's last message (${where(s.last_ack)}): "${s.last_ack.line}"`);
   if (s.goal) out.push(`Goal (first request): ${s.goal}`);
   if (s.status) out.push(`Status: ${s.status}`);
   if (s.completion_percentage !== null) out.push(`Progress: ${s.completion_percentage}% complete`);

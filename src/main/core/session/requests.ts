@@ -36,7 +36,9 @@ export function isRedactedText(text: string): boolean {
 export function isUserRequestTurn(turn: TranscriptTurn, subAgentFile: boolean): boolean {
   if (turn.role !== 'user' || turn.kind !== 'text') return false;
   if (turn.origin === undefined) return true;
-  if (turn.origin === 'command') return /^\/\S+\s+\S/.test(turn.text); // a slash command with arguments
+  // A slash command asks for something when its arguments say what (`/ask why …`, `/orchestrator update the docs`),
+  // not when they only name files (`/add app.py`) or there are none (`/commit`).
+  if (turn.origin === 'command') return (/^\/\S+\s+([\s\S]*)$/.exec(turn.text)?.[1] ?? '').replace(/(?:^|\s)(?:@?[\w./\\-]+\.\w+|@\S+)(?=\s|$)/g, ' ').trim().length >= 10;
   return turn.origin === 'sidechain' && subAgentFile;
 }
 
@@ -50,7 +52,11 @@ export function userRequests(t: Transcript, redacted: (s: string) => boolean = (
   const sub = isSubAgentFile(t);
   const out: UserRequest[] = [];
   for (const turn of t.turns) {
-    if (!isUserRequestTurn(turn, sub)) continue;
+    if (!isUserRequestTurn(turn, sub)) {
+      // A bare command (`/commit`, `/ai-commit`) is the user's last act without being a request: kept as an ack.
+      if (turn.role === 'user' && turn.kind === 'text' && turn.origin === 'command' && /^\/\S/.test(turn.text)) out.push({ text: turn.text, line: oneLine(turn.text, 300), turn: turn.index, at_line: turn.line, ts: turn.ts, ack: true });
+      continue;
+    }
     const text = turn.text.trim();
     if (text === '' || isRedactedText(text) || redacted(text)) continue;
     const first = text.split('\n').find((l) => l.trim() !== '') ?? '';

@@ -6,8 +6,8 @@ import type { Transcript, TranscriptParser, TranscriptProblem, TranscriptTurn, T
 // `## Assistant (2025-11-04 14:23)`. Headings inside fenced code blocks are text, not turns.
 // The other common exports start a turn the same way: `### Human` (any heading level), SpecStory's
 // `_**User (2025-07-26 14:46Z)**_` / `_**Assistant (model)**_`, and `**User:**` with the text on the same line or
-// below. A `---` closing a turn is the export's separator; `<think>` blocks (model reasoning) are not kept, as the
-// JSONL readers drop thinking blocks.
+// below. A `---` closing a turn is the export's separator. `<think>` text stays: SpecStory rarely closes it, and
+// the export is counted as written.
 
 const ROLE_WORDS = 'user|human|assistant|claude|ai|system|tool(?:\\s+result)?';
 const HEADING = new RegExp(`^#{1,4}\\s+(${ROLE_WORDS})\\b\\s*(.*)$`, 'i');
@@ -94,9 +94,8 @@ export const markdownChatParser: TranscriptParser = {
       if (!current) return;
       const body = current.body
         .join('\n')
-        .replace(/<think>[\s\S]*?(<\/think>|$)/g, '')
         .replace(/^\s*\n|\s+$/g, '')
-        .replace(/\n+---$/, '')
+        .replace(/(^|\n+)---$/, '')
         .replace(/\s+$/, '');
       const { head } = current;
       turns.push({

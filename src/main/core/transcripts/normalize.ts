@@ -21,7 +21,8 @@ const INJECTED_START = [
   /^This session is being continued from a previous conversation/,
   /^\[Request interrupted by user/,
   /^(\[[\w.-]+(?: for '[^']*')?\] Result:)/, // Cline's tool results, sent as user text
-  /^#\s*task_progress RECOMMENDED/, // Cline's reminder to keep a todo list
+  /^#\s*(task_progress RECOMMENDED|TODO LIST UPDATE REQUIRED)/i, // Cline's reminders to keep a todo list
+  /^\[TASK RESUMPTION\]/,
 ];
 
 /** A slash command as Claude Code records it: `<command-name>/x</command-name> <command-args>…</command-args>`. */
@@ -50,6 +51,7 @@ function normalizeTurn(turn: TranscriptTurn): TranscriptTurn {
       origin = cmd.name ? 'command' : 'injected';
       if (cmd.name) text = `/${cmd.name}${cmd.args ? ` ${cmd.args}` : ''}`;
     } else if (isInjectedText(text)) origin = 'injected';
+    else if (/^\/[a-z][\w-]*(\s|$)/i.test(text.trim()) && !text.trim().includes('\n')) origin = 'command';
   }
   if (turn.kind === 'text' && turn.role === 'system' && origin === undefined) origin = 'injected';
   return text === turn.text && origin === turn.origin ? turn : { ...turn, text, ...(origin ? { origin } : {}) };
