@@ -144,7 +144,7 @@ const PCT_COMPLETE = /\b(\d{1,3})\s*%\s*(?:complete|completed|done|finished)\b|\
 const STATUS = /(?:^\s*(?:[-*]\s*|#{1,4}\s*)?|[.;!]\s+)(?:Current )?Status\s*:\s*(.+)$/;
 const NEXT = new RegExp(`${LEAD}(Next actions|Next steps?|Next up|Next|Optional Next Step|Immediate next steps?)(?:\\*\\*)?\\s*:\\s*(?:\\*\\*)?\\s*(.*)$`, 'i');
 /** "Next I'll wire the step.", "Next, I will add tests", "Next we need to …". */
-const NEXT_SENTENCE = /\bNext,?\s+(?:I(?:'ll| will| need to| should)|we(?:'ll| will| need to| should)|let's)\s+([^.!?\n]+)/i;
+const NEXT_SENTENCE = /\bNext,?\s+(?:I(?:'ll| will| need to| should)|we(?:'ll| will| need to| should)|let's)\s+(.+?)(?:[.!?](?=\s|$)|$)/i;
 /** A Markdown heading that opens a list of next steps: "## Next Steps - Your Choice", "### Recommended Next Action". */
 const NEXT_HEADING = /^\s*#{1,4}\s*(?:\W+\s*)?(?:Recommended |Suggested |Immediate |Possible )?Next (?:Steps?|Actions?)\b(?!\s*:\s*\S)/i;
 /** The same for remaining work: "## Pending Tasks", "### Remaining work". */
@@ -495,7 +495,7 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
 
     // Task state: a run of state lines in one turn is one state block; the latest block of each kind is current.
     if (!l.agent) continue; // the user's request is the task; its lines are not the agent's report of the state
-    let m: RegExpExecArray | null;
+    let m: RegExpExecArray | null = null;
     if (NEXT_HEADING.test(s) || REMAINING_HEADING.test(s)) {
       const b = blockFor(l);
       b.text.push(s.trim()), b.lines.push(l);
@@ -513,8 +513,15 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
     } else if ((m = NEXT.exec(s))) {
       const b = blockFor(l);
       b.text.push(s.trim()), b.lines.push(l);
+      const had = b.next.length;
       if (m[2]!.trim()) b.next.push(...m[2]!.split(/\s+(?=\d+[.)]\s)/).map((x) => oneLine(x.replace(/^\d+[.)]\s*/, '').replace(/\*\*/g, ''))).filter((x) => x && !NONE.test(x)));
       i = listUnder(i, b, b.next);
+      // "9. Optional Next Step:" with a paragraph below (compaction summaries): its first sentence.
+      if (b.next.length === had && !m[2]!.trim()) {
+        const para = lines[i + 1]?.turn === l.turn ? lines[i + 1]!.text.trim() : '';
+        const first = /^(.+?[.!])(\s|$)/.exec(para)?.[1] ?? para;
+        if (first && !NONE.test(first) && !/^#/.test(first)) b.next.push(oneLine(first.replace(/\*\*/g, '')));
+      }
     } else if ((m = CURRENT_WORK.exec(s))) {
       const b = blockFor(l);
       b.text.push(s.trim()), b.lines.push(l);
@@ -537,17 +544,17 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
       const item = oneLine(m[1]!.replace(/\s*\((done|complete|not started)\)\s*$/i, '').replace(/\*\*/g, ''));
       (DONE_MARK.test(s) ? b.completed : WIP_MARK.test(s) ? b.wip : b.todo).push(item);
       b.text.push(s.trim()), b.lines.push(l);
-    } else {
-      const st = STATUS.exec(s);
-      const ns = NEXT_SENTENCE.exec(s);
-      const pct = PCT_COMPLETE.exec(s);
-      if (st || ns || (pct && l.from === 'text' && /\b(progress|complete|done|finished|status)\b/i.test(s))) {
-        const b = blockFor(l);
-        b.text.push(s.trim()), b.lines.push(l);
-        if (st) b.status = oneLine(st[1]!.replace(/\s*\((?:about |around |~)?\d{1,3}\s*%\)/, ''), 300);
-        if (pct) b.pct = Math.min(100, Number(pct[1] ?? pct[2]));
-        if (ns) b.next.push(oneLine(ns[1]!));
-      }
+    }
+    // Written mid-line, beside other labels: "Status: … (about 60 %). Remaining: …", "… Next I'll …".
+    const st = STATUS.exec(s);
+    const ns = NEXT.test(s) ? null : NEXT_SENTENCE.exec(s);
+    const pct = PROGRESS.test(s) || TASK.test(s) ? null : PCT_COMPLETE.exec(s);
+    if (st || ns || (pct && /\b(progress|complete|done|finished|status)\b/i.test(s))) {
+      const b = blockFor(l);
+      if (b.lines.at(-1) !== l) b.text.push(s.trim()), b.lines.push(l);
+      if (st) b.status = oneLine(st[1]!.split(/(?<=\.)\s+(?=[A-Z][\w ]{0,30}:)/)[0]!.replace(/\s*\((?:about |around |roughly |~)?\d{1,3}\s*%\)/, ''), 300);
+      if (pct) b.pct = Math.min(100, Number(pct[1] ?? pct[2]));
+      if (ns) b.next.push(oneLine(ns[1]!));
     }
   }
 
