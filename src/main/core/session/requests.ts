@@ -4,7 +4,7 @@ import type { Transcript, TranscriptTurn } from '../transcripts/index.ts';
 
 export interface UserRequest {
   text: string;
-  /** The first line (or first 300 characters) as the task's one-line form. */
+  /** The request on one line (at most 300 characters): the task's form. */
   line: string;
   turn: number;
   /** Source line of the request. */
@@ -59,8 +59,8 @@ export function userRequests(t: Transcript, redacted: (s: string) => boolean = (
     }
     const text = turn.text.trim();
     if (text === '' || isRedactedText(text) || redacted(text)) continue;
-    const first = text.split('\n').find((l) => l.trim() !== '') ?? '';
-    out.push({ text, line: oneLine(first.length >= 20 || text.length <= first.length ? first : text, 300), turn: turn.index, at_line: turn.line, ts: turn.ts, ack: ACK.test(text) || GREETING.test(text) });
+    // The whole request on one line (a first line like "look at ~/.claude/projects" rarely says it all), bounded.
+    out.push({ text, line: oneLine(text, 300), turn: turn.index, at_line: turn.line, ts: turn.ts, ack: ACK.test(text) || GREETING.test(text) });
   }
   return out;
 }
