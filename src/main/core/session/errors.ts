@@ -22,10 +22,12 @@ export interface ExtractedError {
 }
 
 const ROOT_CAUSE = /\b(root cause|caused by|the cause (?:is|was)|was due to|is due to|turned out|because of|fails? because|failed because|the (?:problem|issue) (?:is|was))\b/i;
-const ERRORISH = /\b(error|exception|failed|failure|fatal|panic|assert(?:ion)?|denied|not found|no such file|timed? ?out|refused|cannot|can't|unable|missing|invalid|undefined|expected)\b/i;
 const STACK_FRAME = /^\s+at\s|^\s*File ".*", line \d+|^\s*Traceback \(most recent|^\s+\^+\s*$|^\s*\d+\s*\|\s|^\s*at .+:\d+:\d+\)?$/;
 const BARE_EXIT = /^\s*(?:\[?\s*)?(?:exit(?:ed)? (?:code|status)|process exited with code|command failed with exit code)\s*:?\s*-?\d+\s*\]?\s*$/i;
-const PASSED = /\b(all (?:\d+ )?tests? pass(?:ed)?|\d+ passed|passing|0 failed|✓|success(?:fully)?|build (?:succeeded|completed)|ok\b)/i;
+const WRITE_TOOL = /^(write|edit|multiedit|notebookedit|str_replace\w*|create_file|write_file|write_to_file|edit_file|replace_in_file|apply_patch)$/i;
+const STRONG = /^\s*(?:[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|ERROR\b|FAIL(?:ED)?\b|✘|×|E\s{2,}|fatal:|panic:|Traceback|<tool_use_error>|\S+:\d+:\d+: (?:error|[A-Z]\d+))/;
+const USER_DECLINED = /\b(rejected by the user|user (?:rejected|declined|denied)|the user doesn't want to (?:proceed|take this action)|user chose to stay in plan mode)\b/i;
+const PASSED = /\b(all (?:\d+ )?(?:tests?|checks?) pass(?:ed)?|\d+ passed|passing|0 failed|0 remaining|✓|success(?:fully)?|build (?:succeeded|completed)|ok\b)/i;
 const FAILED_COUNT = /\b[1-9]\d* (?:failed|failing|errors?)\b/i;
 
 /** The message lines of an error output: errorish lines without stack frames, never a bare "Exit code 1". */
@@ -34,8 +36,10 @@ export function errorMessage(text: string, command: string | null): string {
     .split('\n')
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '' && !BARE_EXIT.test(l) && !STACK_FRAME.test(l));
-  const picked = lines.filter((l) => ERRORISH.test(l)).slice(0, 2);
-  const use = picked.length > 0 ? picked : lines.slice(0, 1);
+  // Lines shaped like an error message come first; then the first line (tools put their message there), never a
+  // line deep in a listing that only happens to say "error".
+  const strong = lines.slice(0, 60).filter((l) => STRONG.test(l)).slice(0, 2);
+  const use = strong.length > 0 ? strong : lines.slice(0, 1);
   const msg = use.map((l) => oneLine(l, 300)).join(' | ');
   if (msg) return msg;
   const code = /(-?\d+)\s*\]?\s*$/.exec(text.trim())?.[1];
@@ -63,12 +67,12 @@ export function commandKey(callText: string | null): string | null {
     return c.slice(0, 200);
   }
   const p = /^(?:file_path|path|filename|file|pattern|query|url):\s*(\S+)/.exec(callText.trim());
-  if (p) return p[1]!.slice(0, 200);
+  if (p) return p[1]!.replace(/^[^\w./~-]+/, '').slice(0, 200);
   // A JSON input (sub-agent tasks, custom tools): its description or name says what was attempted.
   try {
     const v = JSON.parse(callText) as Record<string, unknown>;
     for (const k of ['description', 'name', 'title', 'subagent_type']) if (typeof v[k] === 'string') return oneLine(v[k] as string, 120);
-    if (typeof v.input === 'string') return oneLine(v.input.split('\n')[0]!, 120);
+    if (typeof v.input === 'string') return oneLine(v.input.split('\n')[0]!.replace(/^[^\w./~-]+/, ''), 120);
   } catch {
     /* not JSON */
   }
@@ -104,16 +108,22 @@ export function extractErrors(t: Transcript, own: (turn: TranscriptTurn) => bool
     const key = commandKey(call?.text ?? (echoed ? `command: ${echoed}` : null));
     if (!r.is_error) {
       // A success resolves the open errors of the same command, or of its family when the output says it passed.
+      const tool = r.tool_name ?? call?.tool_name ?? null;
       for (const e of errors) {
-        if (e.resolved || e.command === null || key === null || e.tool !== (r.tool_name ?? call?.tool_name ?? null)) continue;
+        if (e.resolved || e.command === null || key === null) continue;
+        // The same tool, or a write that succeeded on the file a failed read or edit was about.
+        if (e.tool !== tool && !(e.command === key && tool !== null && WRITE_TOOL.test(tool))) continue;
         const sameArgs = args(e.command) !== '' && args(e.command) === args(key);
-        if (e.command === key || sameArgs || (family(e.command) === family(key) && PASSED.test(r.text) && !FAILED_COUNT.test(r.text))) {
+        const green = PASSED.test(r.text) && (!FAILED_COUNT.test(r.text) || /\b0 (?:remaining|failed|errors?)\b/i.test(r.text));
+        if (e.command === key || sameArgs || (family(e.command) === family(key) && green)) {
           e.resolved = true;
           e.resolved_at = { turn: r.index, line: r.line, ts: r.ts };
         }
       }
       continue;
     }
+    // The user declining a plan or a tool call is a decision, not a failure to fix.
+    if (USER_DECLINED.test(r.text.slice(0, 400))) continue;
     const tool = r.tool_name ?? call?.tool_name ?? null;
     const message = errorMessage(r.text, key);
     const at = { turn: r.index, line: r.line, ts: r.ts };
