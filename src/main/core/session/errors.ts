@@ -79,6 +79,13 @@ export function commandKey(callText: string | null): string | null {
   return oneLine(callText, 120);
 }
 
+function writesFile(callText: string, path: string): boolean {
+  const base = path.split('/').pop() ?? '';
+  if (!base || !callText.startsWith('command:')) return false;
+  const esc = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:>>?|\\btee\\s+(?:-a\\s+)?)\\s*["']?(?:\\S*/)?${esc}(?=["'\\s;&|]|$)`).test(callText);
+}
+
 /** Same program and subcommand (`npm test`, `npx vitest`, `pytest`): a later green run of the family resolves a red one. */
 const family = (key: string) => key.split(' ').filter((w) => !w.startsWith('-')).slice(0, 2).join(' ');
 /** The same arguments under another program name (`python x.py` → `python3 x.py`): the same run, retried. */
@@ -111,6 +118,12 @@ export function extractErrors(t: Transcript, own: (turn: TranscriptTurn) => bool
       const tool = r.tool_name ?? call?.tool_name ?? null;
       for (const e of errors) {
         if (e.resolved || e.command === null || key === null) continue;
+        // A failed write of a file, written later by a shell redirect (`cat > .env.sample`, `tee .env.sample`).
+        if (!/\s/.test(e.command) && writesFile(call?.text ?? '', e.command)) {
+          e.resolved = true;
+          e.resolved_at = { turn: r.index, line: r.line, ts: r.ts };
+          continue;
+        }
         // The same tool, or a write that succeeded on the file a failed read or edit was about.
         if (e.tool !== tool && !(e.command === key && tool !== null && WRITE_TOOL.test(tool))) continue;
         const sameArgs = args(e.command) !== '' && args(e.command) === args(key);

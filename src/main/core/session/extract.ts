@@ -441,7 +441,8 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
       i += block.length - 1;
       continue;
     }
-    const todo = l.from === 'text' ? TODO.exec(s) : null;
+    // A TODO in a code comment belongs to the code shown, not to the work (`# TODO:`, `// TODO:` in a snippet).
+    const todo = l.from === 'text' && !/^\s*(?:#|\/\/|\/\*|\*|--|;)\s*TODO\b/.test(s) ? TODO.exec(s) : null;
     if (todo) {
       const title = oneLine(todo[1]!, 90);
       consume([l]);

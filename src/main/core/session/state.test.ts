@@ -68,6 +68,25 @@ describe('plain-language state', () => {
     expect(x.errors[1]!.root_cause).toBeNull();
     expect(x.errors[1]!.message).toBe('npx tsc --noEmit failed (exit code 1) with no other output');
   });
+  it('a file a failed write was about, written later by a shell redirect, resolves it; a user declining a plan is no error', () => {
+    const t = parseTranscript(
+      [
+        user('1', 'Add an env sample'),
+        call('2', 'w1', 'Write', { file_path: '/p/.env.sample', content: 'A=1' }),
+        result('3', 'w1', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', true),
+        call('4', 'b1', 'Bash', { command: "cat > .env.sample << 'EOF'\nA=1\nEOF" }),
+        result('5', 'b1', ''),
+        call('6', 'p1', 'ExitPlanMode', { plan: '1. Do it' }),
+        result('7', 'p1', 'The agent proposed a plan that was rejected by the user. The user chose to stay in plan mode.', true),
+      ].join('\n'),
+      'w.jsonl',
+    );
+    expect(extract(t).errors.map((e) => [e.command, e.resolved])).toEqual([['/p/.env.sample', true]]);
+  });
+  it('a TODO in a code comment of a proposed snippet is not an open issue; one in prose is', () => {
+    const t = parseTranscript([user('1', 'Plan the service'), said('2', 'Add deps.py:\n  def call_llm(prompt):\n      # TODO: replace with real LLM invocation\n      raise NotImplementedError\nTODO: decide on the LLM vendor')].join('\n'), 't.jsonl');
+    expect(extract(t).issues.map((i) => i.title)).toEqual(['decide on the LLM vendor']);
+  });
   it('the handoff lists only the unresolved error as a pitfall and names the user request in its summary', () => {
     const p = buildHandoff({ type: 'continuation', transcript: parseTranscript(PLAIN, 'plain.jsonl') }, { now: NOW }).package;
     expect(p.agent_specific_notes.known_pitfalls).toEqual(['npx tsc --noEmit: npx tsc --noEmit failed (exit code 1) with no other output']);
