@@ -63,7 +63,7 @@ export function commandKey(callText: string | null): string | null {
     let c = m[1]!.replace(/\s+/g, ' ').trim();
     c = c.replace(/^(?:bash|sh|zsh) -l?c /, '').replace(/^["']|["']$/g, '');
     c = c.replace(/^(?:cd \S+ (?:&&|;) )+/, '').replace(/^(?:[A-Z_][A-Z0-9_]*=\S* )+/, '');
-    c = c.replace(/\s*(?:2>&1|\|\s*(?:head|tail)\b.*)$/, '').trim();
+    for (let i = 0; i < 2; i++) c = c.replace(/\s*(?:2>&1|\|\s*(?:head|tail)\b.*)$/, '').trim();
     return c.slice(0, 200);
   }
   const p = /^(?:file_path|path|filename|file|pattern|query|url):\s*(\S+)/.exec(callText.trim());
@@ -127,8 +127,10 @@ export function extractErrors(t: Transcript, own: (turn: TranscriptTurn) => bool
         // The same tool, or a write that succeeded on the file a failed read or edit was about.
         if (e.tool !== tool && !(e.command === key && tool !== null && WRITE_TOOL.test(tool))) continue;
         const sameArgs = args(e.command) !== '' && args(e.command) === args(key);
+        // `a && b` failed and `b` later ran green: the step that failed was the last one.
+        const lastStep = e.command.includes(' && ') && e.command.split(' && ').at(-1) === key.split(' && ').at(-1);
         const green = PASSED.test(r.text) && (!FAILED_COUNT.test(r.text) || /\b0 (?:remaining|failed|errors?)\b/i.test(r.text));
-        if (e.command === key || sameArgs || (family(e.command) === family(key) && green)) {
+        if (e.command === key || sameArgs || lastStep || (family(e.command) === family(key) && green)) {
           e.resolved = true;
           e.resolved_at = { turn: r.index, line: r.line, ts: r.ts };
         }

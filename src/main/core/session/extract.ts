@@ -68,7 +68,9 @@ export interface TaskState extends HandoffTaskState {
   status: string;
   /** The user's latest substantive request, with where it is. */
   latest_request: UserRequest | null;
-  /** The user's very last message when it only approved something ("yes", "go ahead"). */
+  /** Whether the agent answered or called a tool after the latest request. */
+  latest_request_answered: boolean;
+  /** The user's very last message when it only approved something ("yes", "go ahead") or ran a bare command. */
   last_ack: UserRequest | null;
   /** Every element of the state with its provenance (turn, line). */
   sources: StateSource[];
@@ -675,6 +677,7 @@ function stateOf(t: Transcript, allBlocks: Block[], requests: ReturnType<typeof 
     goal,
     status,
     latest_request: latest,
+    latest_request_answered: !!latest && t.turns.some((x) => x.index > latest.turn && x.role === 'assistant' && x.origin !== 'sidechain'),
     last_ack: lastMsg && lastMsg.ack && lastMsg !== latest ? lastMsg : null,
     sources,
   };

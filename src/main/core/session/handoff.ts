@@ -286,7 +286,9 @@ function withLatestRequest(x: Extraction): string[] {
   const s = x.state;
   const r = s.latest_request;
   if (!r || (s.at && s.at.turn > r.turn) || s.next_actions.some((n) => n.includes(r.line))) return s.next_actions;
-  return [`Answer the user's latest request: ${r.line}`, ...s.next_actions];
+  // Whether the agent had started on it (answered or called a tool after it) decides the verb.
+  const started = s.latest_request_answered;
+  return [`${started ? 'Continue' : 'Answer'} the user's latest request: ${r.line}`, ...s.next_actions];
 }
 
 /** What the successor reads first: the task as it stands, the user's latest words, the goal, the status. */
