@@ -552,11 +552,12 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
     const st = STATUS.exec(s);
     const ns = NEXT.test(s) ? null : NEXT_SENTENCE.exec(s);
     const pct = PROGRESS.test(s) || TASK.test(s) ? null : PCT_COMPLETE.exec(s);
-    if (st || ns || (pct && /\b(progress|complete|done|finished|status)\b/i.test(s))) {
+    // A bare "(0% complete)" on an item of a list is about that item; a share of the whole work comes with a status.
+    if (st || ns || (pct && /\b(progress|overall|so far|in total)\b/i.test(s))) {
       const b = blockFor(l);
       if (b.lines.at(-1) !== l) b.text.push(s.trim()), b.lines.push(l);
       if (st) b.status = oneLine(st[1]!.split(/(?<=\.)\s+(?=[A-Z][\w ]{0,30}:)/)[0]!.replace(/\s*\((?:about |around |roughly |~)?\d{1,3}\s*%\)/, ''), 300);
-      if (pct) b.pct = Math.min(100, Number(pct[1] ?? pct[2]));
+      if (pct && (st || /\b(progress|overall|so far|in total)\b/i.test(s))) b.pct = Math.min(100, Number(pct[1] ?? pct[2]));
       if (ns) b.next.push(oneLine(ns[1]!));
     }
   }
