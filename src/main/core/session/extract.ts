@@ -678,7 +678,7 @@ function stateOf(t: Transcript, allBlocks: Block[], requests: ReturnType<typeof 
     goal,
     status,
     latest_request: latest,
-    latest_request_answered: !!latest && t.turns.some((x) => x.index > latest.turn && x.role === 'assistant' && x.origin !== 'sidechain'),
+    latest_request_answered: !!latest && t.turns.some((x) => x.index > latest.turn && x.role === 'assistant' && (x.origin !== 'sidechain' || isSubAgentFile(t))),
     last_ack: lastMsg && lastMsg.ack && lastMsg !== latest ? lastMsg : null,
     sources,
   };
