@@ -589,10 +589,8 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
   for (const list of readsByPath.values()) if (list.length > 2) repeated.push(...list.slice(0, list.length - 2));
 
   const requests = userRequests(t, opts.redacted);
-  const state = stateOf(t, stateBlocks, requests, consume);
-  const firstReq = requests.find((r) => !r.ack) ?? null;
   // The first request's acceptance criteria ("Acceptance: …" anywhere in it) were read above, like any line.
-  void firstReq;
+  const state = stateOf(t, stateBlocks, requests, consume);
 
   return {
     decisions,
@@ -634,9 +632,7 @@ function stateOf(t: Transcript, allBlocks: Block[], requests: ReturnType<typeof 
   const goal = first && first.line !== task ? first.line : '';
   if (goal) sources.push({ field: 'goal', text: goal, from: 'request', at: { turn: first!.turn, line: first!.at_line, ts: first!.ts } });
 
-  const checklist = latestWith('completed', (v) => v.length > 0) ?? null;
   const listBlock = [...blocks].reverse().find((b) => b.completed.length + b.wip.length + b.todo.length > 0) ?? null;
-  void checklist;
   const nextBlock = latestWith('next', (v) => v.length > 0);
   const pctBlock = latestWith('pct', (v) => v !== null);
   const statusBlock = latestWith('status', (v) => v !== null);

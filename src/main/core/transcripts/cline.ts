@@ -31,7 +31,7 @@ function uiMessages(arr: unknown[]): boolean {
   return !!first && typeof first.ts === 'number' && (first.type === 'say' || first.type === 'ask');
 }
 
-function parseApi(arr: unknown[], lines: number[], source: string, problems: TranscriptProblem[]): TranscriptTurn[] {
+function parseApi(arr: unknown[], lines: number[], problems: TranscriptProblem[]): TranscriptTurn[] {
   const turns: TranscriptTurn[] = [];
   const push = (t: Omit<TranscriptTurn, 'index'>) => turns.push({ ...t, index: turns.length });
   let progress = '';
@@ -66,7 +66,6 @@ function parseApi(arr: unknown[], lines: number[], source: string, problems: Tra
       }
     }
   });
-  void source;
   return turns;
 }
 
@@ -143,7 +142,7 @@ export const clineParser: TranscriptParser = {
     const problems: TranscriptProblem[] = [];
     const arr = jsonArray(text) ?? [];
     const lines = arrayElementLines(text.trimStart());
-    const turns = apiHistory(arr) ? parseApi(arr, lines, source, problems) : parseUi(arr, lines, problems);
+    const turns = apiHistory(arr) ? parseApi(arr, lines, problems) : parseUi(arr, lines, problems);
     return { format: 'cline', source, session_id: null, turns, problems };
   },
 };
