@@ -530,8 +530,11 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
       b.text.push(s.trim()), b.lines.push(l);
       // Compaction summaries write the current work as a paragraph below the heading: its first sentence.
       let body = m[2]!.trim();
-      if (!body) for (let j = i + 1; j < lines.length && lines[j]!.turn === l.turn && !body; j++) body = lines[j]!.text.trim();
-      const first = /^(.+?[.!])(\s|$)/.exec(body)?.[1] ?? body;
+      let j = i + 1;
+      if (!body) for (; j < lines.length && lines[j]!.turn === l.turn && !body; j++) body = lines[j]!.text.trim();
+      let first = /^(.+?[.!])(\s|$)/.exec(body)?.[1] ?? body;
+      // "…, and I:" introduces a list: the sentence with its items.
+      if (first.endsWith(':')) for (; j < lines.length && lines[j]!.turn === l.turn && lines[j]!.text.trim() !== '' && first.length < 300; j++) first += ` ${lines[j]!.text.trim().replace(/^[-*]\s*/, '')};`;
       if (first && !NONE.test(first)) b.wip.push(oneLine(first));
     } else if ((m = REMAINING.exec(s)) && !(l.from === 'text' && m[1]!.toLowerCase().startsWith('todo'))) {
       const b = blockFor(l);

@@ -296,9 +296,11 @@ function transcriptSummary(x: Extraction): string {
   const s = x.state;
   const where = (r: { turn: number; at_line: number }) => `turn ${r.turn}, line ${r.at_line}`;
   const out: string[] = [];
-  if (s.task) out.push(`Task: ${s.task}`);
-  if (s.latest_request && s.latest_request.line !== s.task) out.push(`Latest user request (${where(s.latest_request)}): ${s.latest_request.line}`);
-  else if (s.latest_request) out.push(`(the user's latest request, ${where(s.latest_request)})`);
+  if (s.latest_request && s.latest_request.line === s.task) out.push(`Task (the user's latest request, ${where(s.latest_request)}): ${s.task}`);
+  else {
+    if (s.task) out.push(`Task: ${s.task}`);
+    if (s.latest_request) out.push(`Latest user request (${where(s.latest_request)}): ${s.latest_request.line}`);
+  }
   if (s.last_ack) out.push(`The user's last message (${where(s.last_ack)}): "${s.last_ack.line}"`);
   if (s.goal) out.push(`Goal (first request): ${s.goal}`);
   if (s.status) out.push(`Status: ${s.status}`);

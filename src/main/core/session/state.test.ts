@@ -90,7 +90,7 @@ describe('plain-language state', () => {
   it('the handoff lists only the unresolved error as a pitfall and names the user request in its summary', () => {
     const p = buildHandoff({ type: 'continuation', transcript: parseTranscript(PLAIN, 'plain.jsonl') }, { now: NOW }).package;
     expect(p.agent_specific_notes.known_pitfalls).toEqual(['npx tsc --noEmit: npx tsc --noEmit failed (exit code 1) with no other output']);
-    expect(p.context_summary.executive_summary).toContain('Task: Make the worker retry failed jobs');
+    expect(p.context_summary.executive_summary).toContain("Task (the user's latest request, turn 1, line 2): Make the worker retry failed jobs");
     expect(p.next_actions.immediate).toEqual(['add the jitter to src/retry.ts']);
     expect(p.next_actions.success_criteria).toEqual(['retries stop after 5 attempts', 'the wait-for-db step runs before the first job']);
     expect(p.context_summary.critical_decisions[0]!.alternatives.map((a) => a.name)).toContain('Redis SETNX');
