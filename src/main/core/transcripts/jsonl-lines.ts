@@ -74,16 +74,25 @@ export function toolInputText(input: unknown): string {
   }
 }
 
-/** The text parsed as one JSON array, or null when it is not one (a JSONL file, a Markdown file). */
+let lastArray: { text: string; value: unknown[] | null } | null = null;
+
+/**
+ * The text parsed as one JSON array, or null when it is not one (a JSONL file, a Markdown file). The last answer is
+ * kept: detection asks for the same text once per parser, then the parser once more.
+ */
 export function jsonArray(text: string): unknown[] | null {
   const head = text.trimStart();
   if (head[0] !== '[') return null;
+  if (lastArray?.text === text) return lastArray.value;
+  let value: unknown[] | null = null;
   try {
     const v = JSON.parse(head) as unknown;
-    return Array.isArray(v) ? v : null;
+    value = Array.isArray(v) ? v : null;
   } catch {
-    return null;
+    value = null;
   }
+  lastArray = { text, value };
+  return value;
 }
 
 /** The 1-based line where each top-level element of a JSON array starts (provenance for pretty-printed arrays). */
