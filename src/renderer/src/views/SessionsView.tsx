@@ -54,7 +54,7 @@ export function SessionsView() {
         <p>Drop a transcript here: Claude Code (JSONL or chat.json), Codex rollout, pi session, Cline api_conversation_history.json, Aider chat history, or a Markdown chat export (SpecStory, ## User / ## Assistant).</p>
         <label className="button">
           Choose a transcript…
-          <input type="file" className="visually-hidden" data-testid="transcript-input" accept=".jsonl,.ndjson,.md,.markdown,.txt" onChange={(e) => void load(e.target.files?.[0])} />
+          <input type="file" className="visually-hidden" data-testid="transcript-input" accept=".jsonl,.ndjson,.json,.md,.markdown,.txt" onChange={(e) => void load(e.target.files?.[0])} />
         </label>
         {transcript ? <p className="muted">{transcript.name} · {transcript.text.length.toLocaleString()} characters</p> : null}
       </DropZone>
