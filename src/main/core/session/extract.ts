@@ -7,7 +7,7 @@
 // elements.
 import type { HandoffTaskState } from '../../../shared/session.ts';
 import type { Transcript, TranscriptTurn } from '../transcripts/index.ts';
-import { isSubAgentFile, oneLine, userRequests, type UserRequest } from './requests.ts';
+import { isRedactedText, isSubAgentFile, oneLine, userRequests, type UserRequest } from './requests.ts';
 import { extractErrors, type ExtractedError } from './errors.ts';
 
 export type { ExtractedError } from './errors.ts';
@@ -68,6 +68,8 @@ export interface TaskState extends HandoffTaskState {
   status: string;
   /** The user's latest substantive request, with where it is. */
   latest_request: UserRequest | null;
+  /** The agent's last words (first line of its last answer), where the work stood when the transcript ends. */
+  last_update: { text: string; turn: number; line: number } | null;
   /** Whether the agent answered or called a tool after the latest request. */
   latest_request_answered: boolean;
   /** The user's very last message when it only approved something ("yes", "go ahead") or ran a bare command. */
@@ -677,10 +679,22 @@ function stateOf(t: Transcript, allBlocks: Block[], requests: ReturnType<typeof 
     goal,
     status,
     latest_request: latest,
+    last_update: lastUpdate(t),
     latest_request_answered: !!latest && t.turns.some((x) => x.index > latest.turn && x.role === 'assistant' && (x.origin !== 'sidechain' || isSubAgentFile(t))),
     last_ack: lastMsg && lastMsg.ack && lastMsg !== latest ? lastMsg : null,
     sources,
   };
+}
+
+function lastUpdate(t: Transcript): TaskState['last_update'] {
+  const sub = isSubAgentFile(t);
+  for (let i = t.turns.length - 1; i >= 0; i--) {
+    const x = t.turns[i]!;
+    if (x.kind !== 'text' || x.role !== 'assistant' || (x.origin !== undefined && !(sub && x.origin === 'sidechain'))) continue;
+    const first = x.text.split('\n').map((l) => l.replace(/^[#>*\s-]+|\*\*/g, '').trim()).find((l) => l.length > 0 && !/^-+$/.test(l));
+    if (first && !isRedactedText(first)) return { text: oneLine(first, 200), turn: x.index, line: x.line };
+  }
+  return null;
 }
 
 /** The first thing the user asked (never an injected or redacted message), as the goal. */

@@ -306,6 +306,7 @@ function transcriptSummary(x: Extraction): string {
   if (s.status) out.push(`Status: ${s.status}`);
   if (s.completion_percentage !== null) out.push(`Progress: ${s.completion_percentage}% complete`);
   if (s.in_progress.length) out.push(`In progress: ${s.in_progress.join('; ')}`);
+  if (s.last_update) out.push(`Agent's last update (turn ${s.last_update.turn}, line ${s.last_update.line}): ${s.last_update.text}`);
   if (s.blockers.length) out.push(`Blockers: ${s.blockers.join('; ')}`);
   const open = openErrorsOf(x).length;
   const fixed = x.errors.length - open;
