@@ -26,6 +26,7 @@ const STACK_FRAME = /^\s+at\s|^\s*File ".*", line \d+|^\s*Traceback \(most recen
 const BARE_EXIT = /^\s*(?:\[?\s*)?(?:exit(?:ed)? (?:code|status)|process exited with code|command failed with exit code)\s*:?\s*-?\d+\s*\]?\s*$/i;
 const WRITE_TOOL = /^(write|edit|multiedit|notebookedit|str_replace\w*|create_file|write_file|write_to_file|edit_file|replace_in_file|apply_patch)$/i;
 const STRONG = /^\s*(?:[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|ERROR\b|FAIL(?:ED)?\b|✘|×|E\s{2,}|fatal:|panic:|Traceback|<tool_use_error>|\S+:\d+:\d+: (?:error|[A-Z]\d+))/;
+const PROTOCOL = /\b(InputValidationError|has not been read yet|Read it first before writing)\b/;
 const USER_DECLINED = /\b(rejected by the user|user (?:rejected|declined|denied)|the user doesn't want to (?:proceed|take this action)|user chose to stay in plan mode)\b/i;
 const PASSED = /\b(all (?:\d+ )?(?:tests?|checks?) pass(?:ed)?|\d+ passed|passing|0 failed|0 remaining|✓|success(?:fully)?|build (?:succeeded|completed)|ok\b)/i;
 const FAILED_COUNT = /\b[1-9]\d* (?:failed|failing|errors?)\b/i;
@@ -120,6 +121,13 @@ export function extractErrors(t: Transcript, own: (turn: TranscriptTurn) => bool
         if (e.resolved || e.command === null || key === null) continue;
         // A failed write of a file, written later by a shell redirect (`cat > .env.sample`, `tee .env.sample`).
         if (!/\s/.test(e.command) && writesFile(call?.text ?? '', e.command)) {
+          e.resolved = true;
+          e.resolved_at = { turn: r.index, line: r.line, ts: r.ts };
+          continue;
+        }
+        // A call the harness refused for its form (a missing parameter, a write before a read) is fixed by the next
+        // well-formed call of the same tool.
+        if (PROTOCOL.test(e.message) && e.tool === tool) {
           e.resolved = true;
           e.resolved_at = { turn: r.index, line: r.line, ts: r.ts };
           continue;

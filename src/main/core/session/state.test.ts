@@ -68,7 +68,7 @@ describe('plain-language state', () => {
     expect(x.errors[1]!.root_cause).toBeNull();
     expect(x.errors[1]!.message).toBe('npx tsc --noEmit failed (exit code 1) with no other output');
   });
-  it('a file a failed write was about, written later by a shell redirect, resolves it; a user declining a plan is no error', () => {
+  it('a shell redirect writing the file resolves a failed write; a well-formed call resolves a refused one; a declined plan is no error', () => {
     const t = parseTranscript(
       [
         user('1', 'Add an env sample'),
@@ -76,12 +76,19 @@ describe('plain-language state', () => {
         result('3', 'w1', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', true),
         call('4', 'b1', 'Bash', { command: "cat > .env.sample << 'EOF'\nA=1\nEOF" }),
         result('5', 'b1', ''),
+        call('5a', 't9', 'Task', { description: 'Survey the repo' }),
+        result('5b', 't9', '<tool_use_error>InputValidationError: Task failed due to the following issue:\nThe required parameter `prompt` is missing</tool_use_error>', true),
+        call('5c', 't10', 'Task', { description: 'Survey the repo again', prompt: 'List the packages' }),
+        result('5d', 't10', 'Two packages: api, web.'),
         call('6', 'p1', 'ExitPlanMode', { plan: '1. Do it' }),
         result('7', 'p1', 'The agent proposed a plan that was rejected by the user. The user chose to stay in plan mode.', true),
       ].join('\n'),
       'w.jsonl',
     );
-    expect(extract(t).errors.map((e) => [e.command, e.resolved])).toEqual([['/p/.env.sample', true]]);
+    expect(extract(t).errors.map((e) => [e.command, e.resolved])).toEqual([
+      ['/p/.env.sample', true],
+      ['Survey the repo', true],
+    ]);
   });
   it('a TODO in a code comment of a proposed snippet is not an open issue; one in prose is', () => {
     const t = parseTranscript([user('1', 'Plan the service'), said('2', 'Add deps.py:\n  def call_llm(prompt):\n      # TODO: replace with real LLM invocation\n      raise NotImplementedError\nTODO: decide on the LLM vendor')].join('\n'), 't.jsonl');
