@@ -370,7 +370,8 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
     const l = lines[i]!;
     // Markers are matched without Markdown emphasis: agents write **Decision:** as often as DECISION:.
     const s = l.text.replace(/\*\*|__/g, '');
-    if (s.trim() === '') continue;
+    // Blank, or a pasted page on one line (minified JSON, HTML): not where people write their state.
+    if (s.trim() === '' || s.length > 4000) continue;
 
     const d = DECISION.exec(s);
     if (d) {
