@@ -1,4 +1,6 @@
-// npm run bench:handoff [-- --tokens 150000 --rounds 5]
+// npm run bench:handoff [-- --tokens 150000 --rounds 5] [-- --transcript FILE|DIR]
+// With --transcript (any format `contextpack handoff` reads, e.g. the longest file of ../shared/transcripts), only
+// that transcript's continuation handoff is timed: read + parse + extraction + compaction + gate + package.
 // Seed 002's handoff targets: a continuation handoff of a 150k-token agent transcript within 40,000 tokens, built in
 // ≤ 2 s, with preservation_validation true; the reduction per handoff type; and, on the three realistic transcripts in
 // src/main/core/session/fixtures/, which preserved elements were found. The long transcript is generated
@@ -12,10 +14,10 @@ import { buildHandoff, compactTranscript, createHandoff } from '../src/main/core
 import { generateLongTranscript } from '../src/main/core/session/testing/long-transcript.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { countTokens, warmTokenizer } from '../src/main/core/tokens/index.ts';
-import { parseTranscript, renderTurn } from '../src/main/core/transcripts/index.ts';
+import { parseTranscript, readTranscriptPath, renderTurn } from '../src/main/core/transcripts/index.ts';
 import { getDefaultRedactor } from '../src/main/core/redact/index.ts';
 
-const { values } = parseArgs({ options: { tokens: { type: 'string', default: '150000' }, rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({ options: { tokens: { type: 'string', default: '150000' }, rounds: { type: 'string', default: '5' }, transcript: { type: 'string' } } });
 const TARGET = Number(values.tokens);
 const ROUNDS = Number(values.rounds);
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -24,6 +26,27 @@ const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 
 warmTokenizer();
 getDefaultRedactor();
+
+if (values.transcript) {
+  const times: number[] = [];
+  let built!: ReturnType<typeof buildHandoff>;
+  let turns = 0;
+  let bytes = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const t0 = process.hrtime.bigint();
+    const { text, path } = readTranscriptPath(values.transcript);
+    const t = parseTranscript(text, path);
+    built = buildHandoff({ type: 'continuation', transcript: t, from: 'agent-a', to: 'agent-b' });
+    times.push(ms(t0));
+    turns = t.turns.length;
+    bytes = text.length;
+  }
+  const p = built.package;
+  console.log(`${values.transcript}: ${p.source.format}, ${fmt(bytes)} characters, ${fmt(turns)} turns, ${fmt(p.compaction.tokens_before)} tokens as written`);
+  console.log(`continuation handoff: p50 ${p50(times).toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}, ${ROUNDS} runs), ${fmt(p.budget.package_tokens)} / ${fmt(p.budget.max_tokens)} tokens, reduction ${(p.compaction.reduction_achieved * 100).toFixed(1)} %, preservation_validation ${p.compaction.preservation_validation}`);
+  console.log(`  task: ${p.context_summary.current_task_state.task.slice(0, 160)}`);
+  process.exit(0);
+}
 
 // Generate until the transcript, as the agent saw it (rendered turns, o200k), holds at least TARGET tokens.
 let gen = generateLongTranscript({ tokens: TARGET });

@@ -183,7 +183,7 @@ export const TOOL_INPUTS = {
   handoff: z
     .object({
       type: z.enum(HANDOFF_TYPES as unknown as [string, ...string[]]).describe('complete (25k tokens), specialist (10k), continuation (40k) or emergency (15k)'),
-      transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('your session transcript (Claude Code / Codex CLI JSONL or a Markdown chat); without it the package comes from project memory'),
+      transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('your session transcript (Claude Code JSONL or JSON array, Codex rollout, pi session, Cline api_conversation_history.json, Aider chat history, or a Markdown chat export); without it the package comes from project memory'),
       transcript_name: z.string().min(1).max(200).optional().describe('a name for the transcript, shown as provenance'),
       from: z.string().min(1).max(100).optional().describe('your agent id'),
       to: z.string().min(1).max(100).optional().describe('the receiving agent id'),

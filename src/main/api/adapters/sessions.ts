@@ -24,7 +24,8 @@ import { getSnapshot, packetLogs } from '../../core/packet/index.ts';
 import { getDefaultRedactor } from '../../core/redact/index.ts';
 import { capacityStatus, compactTranscript, createHandoff, decodeHandoff, DEFAULT_WINDOW, endSession, listSessions, notesTranscript, renderHandoffMarkdown } from '../../core/session/index.ts';
 import { countTokens } from '../../core/tokens/index.ts';
-import { parseTranscript, redactTranscript, renderTurn, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
+import { parseTranscript, renderTurn, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
+import { gateCompaction } from '../../core/session/gate.ts';
 import type { HandoffType } from '../../../shared/session.ts';
 import type { MemoryType } from '../../../shared/memory.ts';
 import type { ApiHandlers } from '../dispatch.ts';
@@ -61,16 +62,19 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
       mapped(() => {
         const window = input.window ?? DEFAULT_WINDOW;
         if (input.transcript) {
-          const { transcript } = redactTranscript(transcriptOf(input.transcript), getDefaultRedactor());
+          // Counted as written: redaction applies to what leaves, never to what is measured.
+          const transcript = transcriptOf(input.transcript);
           return capacityStatus(transcript.turns.reduce((a, t) => a + countTokens(renderTurn(t)) + 1, 0), window);
         }
         return capacityStatus(input.tokens ?? 0, window);
       }),
     'sessions.analyze': (input) =>
       mapped(() => {
-        const { transcript: t, redactions } = redactTranscript(transcriptOf(input.transcript), getDefaultRedactor());
+        const t = transcriptOf(input.transcript);
         const reduction = input.targetReduction;
-        const r = compactTranscript(t, reduction !== undefined ? { targetFor: (b) => Math.floor(b * (1 - reduction)) } : {});
+        const counter = { n: 0, log: redactionLog };
+        const r = gateCompaction(compactTranscript(t, reduction !== undefined ? { targetFor: (b) => Math.floor(b * (1 - reduction)) } : {}), getDefaultRedactor(), counter, 'COMPACTION', t.source);
+        const redactions = counter.n;
         return {
           name: t.source,
           format: t.format,

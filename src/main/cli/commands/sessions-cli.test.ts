@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,23 @@ describe('session commands', () => {
     expect(j).toMatchObject({ format: 'markdown-chat', turns: 12, level: 'GREEN' });
     expect(j.tokens).toBeGreaterThan(700);
     expect((await cli(['capacity'])).code).toBe(2);
+  });
+
+  it('capacity of a Cline task folder counts it as written; an unknown file names the formats read', async () => {
+    const task = join(dir, 'task-17');
+    mkdirSync(task);
+    const secret = `api_key = "${'Qx9'.repeat(14)}"`;
+    writeFileSync(join(task, 'api_conversation_history.json'), JSON.stringify([{ role: 'user', content: [{ type: 'text', text: `<task>Rotate the key ${secret}</task>` }] }, { role: 'assistant', content: [{ type: 'text', text: 'Rotating it.' }] }], null, 2));
+    const j = (await cli(['capacity', '--transcript', task, '--json'])).json();
+    expect(j).toMatchObject({ format: 'cline', turns: 2, transcript: join(task, 'api_conversation_history.json') });
+    // Counted with the secret as written (the gate applies to what leaves, never to what is measured).
+    expect(j.tokens).toBeGreaterThan(25);
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'just some notes\n');
+    const r = await cli(['capacity', '--transcript', notes]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`${notes}: not a recognized transcript`);
+    for (const f of ['claude-code', 'codex', 'pi', 'cline', 'aider', 'markdown-chat']) expect(r.stderr).toContain(`${f}:`);
   });
 
   it('reports malformed transcript lines by number and keeps the rest', async () => {

@@ -4,7 +4,8 @@ import { compactTranscript, capacityStatus, createHandoff, DEFAULT_WINDOW, endSe
 import { getDefaultRedactor } from '../../core/redact/index.ts';
 import { packetLogs } from '../../core/packet/index.ts';
 import { countTokens, TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
-import { redactTranscript, renderTurn } from '../../core/transcripts/index.ts';
+import { renderTurn } from '../../core/transcripts/index.ts';
+import { gateCompaction } from '../../core/session/gate.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, readInput, type Command } from '../command.ts';
 import { agentOf, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
 import { readTranscriptFlag } from './transcript-input.ts';
@@ -34,8 +35,8 @@ export const capacityCommand: Command = {
     let tokens: number;
     let source: object = {};
     if (file !== undefined) {
-      const { transcript: t } = redactTranscript(await readTranscriptFlag(ctx, file), getDefaultRedactor());
-      // Each turn as the agent saw it, counted with the real tokenizer.
+      // Each turn as the agent saw it (as written: redaction never makes a transcript look smaller), with the real tokenizer.
+      const t = await readTranscriptFlag(ctx, file);
       tokens = t.turns.reduce((a, turn) => a + countTokens(renderTurn(turn), encoding) + 1, 0);
       source = { transcript: t.source, format: t.format, turns: t.turns.length, problems: t.problems, encoding };
     } else tokens = intOption(ctx, 'tokens', 0, 0);
@@ -56,8 +57,9 @@ export const compactCommand: Command = {
     if (!file) throw new CliError(`compact: give --transcript FILE\nusage: ${this.usage}`);
     const target = intOption(ctx, 'target-tokens', undefined);
     const reduction = ctx.values.reduction === undefined ? undefined : numberOption(ctx, 'reduction', 0, 0, 0.95);
-    const { transcript: t } = redactTranscript(await readTranscriptFlag(ctx, file), getDefaultRedactor());
-    const r = compactTranscript(t, reduction !== undefined ? { targetFor: (b) => Math.floor(b * (1 - reduction)) } : { targetTokens: target });
+    // Compacted and counted as written; what is printed passes the gate.
+    const t = await readTranscriptFlag(ctx, file);
+    const r = gateCompaction(compactTranscript(t, reduction !== undefined ? { targetFor: (b) => Math.floor(b * (1 - reduction)) } : { targetTokens: target }), getDefaultRedactor(), { n: 0, log: packetLogs(ctx.dbPath).redactionLog }, 'COMPACTION', t.source);
     if (ctx.json) printJson(ctx, { compaction: r.summary, reduction: r.reduction, target_tokens: r.target_tokens, preserved: r.preserved, elements: r.elements, text: r.text });
     else {
       ctx.io.stdout(r.text);

@@ -1,12 +1,26 @@
-import { parseTranscript, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
+import { statSync } from 'node:fs';
+import { parseTranscript, readTranscriptPath, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
 import { CliError, readInput, type CommandContext } from '../command.ts';
 
-/** Reads and parses `--transcript FILE` (or `-`); malformed lines go to stderr as FILE:LINE warnings, the rest is kept. */
-export async function readTranscriptFlag(ctx: CommandContext, file: string, flag = '--transcript'): Promise<Transcript> {
-  const text = await readInput(ctx, file, flag);
-  const source = file === '-' ? 'stdin' : file;
-  let t: Transcript;
+const isDir = (p: string) => {
   try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Reads and parses `--transcript FILE` (or `-`, or a Cline / Roo task folder); malformed lines go to stderr as
+ * FILE:LINE warnings, the rest is kept.
+ */
+export async function readTranscriptFlag(ctx: CommandContext, file: string, flag = '--transcript'): Promise<Transcript> {
+  let t: Transcript;
+  let source = file === '-' ? 'stdin' : file;
+  try {
+    let text: string;
+    if (file !== '-' && isDir(file)) ({ text, path: source } = readTranscriptPath(file));
+    else text = await readInput(ctx, file, flag);
     t = parseTranscript(text, source);
   } catch (err) {
     if (err instanceof TranscriptError) throw new CliError(`${flag} ${err.message}`);

@@ -1,5 +1,5 @@
 import type { ConversationTurnInput, PacketToolInput } from '../../../shared/packet.ts';
-import { detectTranscript } from '../transcripts/index.ts';
+import { detectTranscript, normalizeTranscript } from '../transcripts/index.ts';
 
 // The files `pack --tools-file` and `--conversation-file` read: checked here so a mistake names the file, the
 // entry (or line) and the field. The engine's resolveRequest checks the same fields again for API callers.
@@ -69,15 +69,16 @@ const TS_SHAPE = /^[0-9][0-9T:.+\- Z]{3,39}$/;
 
 /**
  * JSONL, one turn per line: `{"role": "user"|"assistant", "content": "…", "ts"?: "ISO 8601"}`; blank lines skipped.
- * An agent transcript (Claude Code / Codex CLI JSONL, Markdown chat export: core/transcripts) is read as its user and
- * assistant text turns, a tool call as one assistant line naming the tool; tool output is left to the evidence.
+ * An agent transcript (any format core/transcripts reads) is read as its user and assistant text turns without what
+ * the harness injected, a tool call as one assistant line naming the tool; tool output is left to the evidence.
  */
 export function parseConversationFile(text: string, file: string): ConversationTurnInput[] {
   const transcript = detectTranscript(text);
   if (transcript) {
-    return transcript
-      .parse(text, file)
-      .turns.filter((t) => (t.kind === 'text' && (t.role === 'user' || t.role === 'assistant')) || t.kind === 'tool_use')
+    // What the harness injected (AGENTS.md preambles, reminders, hook output) is not the conversation.
+    return normalizeTranscript(transcript.parse(text, file))
+      .turns.filter((t) => t.origin !== 'injected')
+      .filter((t) => (t.kind === 'text' && (t.role === 'user' || t.role === 'assistant')) || t.kind === 'tool_use')
       .filter((t) => t.text.trim() !== '')
       .map((t) => ({
         role: t.role === 'user' ? 'user' : 'assistant',

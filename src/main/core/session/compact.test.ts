@@ -6,6 +6,8 @@ import { extract } from './extract.ts';
 
 const fixture = (name: string) => parseTranscript(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'), name);
 const md = (text: string): Transcript => parseTranscript(text, 'chat.md');
+/** A verbose test run, so compaction has something to save (below that size it hands the transcript on as written). */
+const VERBOSE = `## Tool: Bash\n${Array.from({ length: 80 }, (_, i) => ` ✓ suite ${i} › case ${i} passes with the expected output (${i} ms)`).join('\n')}\n 80 passed\n\n`;
 
 describe('compaction: MUST PRESERVE rules', () => {
   it('keeps a decision with its rationale and alternatives, even under a tight target', () => {
@@ -27,7 +29,7 @@ describe('compaction: MUST PRESERVE rules', () => {
     expect(r.extraction.errors[0]!.occurrences).toBe(2);
   });
   it('keeps the current task state (latest block) and drops the superseded one', () => {
-    const t = md('## User\nBuild it\n\n## Assistant\nTASK: Build the importer\nProgress: 20% complete\nNext actions:\n1. Parse CSV\n\n## Assistant\nTASK: Build the importer\nProgress: 65% complete\n✓ Parse CSV\n⧖ Validate rows\n☐ Write to DB\nNext actions:\n1. Finish row validation\n2. Batch inserts\nBlockers: schema review pending\n');
+    const t = md(VERBOSE + '## User\nBuild it\n\n## Assistant\nTASK: Build the importer\nProgress: 20% complete\nNext actions:\n1. Parse CSV\n\n## Assistant\nTASK: Build the importer\nProgress: 65% complete\n✓ Parse CSV\n⧖ Validate rows\n☐ Write to DB\nNext actions:\n1. Finish row validation\n2. Batch inserts\nBlockers: schema review pending\n');
     const r = compactTranscript(t, { targetTokens: 120 });
     expect(r.extraction.state).toMatchObject({ task: 'Build the importer', completion_percentage: 65, completed: ['Parse CSV'], in_progress: ['Validate rows'], not_started: ['Write to DB'], next_actions: ['Finish row validation', 'Batch inserts'], blockers: ['schema review pending'], superseded: 1 });
     expect(r.text).toContain('Progress: 65% complete');
@@ -36,7 +38,7 @@ describe('compaction: MUST PRESERVE rules', () => {
     expect(r.summary.preservation_validation).toBe(true);
   });
   it('keeps open issues and drops ones resolved later', () => {
-    const t = md('## User\nFix uploads\n\n## Assistant\nBUG-12 [CRITICAL]: uploads corrupt large files\nRepro: upload 2 GB\n\nBUG-13 [LOW]: typo in footer\n\n## Assistant\nBUG-13 fixed in 4e1a.\nTODO: add a 2 GB upload test\n');
+    const t = md(VERBOSE + '## User\nFix uploads\n\n## Assistant\nBUG-12 [CRITICAL]: uploads corrupt large files\nRepro: upload 2 GB\n\nBUG-13 [LOW]: typo in footer\n\n## Assistant\nBUG-13 fixed in 4e1a.\nTODO: add a 2 GB upload test\n');
     const r = compactTranscript(t);
     expect(r.text).toContain('BUG-12 [CRITICAL]');
     expect(r.text).toContain('TODO: add a 2 GB upload test');
@@ -99,6 +101,18 @@ describe('compaction: COMPRESS / DISCARD rules', () => {
     expect(a.summary.tokens_saved).toBe(a.summary.tokens_before - a.summary.tokens_after);
     expect(a.summary.tokens_after).toBeLessThanOrEqual(900);
     expect(a.summary.elements_removed).toBe(a.elements.filter((e) => e.action === 'dropped').length);
+  });
+  it('never makes a transcript larger: below the size where it saves anything, it is handed on as written', () => {
+    const small = md('## User\nRename the flag to --dry-run\n\n## Assistant\nDone: renamed it in cli.ts and the README.\nNext: release 1.2.\n');
+    for (const r of [compactTranscript(small), compactTranscript(small, { targetTokens: 10_000 })]) {
+      expect(r.summary.tokens_after).toBeLessThanOrEqual(r.summary.tokens_before);
+      expect(r.text).toContain('Rename the flag to --dry-run');
+      expect(r.summary.elements_removed).toBe(0);
+      expect(r.summary.preservation_validation).toBe(true);
+    }
+    const big = md(VERBOSE + '## User\nRename the flag\n\n## Assistant\nOn it.\n');
+    const r = compactTranscript(big);
+    expect(r.summary.tokens_after).toBeLessThan(r.summary.tokens_before);
   });
   it('fails preservation_validation when a preserved element is missing from the output', () => {
     const t = fixture('failure.chat.md');

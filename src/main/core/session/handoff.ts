@@ -18,10 +18,11 @@ import { addMemory, getLatestState, openIssues, rehydrate, relevantLearnings, se
 import { canonicalJson, saveSnapshotRow, sha256Hex } from '../packet/index.ts';
 import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { countTokens, type TokenEncoding } from '../tokens/index.ts';
-import { redactTranscript, type Transcript } from '../transcripts/index.ts';
+import type { Transcript } from '../transcripts/index.ts';
 import { compactTranscript, type CompactionResult } from './compact.ts';
 import { agentCapabilities, expertiseMatch, languagesOf, tagsOfMemories } from './expertise.ts';
-import { extract, openIssuesOf, type Extraction } from './extract.ts';
+import { extract, openErrorsOf, openIssuesOf, type Extraction } from './extract.ts';
+import { gateCompaction, gateExtraction, gateStrings, mostlyRedacted } from './gate.ts';
 import { renderHandoffMarkdown } from './handoff-render.ts';
 import { saveExtraction } from './save.ts';
 
@@ -52,9 +53,11 @@ export interface BuiltHandoff {
   hash: string;
   bytes: Uint8Array;
   markdown: string;
+  /** Gated like the package (counts as measured on the transcript as written). */
   compaction: CompactionResult | null;
+  /** Gated: what `--save` stores. */
   extraction: Extraction | null;
-  /** The redacted transcript the package was built from. */
+  /** The transcript as parsed (counted and compacted as written): internal, never to be shown as is. */
   transcript: Transcript | null;
 }
 
@@ -66,23 +69,6 @@ const uniq = (xs: string[]) => [...new Set(xs.filter((x) => x.trim() !== ''))];
 export function handoffBudget(type: HandoffType, maxTokens?: number): number {
   const top = HANDOFF_BUDGET_RANGES[type][1];
   return maxTokens !== undefined && maxTokens < top ? maxTokens : top;
-}
-
-/** Every string of the package through the gate (store memories included: they were never gated on the way in). */
-function gateStrings<T>(value: T, redactor: Redactor, counter: { n: number; log?: ((e: RedactionEvent) => void) | null }, at = 'handoff'): T {
-  if (typeof value === 'string') {
-    const r = redactor.redactText(value, { source: at, section: 'HANDOFF' });
-    counter.n += r.redactions.length;
-    if (counter.log) for (const e of r.redactions) counter.log(e);
-    return r.text as T;
-  }
-  if (Array.isArray(value)) return value.map((v, i) => gateStrings(v, redactor, counter, `${at}[${i}]`)) as T;
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = gateStrings(v, redactor, counter, `${at}.${k}`);
-    return out as T;
-  }
-  return value;
 }
 
 function storeDecisions(db: Database): HandoffDecision[] {
@@ -136,16 +122,11 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
   const maxTokens = handoffBudget(type, req.maxTokens);
   const reductionTarget = HANDOFF_REDUCTION_TARGETS[type];
 
-  let transcript: Transcript | null = null;
-  let redactions = 0;
-  if (req.transcript) {
-    const r = redactTranscript(req.transcript, redactor, 'HANDOFF', deps.redactionLog);
-    transcript = r.transcript;
-    redactions = r.redactions;
-  }
+  // The transcript as written: capacity, compaction and extraction measure it; the gate applies to what leaves.
+  const transcript: Transcript | null = req.transcript ?? null;
 
   // Extraction first (no budget yet), so the structured fields are known before the context is sized.
-  const x = transcript ? extract(transcript) : null;
+  const x = transcript ? extract(transcript, { redacted: mostlyRedacted(redactor) }) : null;
   const summary = db ? getExecutiveSummary(db) : null;
 
   const decisions: HandoffDecision[] = [];
@@ -161,10 +142,10 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
   }
   if (db) for (const i of storeIssues(db)) if (!issues.some((e) => norm(e.title) === norm(i.title) || norm(i.title).includes(norm(e.title)))) issues.push(i);
 
-  const state: HandoffTaskState =
-    x && (x.state.text || !db || !stateFromStore(db))
-      ? { task: x.state.task, completion_percentage: x.state.completion_percentage, completed: x.state.completed, in_progress: x.state.in_progress, not_started: x.state.not_started, next_actions: x.state.next_actions, blockers: x.state.blockers }
-      : ((db && stateFromStore(db)) ?? { task: req.reason ?? '', completion_percentage: null, completed: [], in_progress: [], not_started: [], next_actions: [], blockers: [] });
+  // A handoff of a transcript states that session's task, never one recorded in the store by another session.
+  const state: HandoffTaskState = x
+    ? { task: x.state.task, completion_percentage: x.state.completion_percentage, completed: x.state.completed, in_progress: x.state.in_progress, not_started: x.state.not_started, next_actions: withLatestRequest(x), blockers: x.state.blockers }
+    : ((db && stateFromStore(db)) ?? { task: req.reason ?? '', completion_percentage: null, completed: [], in_progress: [], not_started: [], next_actions: [], blockers: [] });
 
   const transfers: OwnershipTransfer[] = [];
   if (db && req.from && req.to) {
@@ -178,7 +159,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
 
   const learnings = uniq([...(x?.learnings.map((l) => l.text) ?? []), ...(db && type === 'complete' ? relevantLearnings(db, state.task, { limit: 5 }).map((h) => h.memory.content.lesson) : [])]);
   const files = uniq([...(x?.files.map((f) => f.path) ?? [])]);
-  const executive = summary?.text.trim() || [state.task && `Task: ${state.task}`, state.completion_percentage !== null ? `Progress: ${state.completion_percentage}% complete` : '', state.blockers.length ? `Blockers: ${state.blockers.join('; ')}` : ''].filter(Boolean).join('\n');
+  const executive = x ? transcriptSummary(x) : summary?.text.trim() || [state.task && `Task: ${state.task}`, state.completion_percentage !== null ? `Progress: ${state.completion_percentage}% complete` : '', state.blockers.length ? `Blockers: ${state.blockers.join('; ')}` : ''].filter(Boolean).join('\n');
 
   // Skills the work needs (languages of its files, tags of its stored decisions and issues) against what the
   // recipient has shown in this store.
@@ -218,17 +199,17 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
     agent_specific_notes: {
       from_agent_observations: learnings,
       suggested_approach: x?.plan?.text ?? '',
-      known_pitfalls: (x?.errors ?? []).map((e) => `${e.message}${e.root_cause ? ` — root cause: ${e.root_cause}` : ''}`),
+      // Only errors no later run fixed; each named by what failed.
+      known_pitfalls: (x ? openErrorsOf(x) : []).map((e) => `${e.command ? `${e.command}: ` : ''}${e.message}${e.occurrences > 1 ? ` (×${e.occurrences})` : ''}${e.root_cause ? ` — root cause: ${e.root_cause}` : ''}`),
       useful_resources: files.slice(0, 20),
     },
     compacted_context: '',
     compaction: { tokens_before: 0, tokens_after: 0, tokens_saved: 0, elements_removed: 0, preservation_validation: true, reduction_target: reductionTarget, reduction_achieved: 0, reduction_target_met: false },
     budget: { max_tokens: maxTokens, range: [...HANDOFF_BUDGET_RANGES[type]], package_tokens: 0, within_budget: true, encoding },
-    source: { transcript: transcript?.source ?? null, format: transcript?.format ?? null, session_id: transcript?.session_id ?? null, turns: transcript?.turns.length ?? 0, problems: transcript?.problems.length ?? 0, redactions },
+    source: { transcript: transcript?.source ?? null, format: transcript?.format ?? null, session_id: transcript?.session_id ?? null, turns: transcript?.turns.length ?? 0, problems: transcript?.problems.length ?? 0, redactions: 0 },
   };
-  const counter = { n: 0, log: deps.redactionLog };
+  const counter: { n: number; log?: HandoffDeps['redactionLog'] } = { n: 0, log: deps.redactionLog };
   const gated = gateStrings(pkg, redactor, counter);
-  gated.source.redactions = redactions + counter.n;
 
   // What is left of the budget after the structured fields is the compacted context's.
   const fixed = count(renderHandoffMarkdown(gated, null));
@@ -245,6 +226,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
       // the budget would be cut line by line (fitLines), which costs far more than compacting a little deeper.
       targetFor: (before) => Math.min(Math.floor(contextBudget * 0.98), Math.floor(before * (1 - reductionTarget))),
     });
+    compaction = gateCompaction(compaction, redactor, counter, 'HANDOFF', transcript.source);
     let text = compaction.text;
     if (count(text) > contextBudget) {
       text = fitLines(text, contextBudget, count);
@@ -281,6 +263,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
       reduction_target_met: full.tokens === 0 || (full.tokens - fit.tokens) / full.tokens >= reductionTarget,
     };
   }
+  gated.source.redactions = counter.n;
   gated.handoff_metadata.context_token_count = count(gated.compacted_context);
   // The count appears in the rendering it counts: settle it (a digit more or less moves it by a token at most).
   for (let i = 0, n = -1; i < 4 && n !== gated.budget.package_tokens; i++) {
@@ -293,10 +276,43 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
   const bytes = new TextEncoder().encode(json);
   const hash = sha256Hex(bytes);
   const pkgOut = JSON.parse(json) as HandoffPackage;
-  return { package: pkgOut, hash, bytes, markdown: renderHandoffMarkdown(pkgOut, hash), compaction, extraction: x, transcript };
+  return { package: pkgOut, hash, bytes, markdown: renderHandoffMarkdown(pkgOut, hash), compaction, extraction: x ? gateExtraction(x, redactor, { n: 0 }) : null, transcript };
 }
 
 const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
+
+/** A request newer than every state the agent wrote has not been acted on in that state yet: it comes first. */
+function withLatestRequest(x: Extraction): string[] {
+  const s = x.state;
+  const r = s.latest_request;
+  if (!r || (s.at && s.at.turn > r.turn) || s.next_actions.some((n) => n.includes(r.line))) return s.next_actions;
+  // Whether the agent had started on it (answered or called a tool after it) decides the verb.
+  const started = s.latest_request_answered;
+  return [`${started ? 'Continue' : 'Answer'} the user's latest request: ${r.line}`, ...s.next_actions];
+}
+
+/** What the successor reads first: the task as it stands, the user's latest words, the goal, the status. */
+function transcriptSummary(x: Extraction): string {
+  const s = x.state;
+  const where = (r: { turn: number; at_line: number }) => `turn ${r.turn}, line ${r.at_line}`;
+  const out: string[] = [];
+  if (s.latest_request && s.latest_request.line === s.task) out.push(`Task (the user's latest request, ${where(s.latest_request)}): ${s.task}`);
+  else {
+    if (s.task) out.push(`Task: ${s.task}`);
+    if (s.latest_request) out.push(`Latest user request (${where(s.latest_request)}): ${s.latest_request.line}`);
+  }
+  if (s.last_ack) out.push(`The user's last message (${where(s.last_ack)}): "${s.last_ack.line}"`);
+  if (s.goal) out.push(`Goal (first request): ${s.goal}`);
+  if (s.status) out.push(`Status: ${s.status}`);
+  if (s.completion_percentage !== null) out.push(`Progress: ${s.completion_percentage}% complete`);
+  if (s.in_progress.length) out.push(`In progress: ${s.in_progress.join('; ')}`);
+  if (s.last_update) out.push(`Agent's last update (turn ${s.last_update.turn}, line ${s.last_update.line}): ${s.last_update.text}`);
+  if (s.blockers.length) out.push(`Blockers: ${s.blockers.join('; ')}`);
+  const open = openErrorsOf(x).length;
+  const fixed = x.errors.length - open;
+  if (x.errors.length) out.push(`Errors: ${open} unresolved, ${fixed} resolved by a later run`);
+  return out.join('\n');
+}
 
 function defaultReason(type: HandoffType): string {
   switch (type) {

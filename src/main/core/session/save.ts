@@ -3,7 +3,7 @@
 import type { Database } from 'better-sqlite3';
 import type { SaveReport, SavedMemory } from '../../../shared/session.ts';
 import { addMemory, createDecision, TITLE_MAX, type MemoryDeps } from '../memory/index.ts';
-import { openIssuesOf, type Extraction } from './extract.ts';
+import { openErrorsOf, openIssuesOf, type Extraction } from './extract.ts';
 
 const norm = (s: string) => s.toLowerCase().normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const title = (s: string) => {
@@ -33,7 +33,7 @@ export interface SaveOptions extends MemoryDeps {
   includeState?: boolean;
 }
 
-/** Decisions, open issues (bugs, TODOs), learnings and optionally the task state, in one transaction. */
+/** Decisions, open issues (bugs, TODOs, errors no later run fixed), learnings and optionally the task state, in one transaction. */
 export function saveExtraction(db: Database, x: Extraction, opts: SaveOptions = {}): SaveReport {
   const report: SaveReport = { created: [], duplicates: [] };
   const agent = opts.agent ?? 'user';
@@ -85,6 +85,35 @@ export function saveExtraction(db: Database, x: Extraction, opts: SaveOptions = 
           content: { description: i.text, severity: i.severity, investigation_status: `Found in the transcript at turn ${i.at.turn}, line ${i.at.line}.`, status: 'open' },
           importance: i.severity === 'critical' ? 9 : i.severity === 'high' ? 7 : 5,
           tags: [...tags, i.kind],
+          agent_id: agent,
+        },
+        deps,
+      );
+      const saved: SavedMemory = { memory_type: 'issue', id: r.memory_id, title: r.title };
+      iss.titles.set(norm(t), saved);
+      report.created.push(saved);
+    }
+    // An error no later run fixed is an open issue for whoever comes next.
+    for (const e of openErrorsOf(x)) {
+      const t = title(`Error: ${e.command ? `${e.command}: ` : ''}${e.message}`);
+      const dup = iss.titles.get(norm(t));
+      if (dup) {
+        report.duplicates.push(dup);
+        continue;
+      }
+      const r = addMemory(
+        db,
+        {
+          memory_type: 'issue',
+          title: t,
+          content: {
+            description: `${e.tool ?? 'A tool'} failed${e.command ? ` running ${e.command}` : ''}: ${e.message}${e.occurrences > 1 ? ` (${e.occurrences} times)` : ''}. No later run succeeded.`,
+            severity: 'high',
+            investigation_status: `${e.root_cause ? `Root cause: ${e.root_cause}. ` : 'Root cause not identified. '}Last seen in the transcript at turn ${e.at.turn}, line ${e.at.line}.`,
+            status: 'open',
+          },
+          importance: 7,
+          tags: [...tags, 'error'],
           agent_id: agent,
         },
         deps,

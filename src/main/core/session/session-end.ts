@@ -7,13 +7,17 @@ import type { StoredSessionView } from '../../../shared/api/contract.ts';
 import type { SessionEndResult, SessionSummary } from '../../../shared/session.ts';
 import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { countTokens } from '../tokens/index.ts';
-import { redactTranscript, type Transcript } from '../transcripts/index.ts';
-import { extract, openIssuesOf } from './extract.ts';
+import type { Transcript } from '../transcripts/index.ts';
+import { extract, openErrorsOf, openIssuesOf } from './extract.ts';
+import { gateExtraction, gateStrings, mostlyRedacted } from './gate.ts';
 import { saveExtraction } from './save.ts';
 
-/** Plain notes as a one-turn transcript, so notes and transcripts share one extractor (line numbers are the file's). */
+/**
+ * Plain notes as a one-turn transcript, so notes and transcripts share one extractor (line numbers are the file's).
+ * Notes are the agent's report of its session, so they are read as the agent's words.
+ */
 export function notesTranscript(text: string, source: string): Transcript {
-  return { format: 'markdown-chat', source, session_id: null, problems: [], turns: [{ index: 0, line: 0, role: 'user', kind: 'text', ts: null, text, tool_name: null, tool_use_id: null, is_error: false }] };
+  return { format: 'markdown-chat', source, session_id: null, problems: [], turns: [{ index: 0, line: 0, role: 'assistant', kind: 'text', ts: null, text, tool_name: null, tool_use_id: null, is_error: false }] };
 }
 
 export interface SessionEndOptions {
@@ -32,8 +36,10 @@ function hasTable(db: Database): boolean {
 
 export function summarizeSession(input: Transcript, opts: SessionEndOptions = {}): { summary: SessionSummary; extraction: ReturnType<typeof extract>; headline: string } {
   const now = (opts.now ?? (() => new Date()))();
-  const { transcript: t } = redactTranscript(input, opts.redactor ?? getDefaultRedactor(), 'SESSION', opts.redactionLog);
-  const x = extract(t);
+  // Read and counted as written; the summary and what is saved pass the gate on the way out.
+  const t = input;
+  const redactor = opts.redactor ?? getDefaultRedactor();
+  const x = extract(t, { redacted: mostlyRedacted(redactor) });
   const times = t.turns.map((x) => x.ts).filter((s): s is string => s !== null).sort();
   const start = times[0] ?? null;
   const end = times.at(-1) ?? now.toISOString();
@@ -54,7 +60,8 @@ export function summarizeSession(input: Transcript, opts: SessionEndOptions = {}
     decisions_made: x.decisions.map((d) => ({ id: `${t.source}:${d.at.line}`, title: d.title, decision: d.decision, rationale: d.rationale, alternatives: d.alternatives, importance: d.importance, source: `${t.source}:${d.at.line}` })),
     issues_encountered: [
       ...openIssuesOf(x).map((i) => ({ id: i.key ?? i.id, kind: i.kind, title: i.title, severity: i.severity, detail: i.text.replace(/\s*\n\s*/g, ' '), source: `${t.source}:${i.at.line}` })),
-      ...x.errors.filter((e) => !e.root_cause).map((e) => ({ id: e.id, kind: 'error' as const, title: e.message.slice(0, 100), severity: 'high', detail: `${e.tool ?? 'tool'} failed ${e.occurrences}× — root cause not identified`, source: `${t.source}:${e.at.line}` })),
+      // Errors a later run fixed are history, not issues.
+      ...openErrorsOf(x).map((e) => ({ id: e.id, kind: 'error' as const, title: `${e.command ? `${e.command}: ` : ''}${e.message}`.slice(0, 100), severity: 'high', detail: `${e.tool ?? 'tool'} failed ${e.occurrences}×, not resolved by a later run — ${e.root_cause ? `root cause: ${e.root_cause}` : 'root cause not identified'}`, source: `${t.source}:${e.at.line}` })),
     ],
     current_state: x.state.task ? { task: x.state.task, completion_percentage: x.state.completion_percentage, completed: x.state.completed, in_progress: x.state.in_progress, not_started: x.state.not_started, next_actions: x.state.next_actions, blockers: x.state.blockers } : null,
     learnings: x.learnings.map((l) => l.text),
@@ -71,7 +78,8 @@ export function summarizeSession(input: Transcript, opts: SessionEndOptions = {}
   const todos = summary.issues_encountered.filter((i) => i.kind === 'todo').length;
   const lead = done[0] ?? (x.state.task ? `task: ${x.state.task}` : summary.decisions_made[0]?.title ?? 'no work recorded');
   const headline = `${agent}: ${lead.slice(0, 120)} — ${done.length} done, ${summary.decisions_made.length} decision${summary.decisions_made.length === 1 ? '' : 's'}, ${bugs} bug${bugs === 1 ? '' : 's'}, ${todos} TODO${todos === 1 ? '' : 's'}`;
-  return { summary, extraction: x, headline };
+  const counter = { n: 0, log: opts.redactionLog };
+  return { summary: gateStrings(summary, redactor, counter, t.source, 'SESSION'), extraction: gateExtraction(x, redactor, counter, 'SESSION'), headline: gateStrings(headline, redactor, counter, t.source, 'SESSION') };
 }
 
 /** `session end`: summarize, store the summary, save the findings as memories (deduplicated), in one transaction. */

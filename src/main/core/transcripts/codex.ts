@@ -4,7 +4,9 @@ import type { Transcript, TranscriptParser, TranscriptProblem, TranscriptTurn } 
 // Codex CLI rollout files (~/.codex/sessions/…/rollout-*.jsonl). Current form: {timestamp, type, payload} lines with
 // type session_meta | response_item | event_msg | turn_context; the older form writes the response items directly
 // ({type: message|function_call|function_call_output|…}) after a first {id, timestamp, instructions} line.
-// event_msg lines repeat what response items already hold, so only response items become turns.
+// event_msg lines repeat what response items already hold, so only response items become turns. A `compacted` line
+// holds the summary Codex wrote of the context it dropped (kept as a compact_summary turn); `web_search_call` items
+// are the agent's searches; turn_context lines (cwd, model, policies per turn) carry no conversation.
 
 const ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'local_shell_call', 'custom_tool_call', 'custom_tool_call_output', 'reasoning']);
 
@@ -45,7 +47,7 @@ export const codexParser: TranscriptParser = {
   format: 'codex',
   detect(text) {
     const recs = firstRecords(text);
-    if (recs.some((r) => isEnvelope(r) && ['session_meta', 'response_item', 'turn_context', 'event_msg'].includes(r.type as string))) return true;
+    if (recs.some((r) => isEnvelope(r) && ['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted'].includes(r.type as string))) return true;
     // Older direct form: a header with instructions, then response items.
     return recs.length > 1 && 'instructions' in recs[0]! && typeof recs[0]!.id === 'string' && recs.slice(1).some((r) => ITEM_TYPES.has(r.type as string));
   },
@@ -64,6 +66,11 @@ export const codexParser: TranscriptParser = {
         ts = isoOrNull(rec.timestamp) ?? isoOrNull(payload.timestamp);
         if (rec.type === 'session_meta') {
           sessionId ??= strOr(payload.id);
+          continue;
+        }
+        if (rec.type === 'compacted') {
+          const summary = strOr(payload.message) ?? contentText(payload.replacement_history);
+          if (summary && summary.trim() !== '') push({ line, role: 'assistant', kind: 'text', ts, text: summary, tool_name: null, tool_use_id: null, is_error: false, origin: 'compact_summary' });
           continue;
         }
         if (rec.type !== 'response_item') continue;
@@ -86,8 +93,8 @@ export const codexParser: TranscriptParser = {
             problems.push({ line, message: `message with unknown role ${JSON.stringify(item.role)}` });
             break;
           }
-          // The CLI repeats its environment and instruction preambles in every session: not the user's words.
-          if (role === 'user' && /^\s*<(environment_context|user_instructions)>/.test(body)) break;
+          // AGENTS.md and <environment_context> preambles stay (they were in the context) and are marked as injected
+          // when the transcript is normalized.
           if (body.trim() !== '') push({ line, role: role === 'developer' ? 'system' : role, kind: 'text', ts, text: body, tool_name: null, tool_use_id: null, is_error: false });
           break;
         }
@@ -113,6 +120,18 @@ export const codexParser: TranscriptParser = {
           const id = strOr(item.call_id);
           const out = outputOf(item.output);
           push({ line, role: 'tool', kind: 'tool_result', ts, text: out.text, tool_name: (id && toolNames.get(id)) ?? null, tool_use_id: id, is_error: out.isError });
+          break;
+        }
+        case 'web_search_call': {
+          const action = isObj(item.action) ? item.action : {};
+          const query = strOr(action.query) ?? (Array.isArray(action.queries) ? action.queries.filter((q) => typeof q === 'string').join(' | ') : null) ?? strOr(action.url) ?? toolInputText(action);
+          push({ line, role: 'assistant', kind: 'tool_use', ts, text: `query: ${query}`, tool_name: 'web_search', tool_use_id: strOr(item.id), is_error: item.status === 'failed' });
+          break;
+        }
+        case 'compaction':
+        case 'compaction_summary': {
+          const summary = strOr(item.summary) ?? strOr(item.encrypted_content);
+          if (summary && !item.encrypted_content) push({ line, role: 'assistant', kind: 'text', ts, text: summary, tool_name: null, tool_use_id: null, is_error: false, origin: 'compact_summary' });
           break;
         }
         case 'reasoning':

@@ -1,17 +1,25 @@
-// Agent session transcripts as a source (issue #13): Claude Code JSONL, Codex CLI JSONL, Markdown chat exports,
+// Agent session transcripts as a source (issues #13, #26): Claude Code (JSONL or one JSON array), Codex CLI rollouts,
+// pi sessions, Cline / Roo task exports, Aider chat histories and Markdown chat exports (SpecStory and the like),
 // behind one parser interface. Recognition is by content, so a transcript is found wherever it sits.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RedactionEvent, Redactor } from '../redact/index.ts';
+import { aiderParser } from './aider.ts';
 import { claudeCodeParser } from './claude-code.ts';
+import { CLINE_TASK_FILES, clineParser } from './cline.ts';
 import { codexParser } from './codex.ts';
 import { markdownChatParser } from './markdown-chat.ts';
-import type { Transcript, TranscriptFormat, TranscriptParser, TranscriptTurn } from './types.ts';
+import { normalizeTranscript } from './normalize.ts';
+import { piParser } from './pi.ts';
+import { FORMAT_DESCRIPTIONS, type Transcript, type TranscriptFormat, type TranscriptParser, type TranscriptTurn } from './types.ts';
 
-export type { Transcript, TranscriptFormat, TranscriptParser, TranscriptProblem, TranscriptTurn, TurnKind, TurnRole } from './types.ts';
-export { TRANSCRIPT_FORMATS } from './types.ts';
-export { claudeCodeParser, codexParser, markdownChatParser };
+export type { Transcript, TranscriptFormat, TranscriptParser, TranscriptProblem, TranscriptTurn, TurnKind, TurnOrigin, TurnRole } from './types.ts';
+export { FORMAT_DESCRIPTIONS, TRANSCRIPT_FORMATS } from './types.ts';
+export { commandOf, isInjectedText, normalizeTranscript, stripControl } from './normalize.ts';
+export { aiderParser, claudeCodeParser, clineParser, codexParser, markdownChatParser, piParser };
 
 /** Most specific first: Claude Code lines also look like generic JSON, Markdown is the last resort. */
-export const TRANSCRIPT_PARSERS: readonly TranscriptParser[] = [claudeCodeParser, codexParser, markdownChatParser];
+export const TRANSCRIPT_PARSERS: readonly TranscriptParser[] = [claudeCodeParser, codexParser, piParser, clineParser, aiderParser, markdownChatParser];
 
 export function detectTranscript(text: string): TranscriptParser | null {
   return TRANSCRIPT_PARSERS.find((p) => p.detect(text)) ?? null;
@@ -24,15 +32,31 @@ export class TranscriptError extends Error {
   }
 }
 
-/** Parses a transcript in whichever format it is; throws TranscriptError naming the source when none fits. */
+/**
+ * Parses a transcript in whichever format it is; throws TranscriptError naming the source and listing the formats
+ * when none fits. Terminal control sequences are stripped and harness-injected turns marked (normalize.ts).
+ */
 export function parseTranscript(text: string, source: string, format?: TranscriptFormat): Transcript {
   const parser = format ? TRANSCRIPT_PARSERS.find((p) => p.format === format)! : detectTranscript(text);
   if (!parser) {
-    throw new TranscriptError(
-      `${source}: not a recognized transcript (expected Claude Code JSONL with sessionId/message, Codex CLI JSONL with {type, payload}, or Markdown with "## User" / "## Assistant" turns)`,
-    );
+    throw new TranscriptError(`${source}: not a recognized transcript. Formats read:\n${TRANSCRIPT_FORMATS_LIST}`);
   }
-  return parser.parse(text, source);
+  return normalizeTranscript(parser.parse(text, source));
+}
+
+const TRANSCRIPT_FORMATS_LIST = TRANSCRIPT_PARSERS.map((p) => `  - ${p.format}: ${FORMAT_DESCRIPTIONS[p.format]}`).join('\n');
+
+/**
+ * A transcript file, or a Cline / Roo task folder (its api_conversation_history.json, else ui_messages.json).
+ * The text is returned with the path actually read, for callers that keep it.
+ */
+export function readTranscriptPath(path: string): { text: string; path: string } {
+  if (statSync(path).isDirectory()) {
+    const file = CLINE_TASK_FILES.map((f) => join(path, f)).find((f) => existsSync(f));
+    if (!file) throw new TranscriptError(`${path}: a folder, but not a Cline / Roo task folder (no ${CLINE_TASK_FILES.join(' or ')} in it)`);
+    return { text: readFileSync(file, 'utf8'), path: file };
+  }
+  return { text: readFileSync(path, 'utf8'), path };
 }
 
 /** One turn as a line of text: `[time] role (tool, error): text`. The form compaction, handoffs and ingest show. */

@@ -73,3 +73,80 @@ export function toolInputText(input: unknown): string {
     return String(input);
   }
 }
+
+let lastArray: { text: string; value: unknown[] | null } | null = null;
+
+/**
+ * The text parsed as one JSON array, or null when it is not one (a JSONL file, a Markdown file). The last answer is
+ * kept: detection asks for the same text once per parser, then the parser once more.
+ */
+export function jsonArray(text: string): unknown[] | null {
+  const head = text.trimStart();
+  if (head[0] !== '[') return null;
+  if (lastArray?.text === text) return lastArray.value;
+  let value: unknown[] | null = null;
+  try {
+    const v = JSON.parse(head) as unknown;
+    value = Array.isArray(v) ? v : null;
+  } catch {
+    value = null;
+  }
+  lastArray = { text, value };
+  return value;
+}
+
+/** The 1-based line where each top-level element of a JSON array starts (provenance for pretty-printed arrays). */
+export function arrayElementLines(text: string): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let pendingValue = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped char
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) {
+      if (depth === 1 && pendingValue) out.push(line), (pendingValue = false);
+      inString = true;
+    } else if (c === 91 || c === 123) {
+      if (depth === 1 && pendingValue) out.push(line), (pendingValue = false);
+      depth++;
+    } else if (c === 93 || c === 125) depth--;
+    else if (c === 44 && depth === 1) pendingValue = true;
+    else if (depth === 1 && pendingValue && c > 32) out.push(line), (pendingValue = false);
+  }
+  return out;
+}
+
+/**
+ * Entries of a JSONL file or of one JSON array of the same objects: `line` is the entry's line in the file either
+ * way. Array elements that are not objects become problems, like bad JSONL lines.
+ */
+export function jsonEntries(text: string, problems: TranscriptProblem[]): { line: number; rec: Record<string, unknown> }[] {
+  const arr = jsonArray(text);
+  if (!arr) return jsonlRecords(text, problems);
+  const lines = arrayElementLines(text.trimStart());
+  const offset = text.length - text.trimStart().length === 0 ? 0 : (text.slice(0, text.length - text.trimStart().length).match(/\n/g) ?? []).length;
+  const out: { line: number; rec: Record<string, unknown> }[] = [];
+  arr.forEach((v, i) => {
+    const line = (lines[i] ?? i + 1) + offset;
+    if (isObj(v)) out.push({ line, rec: v });
+    else problems.push({ line, message: 'expected a JSON object in the array' });
+  });
+  return out;
+}
+
+/** The first entries for sniffing: JSONL lines, or the first elements of a JSON array. */
+export function firstEntries(text: string, n = 40): Record<string, unknown>[] {
+  const head = text.trimStart();
+  if (head[0] === '[') {
+    const arr = jsonArray(head);
+    return arr ? arr.slice(0, n).filter(isObj) : [];
+  }
+  return firstRecords(text, n);
+}

@@ -4,8 +4,27 @@ import type { Transcript, TranscriptParser, TranscriptProblem, TranscriptTurn, T
 // Markdown chat exports: one `## User` / `## Assistant` heading per turn (also `## System`, and `## Tool: name`,
 // `## Tool: name (error)` for tool output). A time may follow the role: `## User — 2025-11-04T14:23:00Z` or
 // `## Assistant (2025-11-04 14:23)`. Headings inside fenced code blocks are text, not turns.
+// The other common exports start a turn the same way: `### Human` (any heading level), SpecStory's
+// `_**User (2025-07-26 14:46Z)**_` / `_**Assistant (model)**_`, and `**User:**` with the text on the same line or
+// below. A `---` closing a turn is the export's separator. `<think>` text stays: SpecStory rarely closes it, and
+// the export is counted as written.
 
-const HEADING = /^##\s+(user|human|assistant|claude|ai|system|tool(?:\s+result)?)\b\s*(.*)$/i;
+const ROLE_WORDS = 'user|human|assistant|claude|ai|system|tool(?:\\s+result)?';
+const HEADING = new RegExp(`^#{1,4}\\s+(${ROLE_WORDS})\\b\\s*(.*)$`, 'i');
+const SPECSTORY = new RegExp(`^_\\*\\*(${ROLE_WORDS})\\b\\s*([^*]*)\\*\\*_\\s*$`, 'i');
+const BOLD = new RegExp(`^\\*\\*(${ROLE_WORDS})\\s*(\\([^)]*\\))?\\s*(?::\\s*\\*\\*|\\*\\*\\s*:)\\s*(.*)$`, 'i');
+
+/** [role word, what follows it, text on the same line] when the line starts a turn in one of the known forms. */
+function turnStart(line: string): { m: RegExpMatchArray; inline: string; strictTime: boolean } | null {
+  const h = HEADING.exec(line);
+  // Other heading levels only as a bare role (or a role and a time): `### User stories` is a document's heading.
+  if (h && (line.startsWith('## ') || /^([—–(:-]|$)/.test(h[2]!.trim()))) return { m: h, inline: '', strictTime: line.startsWith('## ') };
+  const sp = SPECSTORY.exec(line);
+  if (sp) return { m: sp, inline: '', strictTime: false };
+  const b = BOLD.exec(line);
+  if (b) return { m: [b[0], b[1]!, b[2] ?? ''] as unknown as RegExpMatchArray, inline: b[3]!, strictTime: false };
+  return null;
+}
 const FENCE = /^\s*(```|~~~)/;
 
 const ROLES: Record<string, TurnRole> = { user: 'user', human: 'user', assistant: 'assistant', claude: 'assistant', ai: 'assistant', system: 'system', tool: 'tool', 'tool result': 'tool' };
@@ -18,7 +37,7 @@ interface Head {
   badTime: string | null;
 }
 
-function parseHeading(m: RegExpMatchArray): Head {
+function parseHeading(m: RegExpMatchArray, strictTime = true): Head {
   const role = ROLES[m[1]!.toLowerCase().replace(/\s+/g, ' ')]!;
   let rest = m[2]!.trim();
   let tool: string | null = null;
@@ -40,7 +59,8 @@ function parseHeading(m: RegExpMatchArray): Head {
   let badTime: string | null = null;
   if (timeText !== '') {
     ts = /\d{4}-\d{2}-\d{2}/.test(timeText) ? isoOrNull(timeText.replace(' ', 'T')) : null;
-    if (ts === null) badTime = timeText;
+    // Only `## Role <time>` promises a time; elsewhere the parenthesis may name a model.
+    if (ts === null && strictTime) badTime = timeText;
   }
   return { role, ts, tool, error, badTime };
 }
@@ -54,9 +74,9 @@ export const markdownChatParser: TranscriptParser = {
     for (const line of text.split(/\r?\n/)) {
       if (FENCE.test(line)) inFence = !inFence;
       if (inFence) continue;
-      const m = HEADING.exec(line);
-      if (!m) continue;
-      const role = ROLES[m[1]!.toLowerCase().replace(/\s+/g, ' ')];
+      const start = turnStart(line);
+      if (!start) continue;
+      const role = ROLES[start.m[1]!.toLowerCase().replace(/\s+/g, ' ')];
       if (role === 'user') user = true;
       if (role === 'assistant') assistant = true;
       if (user && assistant) return true;
@@ -72,7 +92,11 @@ export const markdownChatParser: TranscriptParser = {
     let inFence = false;
     const flush = () => {
       if (!current) return;
-      const body = current.body.join('\n').replace(/^\n+|\n+$/g, '');
+      const body = current.body
+        .join('\n')
+        .replace(/^\s*\n|\s+$/g, '')
+        .replace(/(^|\n+)---$/, '')
+        .replace(/\s+$/, '');
       const { head } = current;
       turns.push({
         index: turns.length,
@@ -90,12 +114,12 @@ export const markdownChatParser: TranscriptParser = {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if (FENCE.test(line)) inFence = !inFence;
-      const m = inFence ? null : HEADING.exec(line);
-      if (m) {
+      const start = inFence ? null : turnStart(line);
+      if (start) {
         flush();
-        const head = parseHeading(m);
+        const head = parseHeading(start.m, start.strictTime);
         if (head.badTime !== null) problems.push({ line: i + 1, message: `unreadable time ${JSON.stringify(head.badTime)} (kept the turn without a time)` });
-        current = { head, line: i + 1, body: [] };
+        current = { head, line: i + 1, body: start.inline ? [start.inline] : [] };
         continue;
       }
       if (current) {
@@ -103,7 +127,7 @@ export const markdownChatParser: TranscriptParser = {
         continue;
       }
       // Before the first turn: a `# Title` line is fine; other text belongs to no turn.
-      if (line.trim() === '' || /^#\s/.test(line)) continue;
+      if (line.trim() === '' || /^#\s/.test(line) || /^\s*<!--.*-->\s*$/.test(line) || line.trim() === '---') continue;
       if (!preamble) {
         preamble = { line: i + 1, body: [] };
         problems.push({ line: i + 1, message: 'text before the first `## User` / `## Assistant` heading (kept as a system turn)' });

@@ -51,10 +51,10 @@ export function SessionsView() {
         <span className="muted">capacity, compaction and handoffs for an agent transcript (seed 002)</span>
       </header>
       <DropZone testId="transcript-drop" onDrop={onDrop}>
-        <p>Drop a transcript here: Claude Code or Codex CLI JSONL, or a Markdown chat export (## User / ## Assistant).</p>
+        <p>Drop a transcript here: Claude Code (JSONL or chat.json), Codex rollout, pi session, Cline api_conversation_history.json, Aider chat history, or a Markdown chat export (SpecStory, ## User / ## Assistant).</p>
         <label className="button">
           Choose a transcript…
-          <input type="file" className="visually-hidden" data-testid="transcript-input" accept=".jsonl,.ndjson,.md,.markdown,.txt" onChange={(e) => void load(e.target.files?.[0])} />
+          <input type="file" className="visually-hidden" data-testid="transcript-input" accept=".jsonl,.ndjson,.json,.md,.markdown,.txt" onChange={(e) => void load(e.target.files?.[0])} />
         </label>
         {transcript ? <p className="muted">{transcript.name} · {transcript.text.length.toLocaleString()} characters</p> : null}
       </DropZone>
