@@ -87,6 +87,30 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     args: (i) => ['memory', 'resolve', String(i.id), '--json', ...(i.resolution !== undefined ? ['--resolution', String(i.resolution)] : []), ...extraFlags(i, ['id', 'resolution'])],
     value: (o) => JSON.parse(o),
   },
+  'memory.create': {
+    args: (i) => [
+      'memory', 'add', '--json',
+      ...(i.type !== undefined ? ['--type', String(i.type)] : []),
+      ...(i.title !== undefined ? ['--title', String(i.title)] : []),
+      ...(i.content !== undefined ? ['--content', JSON.stringify(i.content)] : []),
+      ...(i.importance !== undefined ? ['--importance', String(i.importance)] : []),
+      ...extraFlags(i, ['type', 'title', 'content', 'importance']),
+    ],
+    value: (o) => JSON.parse(o),
+  },
+  'memory.search': {
+    args: (i) => ['memory', 'search', ...(i.query !== undefined ? [String(i.query)] : []), '--json', ...(i.limit !== undefined ? ['--limit', String(i.limit)] : []), ...extraFlags(i, ['query', 'limit'])],
+    value: (o) => JSON.parse(o),
+  },
+  'memory.get': { args: (i) => ['memory', 'show', String(i.id), '--json', ...extraFlags(i, ['id'])], value: (o) => JSON.parse(o) },
+  'memory.update': {
+    args: (i) => ['memory', 'update', String(i.id), '--json', ...(i.importance !== undefined ? ['--importance', String(i.importance)] : []), ...extraFlags(i, ['id', 'importance'])],
+    value: (o) => JSON.parse(o),
+  },
+  'memory.rehydrate': {
+    args: (i) => ['memory', 'rehydrate', '--json', ...(i.maxTokens !== undefined ? ['--max-tokens', String(i.maxTokens)] : []), ...extraFlags(i, ['maxTokens'])],
+    value: (o) => JSON.parse(o),
+  },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -103,11 +127,17 @@ function extraFlags(input: Record<string, unknown>, known: string[]): string[] {
     .filter(([k]) => !known.includes(k))
     .flatMap(([k, v]) => [flagName(k), String(v)]);
 }
-/** "contextpack: pack: --max-tokens: must be …" (or parseArgs' "Unknown option '--bogus'") → code and fields. */
-function parseCliError(code: number, stderr: string): Outcome {
+/**
+ * "contextpack: pack: --max-tokens: must be …" (or parseArgs' "Unknown option '--bogus'") → code and fields; the memory
+ * commands with --json print `{ error, issues }` on stdout instead.
+ */
+function parseCliError(code: number, stderr: string, stdout = ''): Outcome {
+  if (stderr === '' && stdout.trimStart().startsWith('{')) return errorOutcome('invalid_input', (JSON.parse(stdout) as { issues: { field: string }[] }).issues.map((i) => i.field));
   // The first line is the error; the usage printed under it names every flag.
   const flags = [...stderr.split('\n')[0]!.matchAll(/(?:^|[\s'"])(--[a-z][a-z-]*)/g)].map((m) => m[1]!);
-  return errorOutcome(code === 2 ? 'invalid_input' : 'failed', flags.map((f) => f.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
+  // Exit 2 is every caller error; which one, the message says.
+  const kind = code !== 2 ? 'failed' : / not found$/.test(stderr.split('\n')[0]!) ? 'not_found' : 'invalid_input';
+  return errorOutcome(kind, flags.map((f) => f.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
 }
 
 beforeAll(async () => {
@@ -172,7 +202,7 @@ beforeAll(async () => {
       const c = CLI[m];
       if (!c) return null;
       const r = await runCliCaptured([...c.args(i), '--db', dbPath], { env: cliEnv });
-      return r.code === 0 ? { ok: true, facts: facts(c.value(r.stdout)) } : parseCliError(r.code, r.stderr);
+      return r.code === 0 ? { ok: true, facts: facts(c.value(r.stdout)) } : parseCliError(r.code, r.stderr, r.stdout);
     },
   });
 }, 60_000);
@@ -219,6 +249,16 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   // Resolved by the first door; the others find it resolved: what they say of the issue is the same.
   { method: 'memory.resolve', input: () => ({ id: issueId, resolution: 'reload after each rotation' }), facts: (v) => ({ id: v.memory.memory_id, status: v.memory.content.status }) },
   { method: 'memory.resolve', input: () => ({ id: issueId, bogus: 1 }) },
+  { method: 'memory.search', input: () => ({ query: 'gateway reloads', limit: 5 }), facts: (v) => v.hits.map((h: any) => h.memory.memory_id) },
+  { method: 'memory.search', input: () => ({ limit: 0 }) },
+  { method: 'memory.get', input: () => ({ id: issueId }), facts: (v) => ({ id: v.memory_id, title: v.title }) },
+  { method: 'memory.get', input: () => ({ id: 'no-such-memory' }) },
+  // Changed by the first door; the others find it so: what they say of the issue is the same.
+  { method: 'memory.update', input: () => ({ id: issueId, importance: 9 }), facts: (v) => ({ id: v.memory.memory_id, importance: v.memory.importance }) },
+  { method: 'memory.update', input: () => ({ id: issueId, importance: 11 }) },
+  { method: 'memory.create', input: () => ({ type: 'learning', title: 'Rotate before reload', content: { lesson: 'reload after the key rotates' }, importance: 6 }), facts: (v) => ({ type: v.memory_type, title: v.title, importance: v.importance }) },
+  { method: 'memory.create', input: () => ({ type: 'learning', title: '', content: { lesson: 'x' } }) },
+  { method: 'memory.create', input: () => ({ type: 'state', title: 'S', content: { task_description: 'x', completion_percentage: 140 } }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -254,7 +294,11 @@ describe('the contract over every door', () => {
       'search.query': ['http', 'in-process', 'ipc', 'mcp'],
       'packets.build': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
       'packets.get': ['http', 'in-process', 'ipc', 'mcp'],
-      'memory.rehydrate': ['http', 'in-process', 'ipc', 'mcp'],
+      'memory.rehydrate': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
+      'memory.search': ['cli', 'http', 'in-process', 'ipc'],
+      'memory.get': ['cli', 'http', 'in-process', 'ipc'],
+      'memory.update': ['cli', 'http', 'in-process', 'ipc'],
+      'memory.create': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],
     });

@@ -14,13 +14,22 @@ export type ApiCall = <M extends ApiMethod>(method: M, input: ApiInput<M>) => Pr
 
 const packageJson = fileURLToPath(new URL('../../../package.json', import.meta.url));
 
+/** A refused call as the command line says it, with the API's error kept for commands that print it their own way. */
+export class CliApiError extends CliError {
+  readonly apiError: ApiError;
+  constructor(message: string, exitCode: number, apiError: ApiError) {
+    super(message, exitCode);
+    this.apiError = apiError;
+  }
+}
+
 /** The API's error as the command line says it: each field as the flag that sets it. */
-export function cliApiError(command: string, e: ApiError, flags: Record<string, string> = {}): CliError {
+export function cliApiError(command: string, e: ApiError, flags: Record<string, string> = {}): CliApiError {
   const field = (f: string) => flags[f] ?? flags[f.replace(/\.\d+$/, '')] ?? flagName(f);
   const text = e.issues && e.issues.length > 0 ? e.issues.map((i) => `${field(i.field)}: ${i.message}`).join('; ') : e.message;
   // The caller's mistakes exit 2, as the CLI's own errors do; the engine's failures 1.
   const callerError = e.code === 'invalid_input' || e.code === 'not_found' || e.code === 'forbidden' || e.code === 'conflict';
-  return new CliError(`${command}: ${text}`, callerError ? 2 : 1);
+  return new CliApiError(`${command}: ${text}`, callerError ? 2 : 1, e);
 }
 
 /**

@@ -98,6 +98,7 @@ const agentSchema = z.string().trim().min(1).max(100).regex(/^[^\r\n]+$/, 'agent
 const memoryIdSchema = z.string().trim().min(1, 'id is required').max(200);
 const tagsSchema = z.array(z.string().trim().min(1).max(TAG_MAX)).max(20);
 const importanceSchema = z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10');
+const projectIdSchema = z.string().trim().min(1).max(200);
 const windowSchema = z.number().int('window must be a whole number').min(1, 'window must be at least 1').max(10_000_000);
 
 export const apiInputs = {
@@ -166,10 +167,18 @@ export const apiInputs = {
       tags: z.array(z.string().trim().min(1).max(TAG_MAX)).max(20).optional(),
       importance: z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10').optional(),
       agent: z.string().trim().min(1).max(200).optional(),
+      parent: memoryIdSchema.optional().describe('The memory this one follows from (its memory_id).'),
+      expires: z.string().max(40).optional().describe('When the memory lapses (ISO 8601); lifecycle maintenance archives it then.'),
+      timestamp: z.string().max(40).optional().describe('When it happened (ISO 8601); default now.'),
+      project: projectIdSchema.optional().describe('The project the memory belongs to, where one store holds several.'),
     })
     .strict(),
   'memory.rehydrate': z
-    .object({ maxTokens: z.number().int().min(500, 'maxTokens must be at least 500').max(200_000, 'maxTokens must be at most 200000').optional() })
+    .object({
+      maxTokens: z.number().int().min(500, 'maxTokens must be at least 500').max(200_000, 'maxTokens must be at most 200000').optional(),
+      touch: z.boolean().optional().describe('Count the loaded memories as read (access count, last access); default true.'),
+      project: projectIdSchema.optional().describe('Only the memories of this project.'),
+    })
     .strict(),
   'packets.build': z
     .object({
@@ -244,9 +253,21 @@ export const apiInputs = {
       types: z.array(z.enum(['decision', 'issue', 'state', 'learning'])).optional(),
       archived: z.union([z.boolean(), z.literal('any')]).optional(),
       limit: z.number().int().min(1).max(1000).optional(),
+      tags: tagsSchema.optional().describe('Only memories with one of these tags.'),
+      importanceGte: z.number().int('importance must be a whole number').min(1).max(10).optional().describe('Only memories at least this important (1–10).'),
+      after: z.string().max(40).optional().describe('Only memories dated at or after this time (ISO 8601).'),
+      before: z.string().max(40).optional().describe('Only memories dated at or before this time (ISO 8601).'),
+      sort: z.enum(['relevance', 'timestamp', 'importance', 'access', 'severity']).optional().describe('The order; default relevance with a query, else newest first.'),
+      project: projectIdSchema.optional().describe('Only the memories of this project.'),
     })
     .strict(),
-  'memory.get': z.object({ id: memoryIdSchema }).strict(),
+  'memory.get': z
+    .object({
+      id: memoryIdSchema,
+      touch: z.boolean().optional().describe('Count this as a read (access count, last access); default false, a preview.'),
+      agent: agentSchema.optional(),
+    })
+    .strict(),
   'memory.update': z
     .object({
       id: memoryIdSchema,
@@ -254,6 +275,7 @@ export const apiInputs = {
       importance: importanceSchema.optional(),
       tags: tagsSchema.optional(),
       set: z.record(z.string(), z.unknown()).optional(),
+      expires: z.string().max(40).optional().describe('When the memory lapses (ISO 8601).'),
       agent: agentSchema.optional(),
     })
     .strict(),

@@ -20,7 +20,22 @@ export function createMemoryAdapter(db: Database, deps: { now?: () => Date } = {
     create(input: ApiParsedInput<'memory.create'>): ApiOutput<'memory.create'> {
       if (input.type !== 'decision') {
         return asApiFailure(() =>
-          addMemory(db, { memory_type: input.type, title: input.title, content: input.content, tags: input.tags, importance: input.importance, agent_id: input.agent }, { now: deps.now, actor: input.agent }),
+          addMemory(
+            db,
+            {
+              memory_type: input.type,
+              title: input.title,
+              content: input.content,
+              tags: input.tags,
+              importance: input.importance,
+              agent_id: input.agent,
+              parent_memory_id: input.parent,
+              expires_at: input.expires,
+              timestamp: input.timestamp,
+              project_id: input.project,
+            },
+            { now: deps.now, actor: input.agent },
+          ),
         ) as MemoryRecord;
       }
       const c = input.content as Record<string, unknown>;
@@ -41,7 +56,7 @@ export function createMemoryAdapter(db: Database, deps: { now?: () => Date } = {
     },
     /** The session-start bundle; reading it counts as an access of what it loads (the seed's step 5). */
     rehydrate(input: ApiParsedInput<'memory.rehydrate'>): ApiOutput<'memory.rehydrate'> {
-      return rehydrate(db, { maxTokens: input.maxTokens, now: deps.now });
+      return rehydrate(db, { maxTokens: input.maxTokens, touch: input.touch, projectId: input.project, now: deps.now });
     },
   };
 }

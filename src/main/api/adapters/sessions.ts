@@ -115,17 +115,22 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
           query: input.query?.trim() || undefined,
           types: input.types as MemoryType[] | undefined,
           archived: input.archived ?? false,
-          sort: input.query?.trim() ? 'relevance' : 'timestamp',
+          tags: input.tags,
+          importanceGte: input.importanceGte,
+          after: input.after,
+          before: input.before,
+          projectId: input.project,
+          sort: input.sort ?? (input.query?.trim() ? 'relevance' : 'timestamp'),
           limit: input.limit ?? 100,
         }),
       })),
     'memory.get': (input) =>
       mapped(() => {
-        const m = getMemory(db, input.id, { touch: false });
+        const m = getMemory(db, input.id, { touch: input.touch ?? false, now, actor: input.agent });
         if (!m) throw new NotFoundError(`memory ${JSON.stringify(input.id)} not found`);
         return m;
       }),
-    'memory.update': (input) => mapped(() => patchMemory(db, input.id, { title: input.title, importance: input.importance, tags: input.tags, set: input.set }, { now, actor: input.agent ?? 'user' })),
+    'memory.update': (input) => mapped(() => patchMemory(db, input.id, { title: input.title, importance: input.importance, tags: input.tags, set: input.set, expires_at: input.expires }, { now, actor: input.agent ?? 'user' })),
     'memory.resolve': (input) => mapped(() => resolveMemory(db, input.id, { resolution: input.resolution, now, actor: input.agent ?? 'user' })),
     'memory.archive': (input) => mapped(() => (input.restore ? restoreMemory(db, input.id, { now, actor: input.agent }) : archiveMemory(db, input.id, { now, actor: input.agent }))),
     'memory.delete': (input) => mapped(() => deleteMemory(db, input.id, { now, actor: input.agent })),

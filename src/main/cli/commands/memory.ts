@@ -1,18 +1,10 @@
-import type { MemoryInput, MemoryRecord, MemorySort, MemoryType } from '../../../shared/memory.ts';
+import type { MemoryRecord, MemorySort, MemoryType } from '../../../shared/memory.ts';
 import { MEMORY_TYPES } from '../../../shared/memory.ts';
-import {
-  addMemory,
-  formatMemory,
-  getMemory,
-  listAudit,
-  patchMemory,
-  rehydrate,
-  runMaintenance,
-  searchMemories,
-} from '../../core/memory/index.ts';
+import type { ApiInput } from '../../../shared/api/index.ts';
+import { formatMemory, listAudit, runMaintenance } from '../../core/memory/index.ts';
 import { CliError, intOption, oneOf, printJson, readInput, type Command, type CommandContext } from '../command.ts';
 import { agentOf, csv, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
-import { withApi } from '../api-client.ts';
+import { CliApiError, withApi, type ApiCall } from '../api-client.ts';
 
 const USAGE = [
   'contextpack memory add --type issue|state|learning --title T (--content JSON | --content-file F|- | --set field=value ...)',
@@ -70,22 +62,54 @@ export const memoryCommand: Command = {
       if (rest.length !== 1) throw new CliError(`memory ${sub}: give one memory id\nusage: ${USAGE}`);
       return rest[0]!;
     };
-    // One door (#24): archive, delete and resolve are clients of the API's memory.archive / delete / resolve.
-    if (sub === 'archive' || sub === 'delete' || sub === 'resolve') {
-      const id = one();
+    // One door (#24): these subcommands are clients of the API's memory.* methods; maintain and audit are not on it yet.
+    if (sub !== 'maintain' && sub !== 'audit') {
+      const id = sub === 'add' || sub === 'search' || sub === 'rehydrate' ? undefined : one();
       if (sub === 'delete' && ctx.values.yes !== true) throw new CliError('memory delete is permanent: add --yes (archive is the reversible alternative)');
-      return withApi(ctx, `memory ${sub}`, async (call) => {
+      // Parsed before the API loads, so a malformed flag costs nothing.
+      const add = sub === 'add' ? await addInput(ctx) : undefined;
+      const search = sub === 'search' ? searchInput(ctx, rest) : undefined;
+      const set = sub === 'update' ? await contentOf(ctx, false) : undefined;
+      return viaApi(ctx, `memory ${sub}`, async (call) => {
         const agent = agentOf(ctx);
-        if (sub === 'archive') {
-          const m = await call('memory.archive', { id, restore: ctx.values.restore === true, agent });
+        if (sub === 'add') {
+          const m = await call('memory.create', { ...add!, agent });
+          if (ctx.json) printJson(ctx, m);
+          else ctx.io.stdout(`${m.memory_id}  ${m.memory_type}  ${m.title}\n`);
+        } else if (sub === 'search') {
+          const { hits } = await call('memory.search', search!);
+          if (ctx.json) printJson(ctx, { hits });
+          else ctx.io.stdout(hits.length === 0 ? 'no memories\n' : hits.map((h, i) => `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${row(h.memory)}`).join('\n') + '\n');
+        } else if (sub === 'show') {
+          const m = await call('memory.get', { id: id!, touch: true, agent });
+          if (ctx.json) printJson(ctx, m);
+          else ctx.io.stdout(`${formatMemory(m)}\n${m.memory_type} · ${m.is_archived ? 'archived' : 'active'} · read ${m.access_count}× · ${m.memory_id}\n`);
+        } else if (sub === 'rehydrate') {
+          const b = await call('memory.rehydrate', { maxTokens: intOption(ctx, 'max-tokens', undefined, -Infinity), touch: ctx.values['no-touch'] !== true, project: str(ctx, 'project') });
+          if (ctx.json) printJson(ctx, b);
+          else ctx.io.stdout(b.text);
+        } else if (sub === 'update') {
+          const r = await call('memory.update', {
+            id: id!,
+            title: str(ctx, 'title'),
+            importance: intOption(ctx, 'importance', undefined, -Infinity),
+            tags: csv(ctx, 'tags') ?? (ctx.values.tags !== undefined ? [] : undefined),
+            set: Object.keys(set!).length ? set : undefined,
+            expires: str(ctx, 'expires'),
+            agent,
+          });
+          if (ctx.json) printJson(ctx, r);
+          else ctx.io.stdout(`${r.memory.decision_id ?? r.memory.memory_id}  ${r.changed ? 'updated' : 'unchanged'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
+        } else if (sub === 'archive') {
+          const m = await call('memory.archive', { id: id!, restore: ctx.values.restore === true, agent });
           if (ctx.json) printJson(ctx, m);
           else ctx.io.stdout(`${m.decision_id ?? m.memory_id}  ${m.is_archived ? 'archived' : 'restored'}\n`);
         } else if (sub === 'delete') {
-          const r = await call('memory.delete', { id, agent });
+          const r = await call('memory.delete', { id: id!, agent });
           if (ctx.json) printJson(ctx, r);
           else ctx.io.stdout(`deleted ${r.memory_id}  ${r.title}\n`);
         } else {
-          const r = await call('memory.resolve', { id, resolution: str(ctx, 'resolution'), agent });
+          const r = await call('memory.resolve', { id: id!, resolution: str(ctx, 'resolution'), agent });
           if (ctx.json) printJson(ctx, r);
           else ctx.io.stdout(`${r.memory.memory_id}  ${r.changed ? 'resolved' : 'already resolved'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
         }
@@ -93,56 +117,7 @@ export const memoryCommand: Command = {
       });
     }
     return withMemoryStore(ctx, async (db) => {
-      const actor = agentOf(ctx);
       switch (sub) {
-        case 'add': {
-          const types = strs(ctx, 'type');
-          if (types.length !== 1) throw new CliError(`memory add: give one --type (issue, state or learning; decisions: contextpack decision new)`);
-          const input: MemoryInput = {
-            memory_type: types[0] as MemoryType,
-            title: str(ctx, 'title') ?? '',
-            content: await contentOf(ctx),
-            tags: csv(ctx, 'tags'),
-            importance: intOption(ctx, 'importance', undefined, -Infinity),
-            parent_memory_id: str(ctx, 'parent'),
-            expires_at: str(ctx, 'expires'),
-            timestamp: str(ctx, 'timestamp'),
-            agent_id: actor,
-            project_id: str(ctx, 'project'),
-          };
-          if (input.memory_type === 'decision') throw new CliError('memory add: decisions get a DEC id: use contextpack decision new');
-          const m = addMemory(db, input, { actor });
-          if (ctx.json) printJson(ctx, m);
-          else ctx.io.stdout(`${m.memory_id}  ${m.memory_type}  ${m.title}\n`);
-          return 0;
-        }
-        case 'search': {
-          const sort = oneOf(str(ctx, 'sort'), SORTS, 'sort', undefined);
-          const types = strs(ctx, 'type').flatMap((t) => t.split(','));
-          for (const t of types) oneOf(t, MEMORY_TYPES, 'type', undefined); // throws on the first unknown type
-          const hits = searchMemories(db, {
-            query: rest.join(' ') || undefined,
-            types: types as MemoryType[],
-            tags: csv(ctx, 'tags'),
-            importanceGte: intOption(ctx, 'importance-gte', undefined, -Infinity),
-            after: str(ctx, 'after'),
-            before: str(ctx, 'before'),
-            archived: ctx.values.all === true ? 'any' : ctx.values.archived === true,
-            projectId: str(ctx, 'project'),
-            sort,
-            limit: intOption(ctx, 'limit', 10, -Infinity),
-          });
-          if (ctx.json) printJson(ctx, { hits });
-          else ctx.io.stdout(hits.length === 0 ? 'no memories\n' : hits.map((h, i) => `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${row(h.memory)}`).join('\n') + '\n');
-          return 0;
-        }
-        case 'show': {
-          const m = getMemory(db, one(), { actor });
-          if (!m) throw new CliError(`memory ${JSON.stringify(rest[0])} not found`);
-          if (ctx.json) printJson(ctx, m);
-          else ctx.io.stdout(`${formatMemory(m)}\n${m.memory_type} · ${m.is_archived ? 'archived' : 'active'} · read ${m.access_count}× · ${m.memory_id}\n`);
-          return 0;
-        }
         case 'maintain': {
           const r = runMaintenance(db, { dryRun: ctx.values['dry-run'] === true, projectId: str(ctx, 'project') });
           if (ctx.json) printJson(ctx, r);
@@ -151,31 +126,6 @@ export const memoryCommand: Command = {
             lines.push(`${r.dry_run ? 'would archive' : 'archived'} ${r.archived.length}, ${r.dry_run ? 'would delete' : 'deleted'} ${r.deleted.length}`);
             ctx.io.stdout(lines.join('\n') + '\n');
           }
-          return 0;
-        }
-        case 'rehydrate': {
-          const b = rehydrate(db, { maxTokens: intOption(ctx, 'max-tokens', undefined, -Infinity), touch: ctx.values['no-touch'] !== true, projectId: str(ctx, 'project') });
-          if (ctx.json) printJson(ctx, b);
-          else ctx.io.stdout(b.text);
-          return 0;
-        }
-        case 'update': {
-          const id = one();
-          const set = await contentOf(ctx, false);
-          const r = patchMemory(
-            db,
-            id,
-            {
-              title: str(ctx, 'title'),
-              importance: intOption(ctx, 'importance', undefined, -Infinity),
-              tags: csv(ctx, 'tags') ?? (ctx.values.tags !== undefined ? [] : undefined),
-              set: Object.keys(set).length ? set : undefined,
-              expires_at: str(ctx, 'expires'),
-            },
-            { actor },
-          );
-          if (ctx.json) printJson(ctx, r);
-          else ctx.io.stdout(`${r.memory.decision_id ?? r.memory.memory_id}  ${r.changed ? 'updated' : 'unchanged'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
           return 0;
         }
         case 'audit': {
@@ -189,6 +139,64 @@ export const memoryCommand: Command = {
     });
   },
 };
+
+async function addInput(ctx: CommandContext): Promise<Omit<ApiInput<'memory.create'>, 'agent'>> {
+  const types = strs(ctx, 'type');
+  if (types.length !== 1) throw new CliError(`memory add: give one --type (issue, state or learning; decisions: contextpack decision new)`);
+  if (types[0] === 'decision') throw new CliError('memory add: decisions get a DEC id: use contextpack decision new');
+  return {
+    type: types[0] as MemoryType,
+    title: str(ctx, 'title') ?? '',
+    content: await contentOf(ctx),
+    tags: csv(ctx, 'tags'),
+    importance: intOption(ctx, 'importance', undefined, -Infinity),
+    parent: str(ctx, 'parent'),
+    expires: str(ctx, 'expires'),
+    timestamp: str(ctx, 'timestamp'),
+    project: str(ctx, 'project'),
+  };
+}
+
+function searchInput(ctx: CommandContext, rest: string[]): ApiInput<'memory.search'> {
+  const sort = oneOf(str(ctx, 'sort'), SORTS, 'sort', undefined);
+  const types = strs(ctx, 'type').flatMap((t) => t.split(','));
+  for (const t of types) oneOf(t, MEMORY_TYPES, 'type', undefined); // throws on the first unknown type
+  return {
+    query: rest.join(' ') || undefined,
+    types: types as MemoryType[],
+    tags: csv(ctx, 'tags'),
+    importanceGte: intOption(ctx, 'importance-gte', undefined, -Infinity),
+    after: str(ctx, 'after'),
+    before: str(ctx, 'before'),
+    archived: ctx.values.all === true ? 'any' : ctx.values.archived === true,
+    project: str(ctx, 'project'),
+    // The engine's order when none is named (the API's own default, for a caller without a query, is newest first).
+    sort: sort ?? 'relevance',
+    limit: intOption(ctx, 'limit', 10, -Infinity),
+  };
+}
+
+/**
+ * Through the API, with refusals said as the memory commands always said them: the engine's validation one field a
+ * line (or `{ error, issues }` on stdout with --json), a missing memory or a refused owner by the engine's words.
+ */
+async function viaApi(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<number>): Promise<number> {
+  try {
+    return await withApi(ctx, command, work);
+  } catch (err) {
+    if (!(err instanceof CliApiError)) throw err;
+    const e = err.apiError;
+    if (e.code === 'not_found' || e.code === 'forbidden') throw new CliError(e.message);
+    if (e.code !== 'invalid_input' || !e.issues?.length) throw err;
+    if (ctx.json) {
+      printJson(ctx, { error: e.message, issues: e.issues });
+      return 2;
+    }
+    // The contract's own checks ("memory.create: …") name the flag; the engine's keep its heading and fields.
+    if (e.message.startsWith('memory.')) throw err;
+    throw new CliError(`${e.message.replace(/:.*$/s, '')}:\n${e.issues.map((i) => `  ${i.field}: ${i.message}`).join('\n')}`);
+  }
+}
 
 /** `appendKeys`: false keeps `field[]` keys as they are, so an update appends to the stored list instead of the given ones. */
 async function contentOf(ctx: CommandContext, appendKeys = true): Promise<Record<string, unknown>> {
