@@ -2,7 +2,8 @@
 // structured clone Electron applies), HTTP (the serve server), MCP (the official SDK client) and the CLI, where the
 // door has the method. Results are reduced to what a caller relies on and errors to their code and fields; any
 // difference between doors fails the suite.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -33,6 +34,7 @@ interface Door {
 }
 
 const tmp = tempDirs('cp-contract-');
+const SESSION_FIXTURES = fileURLToPath(new URL('../core/session/fixtures/', import.meta.url));
 let store: Store;
 let api: Api;
 let dbPath: string;
@@ -76,7 +78,8 @@ function parseToolError(text: string): Outcome {
 }
 
 // --- CLI: the commands on the handler map, each from a method's input to its flags.
-const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; value: (stdout: string) => unknown }> = {
+/** `fields`: the API field of a flag not named for it (`--reduction` sets targetReduction). */
+const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; value: (stdout: string) => unknown; fields?: Record<string, string> }> = {
   'settings.get': { args: (i) => ['settings', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
   'settings.set': {
     args: (i) => ['settings', '--json', ...((i.evidenceExclude as string[] | undefined) ?? []).flatMap((g) => ['--evidence-exclude', g]), ...extraFlags(i, ['evidenceExclude'])],
@@ -111,6 +114,21 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     args: (i) => ['memory', 'rehydrate', '--json', ...(i.maxTokens !== undefined ? ['--max-tokens', String(i.maxTokens)] : []), ...extraFlags(i, ['maxTokens'])],
     value: (o) => JSON.parse(o),
   },
+  'sessions.capacity': {
+    args: (i) => ['capacity', '--json', ...(i.tokens !== undefined ? ['--tokens', String(i.tokens)] : []), ...(i.window !== undefined ? ['--window', String(i.window)] : []), ...extraFlags(i, ['tokens', 'window'])],
+    value: (o) => JSON.parse(o),
+  },
+  // The command reads a file: the case's transcript is written to one of its name.
+  'sessions.analyze': {
+    args: (i) => {
+      const t = i.transcript as { name: string; text: string } | undefined;
+      const file = t ? join(tmp.make(), t.name) : undefined;
+      if (t) writeFileSync(file!, t.text);
+      return ['compact', '--json', ...(file ? ['--transcript', file] : []), ...(i.targetReduction !== undefined ? ['--reduction', String(i.targetReduction)] : []), ...extraFlags(i, ['transcript', 'targetReduction'])];
+    },
+    value: (o) => JSON.parse(o),
+    fields: { reduction: 'targetReduction' },
+  },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -131,13 +149,13 @@ function extraFlags(input: Record<string, unknown>, known: string[]): string[] {
  * "contextpack: pack: --max-tokens: must be …" (or parseArgs' "Unknown option '--bogus'") → code and fields; the memory
  * commands with --json print `{ error, issues }` on stdout instead.
  */
-function parseCliError(code: number, stderr: string, stdout = ''): Outcome {
+function parseCliError(code: number, stderr: string, stdout = '', fields: Record<string, string> = {}): Outcome {
   if (stderr === '' && stdout.trimStart().startsWith('{')) return errorOutcome('invalid_input', (JSON.parse(stdout) as { issues: { field: string }[] }).issues.map((i) => i.field));
   // The first line is the error; the usage printed under it names every flag.
   const flags = [...stderr.split('\n')[0]!.matchAll(/(?:^|[\s'"])(--[a-z][a-z-]*)/g)].map((m) => m[1]!);
   // Exit 2 is every caller error; which one, the message says.
   const kind = code !== 2 ? 'failed' : / not found$/.test(stderr.split('\n')[0]!) ? 'not_found' : 'invalid_input';
-  return errorOutcome(kind, flags.map((f) => f.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
+  return errorOutcome(kind, flags.map((f) => fields[f.slice(2)] ?? f.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
 }
 
 beforeAll(async () => {
@@ -202,7 +220,7 @@ beforeAll(async () => {
       const c = CLI[m];
       if (!c) return null;
       const r = await runCliCaptured([...c.args(i), '--db', dbPath], { env: cliEnv });
-      return r.code === 0 ? { ok: true, facts: facts(c.value(r.stdout)) } : parseCliError(r.code, r.stderr, r.stdout);
+      return r.code === 0 ? { ok: true, facts: facts(c.value(r.stdout)) } : parseCliError(r.code, r.stderr, r.stdout, c.fields);
     },
   });
 }, 60_000);
@@ -259,6 +277,10 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   { method: 'memory.create', input: () => ({ type: 'learning', title: 'Rotate before reload', content: { lesson: 'reload after the key rotates' }, importance: 6 }), facts: (v) => ({ type: v.memory_type, title: v.title, importance: v.importance }) },
   { method: 'memory.create', input: () => ({ type: 'learning', title: '', content: { lesson: 'x' } }) },
   { method: 'memory.create', input: () => ({ type: 'state', title: 'S', content: { task_description: 'x', completion_percentage: 140 } }) },
+  { method: 'sessions.capacity', input: () => ({ tokens: 181_000, window: 200_000 }), facts: (v) => ({ level: v.level, pct: v.usage_pct, action: v.action }) },
+  { method: 'sessions.capacity', input: () => ({ tokens: 5, window: 0 }) },
+  { method: 'sessions.analyze', input: () => ({ transcript: { name: 'midtask.codex.jsonl', text: readFileSync(join(SESSION_FIXTURES, 'midtask.codex.jsonl'), 'utf8') }, targetReduction: 0.3 }), facts: (v) => ({ before: v.compaction.tokens_before, removed: v.compaction.elements_removed, valid: v.compaction.preservation_validation, preserved: v.preserved }) },
+  { method: 'sessions.analyze', input: () => ({ transcript: { name: 'midtask.codex.jsonl', text: readFileSync(join(SESSION_FIXTURES, 'midtask.codex.jsonl'), 'utf8') }, targetReduction: 2 }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -299,6 +321,8 @@ describe('the contract over every door', () => {
       'memory.get': ['cli', 'http', 'in-process', 'ipc'],
       'memory.update': ['cli', 'http', 'in-process', 'ipc'],
       'memory.create': ['cli', 'http', 'in-process', 'ipc'],
+      'sessions.capacity': ['cli', 'http', 'in-process', 'ipc'],
+      'sessions.analyze': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],
     });

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ApiError, ApiInput, ApiOutput } from '../../shared/api/index.ts';
 import type { ApiMethod } from '../../shared/api/methods.ts';
+import { openStore } from '../core/store/index.ts';
 import { defaultModelDirs } from '../paths.ts';
 import { CliError, openCliStore, type CommandContext } from './command.ts';
 import { flagName } from './api-flags.ts';
@@ -34,11 +35,12 @@ export function cliApiError(command: string, e: ApiError, flags: Record<string, 
 
 /**
  * Runs `work` with a call into the API over this command's store; the API and the store close however it ends.
- * `flags` names the flag of a field whose flag is not its kebab-case name.
+ * `flags` names the flag of a field whose flag is not its kebab-case name. `storeless`: the methods called read no
+ * store (capacity), so none is opened or created; an in-memory one stands in.
  */
-export async function withApi<T>(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<T>, flags: Record<string, string> = {}): Promise<T> {
+export async function withApi<T>(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<T>, flags: Record<string, string> = {}, storeless = false): Promise<T> {
   const [{ createApi }, { dataDirFor }] = await Promise.all([import('../api/index.ts'), import('./commands/serve.ts')]);
-  const store = openCliStore(ctx);
+  const store = storeless ? openStore(':memory:') : openCliStore(ctx);
   const api = createApi({
     store,
     dataDir: dataDirFor(ctx.values.db as string | undefined, ctx.dbPath, ctx.io.env),

@@ -98,6 +98,7 @@ const agentSchema = z.string().trim().min(1).max(100).regex(/^[^\r\n]+$/, 'agent
 const memoryIdSchema = z.string().trim().min(1, 'id is required').max(200);
 const tagsSchema = z.array(z.string().trim().min(1).max(TAG_MAX)).max(20);
 const importanceSchema = z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10');
+const encodingSchema = z.enum(['o200k_base', 'cl100k_base']);
 const projectIdSchema = z.string().trim().min(1).max(200);
 const windowSchema = z.number().int('window must be a whole number').min(1, 'window must be at least 1').max(10_000_000);
 
@@ -223,11 +224,21 @@ export const apiInputs = {
   'desktop.pickPaths': z.object({ kind: z.enum(['files', 'folders']) }).strict(),
   'desktop.copyText': z.object({ text: z.string().max(10 * 1024 * 1024) }).strict(),
   'sessions.capacity': z
-    .object({ tokens: z.number().int().min(0).optional(), window: windowSchema.optional(), transcript: transcriptSchema.optional() })
+    .object({
+      tokens: z.number().int().min(0).optional(),
+      window: windowSchema.optional(),
+      transcript: transcriptSchema.optional(),
+      encoding: encodingSchema.optional().describe("The tokenizer a transcript's turns are counted with; default o200k_base."),
+    })
     .strict()
     .refine((v) => (v.tokens === undefined) !== (v.transcript === undefined), { message: 'give tokens or a transcript', path: ['tokens'] }),
   'sessions.analyze': z
-    .object({ transcript: transcriptSchema, window: windowSchema.optional(), targetReduction: z.number().min(0).max(0.95).optional() })
+    .object({
+      transcript: transcriptSchema,
+      window: windowSchema.optional(),
+      targetReduction: z.number().min(0).max(0.95).optional(),
+      targetTokens: z.number().int().min(1).optional().describe('Compact to about this many tokens (targetReduction wins when both are given); default: the seed\'s target for the size.'),
+    })
     .strict(),
   'sessions.handoff': z
     .object({

@@ -64,7 +64,7 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
         if (input.transcript) {
           // Counted as written: redaction applies to what leaves, never to what is measured.
           const transcript = transcriptOf(input.transcript);
-          return capacityStatus(transcript.turns.reduce((a, t) => a + countTokens(renderTurn(t)) + 1, 0), window);
+          return capacityStatus(transcript.turns.reduce((a, t) => a + countTokens(renderTurn(t), input.encoding) + 1, 0), window);
         }
         return capacityStatus(input.tokens ?? 0, window);
       }),
@@ -73,7 +73,7 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
         const t = transcriptOf(input.transcript);
         const reduction = input.targetReduction;
         const counter = { n: 0, log: redactionLog };
-        const r = gateCompaction(compactTranscript(t, reduction !== undefined ? { targetFor: (b) => Math.floor(b * (1 - reduction)) } : {}), getDefaultRedactor(), counter, 'COMPACTION', t.source);
+        const r = gateCompaction(compactTranscript(t, reduction !== undefined ? { targetFor: (b) => Math.floor(b * (1 - reduction)) } : { targetTokens: input.targetTokens }), getDefaultRedactor(), counter, 'COMPACTION', t.source);
         const redactions = counter.n;
         return {
           name: t.source,

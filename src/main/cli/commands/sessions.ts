@@ -1,14 +1,11 @@
 import { HANDOFF_TYPES, type HandoffType } from '../../../shared/session.ts';
 import { OwnershipError } from '../../core/hierarchy/index.ts';
-import { compactTranscript, capacityStatus, createHandoff, DEFAULT_WINDOW, endSession, notesTranscript, type CapacityReport } from '../../core/session/index.ts';
-import { getDefaultRedactor } from '../../core/redact/index.ts';
+import { createHandoff, DEFAULT_WINDOW, endSession, notesTranscript, type CapacityReport } from '../../core/session/index.ts';
 import { packetLogs } from '../../core/packet/index.ts';
-import { countTokens, TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
-import { renderTurn } from '../../core/transcripts/index.ts';
-import { gateCompaction } from '../../core/session/gate.ts';
+import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, readInput, type Command } from '../command.ts';
 import { agentOf, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
-import { readTranscriptFlag } from './transcript-input.ts';
+import { readTranscriptFlag, readTranscriptInput } from './transcript-input.ts';
 import { withApi } from '../api-client.ts';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -32,18 +29,23 @@ export const capacityCommand: Command = {
     const encoding = oneOf(ctx.values.encoding, TOKEN_ENCODINGS, 'encoding', 'o200k_base' as TokenEncoding);
     const file = str(ctx, 'transcript');
     if ((file === undefined) === (ctx.values.tokens === undefined)) throw new CliError(`capacity: give --tokens N or --transcript FILE\nusage: ${this.usage}`);
-    let tokens: number;
-    let source: object = {};
-    if (file !== undefined) {
-      // Each turn as the agent saw it (as written: redaction never makes a transcript look smaller), with the real tokenizer.
-      const t = await readTranscriptFlag(ctx, file);
-      tokens = t.turns.reduce((a, turn) => a + countTokens(renderTurn(turn), encoding) + 1, 0);
-      source = { transcript: t.source, format: t.format, turns: t.turns.length, problems: t.problems, encoding };
-    } else tokens = intOption(ctx, 'tokens', 0, 0);
-    const r = capacityStatus(tokens, window);
-    if (ctx.json) printJson(ctx, { ...r, ...source });
-    else ctx.io.stdout(capacityText(r));
-    return 0;
+    // The file is read (and its malformed lines reported) here; sessions.capacity counts each turn as the agent saw it.
+    const read = file !== undefined ? await readTranscriptInput(ctx, file) : undefined;
+    const tokens = read ? undefined : intOption(ctx, 'tokens', 0, 0);
+    // Capacity reads no store: none is opened.
+    return withApi(
+      ctx,
+      'capacity',
+      async (call) => {
+        const r = await call('sessions.capacity', read ? { transcript: read.input, window, encoding } : { tokens, window });
+        const t = read?.transcript;
+        if (ctx.json) printJson(ctx, { ...r, ...(t ? { transcript: t.source, format: t.format, turns: t.turns.length, problems: t.problems, encoding } : {}) });
+        else ctx.io.stdout(capacityText(r));
+        return 0;
+      },
+      {},
+      true,
+    );
   },
 };
 
@@ -57,15 +59,17 @@ export const compactCommand: Command = {
     if (!file) throw new CliError(`compact: give --transcript FILE\nusage: ${this.usage}`);
     const target = intOption(ctx, 'target-tokens', undefined);
     const reduction = ctx.values.reduction === undefined ? undefined : numberOption(ctx, 'reduction', 0, 0, 0.95);
-    // Compacted and counted as written; what is printed passes the gate.
-    const t = await readTranscriptFlag(ctx, file);
-    const r = gateCompaction(compactTranscript(t, reduction !== undefined ? { targetFor: (b) => Math.floor(b * (1 - reduction)) } : { targetTokens: target }), getDefaultRedactor(), { n: 0, log: packetLogs(ctx.dbPath).redactionLog }, 'COMPACTION', t.source);
-    if (ctx.json) printJson(ctx, { compaction: r.summary, reduction: r.reduction, target_tokens: r.target_tokens, preserved: r.preserved, elements: r.elements, text: r.text });
-    else {
-      ctx.io.stdout(r.text);
-      ctx.io.stderr(`${JSON.stringify(r.summary)}\n`);
-    }
-    return r.summary.preservation_validation ? 0 : 1;
+    const read = await readTranscriptInput(ctx, file);
+    // sessions.analyze compacts and counts as written; what it answers has passed the gate.
+    return withApi(ctx, 'compact', async (call) => {
+      const r = await call('sessions.analyze', { transcript: read.input, targetReduction: reduction, targetTokens: target });
+      if (ctx.json) printJson(ctx, { compaction: r.compaction, reduction: r.reduction, target_tokens: r.target_tokens, preserved: r.preserved, elements: r.elements, text: r.text });
+      else {
+        ctx.io.stdout(r.text);
+        ctx.io.stderr(`${JSON.stringify(r.compaction)}\n`);
+      }
+      return r.compaction.preservation_validation ? 0 : 1;
+    });
   },
 };
 

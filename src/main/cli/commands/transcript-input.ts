@@ -15,10 +15,15 @@ const isDir = (p: string) => {
  * FILE:LINE warnings, the rest is kept.
  */
 export async function readTranscriptFlag(ctx: CommandContext, file: string, flag = '--transcript'): Promise<Transcript> {
+  return (await readTranscriptInput(ctx, file, flag)).transcript;
+}
+
+/** As readTranscriptFlag, with the text as read and its name: the API's `transcript` input (which parses it again). */
+export async function readTranscriptInput(ctx: CommandContext, file: string, flag = '--transcript'): Promise<{ transcript: Transcript; input: { name: string; text: string } }> {
   let t: Transcript;
   let source = file === '-' ? 'stdin' : file;
+  let text: string;
   try {
-    let text: string;
     if (file !== '-' && isDir(file)) ({ text, path: source } = readTranscriptPath(file));
     else text = await readInput(ctx, file, flag);
     t = parseTranscript(text, source);
@@ -28,5 +33,5 @@ export async function readTranscriptFlag(ctx: CommandContext, file: string, flag
   }
   for (const p of t.problems.slice(0, 20)) ctx.io.stderr(`${source}:${p.line}: ${p.message} (line skipped)\n`);
   if (t.problems.length > 20) ctx.io.stderr(`${source}: ${t.problems.length - 20} more malformed lines skipped\n`);
-  return t;
+  return { transcript: t, input: { name: source, text } };
 }
