@@ -129,6 +129,10 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     value: (o) => JSON.parse(o),
     fields: { reduction: 'targetReduction' },
   },
+  'sessions.handoff': {
+    args: (i) => ['handoff', '--json', ...(i.type !== undefined ? ['--type', String(i.type)] : []), ...(i.maxTokens !== undefined ? ['--max-tokens', String(i.maxTokens)] : []), ...extraFlags(i, ['type', 'maxTokens'])],
+    value: (o) => ({ hash: JSON.parse(o).context_snapshot_hash, package: JSON.parse(o).package }),
+  },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -281,6 +285,9 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   { method: 'sessions.capacity', input: () => ({ tokens: 5, window: 0 }) },
   { method: 'sessions.analyze', input: () => ({ transcript: { name: 'midtask.codex.jsonl', text: readFileSync(join(SESSION_FIXTURES, 'midtask.codex.jsonl'), 'utf8') }, targetReduction: 0.3 }), facts: (v) => ({ before: v.compaction.tokens_before, removed: v.compaction.elements_removed, valid: v.compaction.preservation_validation, preserved: v.preserved }) },
   { method: 'sessions.analyze', input: () => ({ transcript: { name: 'midtask.codex.jsonl', text: readFileSync(join(SESSION_FIXTURES, 'midtask.codex.jsonl'), 'utf8') }, targetReduction: 2 }) },
+  { method: 'sessions.handoff', input: () => ({ type: 'continuation', maxTokens: 3000 }), facts: (v) => ({ type: v.package.handoff_metadata.handoff_type, max: v.package.budget.max_tokens, hash: /^[0-9a-f]{64}$/.test(v.hash) }) },
+  { method: 'sessions.handoff', input: () => ({ type: 'farewell' }) },
+  { method: 'sessions.handoff', input: () => ({ type: 'continuation', maxTokens: 50 }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -323,6 +330,7 @@ describe('the contract over every door', () => {
       'memory.create': ['cli', 'http', 'in-process', 'ipc'],
       'sessions.capacity': ['cli', 'http', 'in-process', 'ipc'],
       'sessions.analyze': ['cli', 'http', 'in-process', 'ipc'],
+      'sessions.handoff': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],
     });

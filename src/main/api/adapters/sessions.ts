@@ -95,7 +95,16 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
       mapped(() =>
         createHandoff(
           db,
-          { type: input.type as HandoffType, transcript: input.transcript ? transcriptOf(input.transcript) : null, from: input.from, to: input.to, reason: input.reason, maxTokens: input.maxTokens },
+          {
+            type: input.type as HandoffType,
+            transcript: input.transcript ? transcriptOf(input.transcript) : null,
+            from: input.from,
+            to: input.to,
+            reason: input.reason,
+            maxTokens: input.maxTokens,
+            sections: input.sections,
+            encoding: input.encoding,
+          },
           { format: input.format, save: input.save, now, redactionLog },
         ),
       ),

@@ -1,12 +1,11 @@
-import { HANDOFF_TYPES, type HandoffType } from '../../../shared/session.ts';
-import { OwnershipError } from '../../core/hierarchy/index.ts';
-import { createHandoff, DEFAULT_WINDOW, endSession, notesTranscript, type CapacityReport } from '../../core/session/index.ts';
+import { HANDOFF_TYPES } from '../../../shared/session.ts';
+import { DEFAULT_WINDOW, endSession, notesTranscript, type CapacityReport } from '../../core/session/index.ts';
 import { packetLogs } from '../../core/packet/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, readInput, type Command } from '../command.ts';
 import { agentOf, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
 import { readTranscriptFlag, readTranscriptInput } from './transcript-input.ts';
-import { withApi } from '../api-client.ts';
+import { CliApiError, withApi } from '../api-client.ts';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -98,15 +97,22 @@ export const handoffCommand: Command = {
     const encoding = oneOf(ctx.values.encoding, TOKEN_ENCODINGS, 'encoding', 'o200k_base' as TokenEncoding);
     const maxTokens = intOption(ctx, 'max-tokens', undefined, 100);
     const file = str(ctx, 'transcript');
-    const transcript = file ? await readTranscriptFlag(ctx, file) : null;
+    const read = file ? await readTranscriptInput(ctx, file) : undefined;
     const sections = strs(ctx, 'section');
-    return withMemoryStore(ctx, async (db) => {
-      try {
-        const r = createHandoff(
-          db,
-          { type: type as HandoffType, transcript, from: str(ctx, 'from') ?? agentOf(ctx), to: str(ctx, 'to'), reason: str(ctx, 'reason'), maxTokens, encoding, sections: sections.length ? sections : undefined },
-          { format, save: ctx.values.save === true, redactionLog: packetLogs(ctx.dbPath).redactionLog },
-        );
+    return refusalsAsSaid(
+      withApi(ctx, 'handoff', async (call) => {
+        const r = await call('sessions.handoff', {
+          type,
+          transcript: read?.input,
+          from: str(ctx, 'from') ?? agentOf(ctx),
+          to: str(ctx, 'to'),
+          reason: str(ctx, 'reason'),
+          maxTokens,
+          encoding,
+          sections: sections.length ? sections : undefined,
+          format,
+          save: ctx.values.save === true,
+        });
         const p = r.package;
         if (ctx.json) printJson(ctx, { context_snapshot_hash: r.hash, stored: r.stored, recorded_memory_id: r.recorded_memory_id, saved: r.saved, package: p });
         else ctx.io.stdout(r.text);
@@ -116,13 +122,20 @@ export const handoffCommand: Command = {
             `${r.saved ? `; saved ${r.saved.created.length} memories, ${r.saved.duplicates.length} already known` : ''}\n`,
         );
         return p.budget.within_budget ? 0 : 1;
-      } catch (err) {
-        if (err instanceof OwnershipError) throw new CliError(err.message);
-        throw err;
-      }
-    });
+      }),
+    );
   },
 };
+
+/** An owner's refusal (or a missing section) in the engine's own words, as these commands always said it. */
+async function refusalsAsSaid<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } catch (err) {
+    if (err instanceof CliApiError && (err.apiError.code === 'forbidden' || err.apiError.code === 'not_found')) throw new CliError(err.apiError.message);
+    throw err;
+  }
+}
 
 export const sessionCommand: Command = {
   name: 'session',
