@@ -133,6 +133,14 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     args: (i) => ['handoff', '--json', ...(i.type !== undefined ? ['--type', String(i.type)] : []), ...(i.maxTokens !== undefined ? ['--max-tokens', String(i.maxTokens)] : []), ...extraFlags(i, ['type', 'maxTokens'])],
     value: (o) => ({ hash: JSON.parse(o).context_snapshot_hash, package: JSON.parse(o).package }),
   },
+  'sessions.end': {
+    args: (i) => {
+      const file = i.notes !== undefined ? join(tmp.make(), String(i.notesName ?? 'notes')) : undefined;
+      if (file) writeFileSync(file, String(i.notes));
+      return ['session', 'end', '--json', ...(file ? ['--notes', file] : []), ...(i.agent !== undefined ? ['--agent', String(i.agent)] : []), ...extraFlags(i, ['notes', 'notesName', 'agent'])];
+    },
+    value: (o) => JSON.parse(o),
+  },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -288,6 +296,8 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   { method: 'sessions.handoff', input: () => ({ type: 'continuation', maxTokens: 3000 }), facts: (v) => ({ type: v.package.handoff_metadata.handoff_type, max: v.package.budget.max_tokens, hash: /^[0-9a-f]{64}$/.test(v.hash) }) },
   { method: 'sessions.handoff', input: () => ({ type: 'farewell' }) },
   { method: 'sessions.handoff', input: () => ({ type: 'continuation', maxTokens: 50 }) },
+  { method: 'sessions.end', input: () => ({ notes: 'Done: the gateway retries uploads with backoff.\nTODO: rotate the signing key daily.', notesName: 'notes.md', agent: 'contract' }), facts: (v) => ({ headline: v.headline, done: v.summary.done }) },
+  { method: 'sessions.end', input: () => ({ notes: '', agent: 'contract' }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -331,6 +341,7 @@ describe('the contract over every door', () => {
       'sessions.capacity': ['cli', 'http', 'in-process', 'ipc'],
       'sessions.analyze': ['cli', 'http', 'in-process', 'ipc'],
       'sessions.handoff': ['cli', 'http', 'in-process', 'ipc'],
+      'sessions.end': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],
     });

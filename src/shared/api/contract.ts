@@ -256,7 +256,12 @@ export const apiInputs = {
     .strict(),
   'sessions.handoffGet': z.object({ hash: hashSchema }).strict(),
   'sessions.end': z
-    .object({ notes: z.string().min(1).max(10 * 1024 * 1024).optional(), transcript: transcriptSchema.optional(), agent: agentSchema.optional() })
+    .object({
+      notes: z.string().min(1).max(10 * 1024 * 1024).optional(),
+      notesName: z.string().trim().min(1).max(1024).optional().describe("Where the notes came from (a file name), kept as the session's source; default notes."),
+      transcript: transcriptSchema.optional(),
+      agent: agentSchema.optional(),
+    })
     .strict()
     .refine((v) => (v.notes === undefined) !== (v.transcript === undefined), { message: 'give notes or a transcript', path: ['notes'] }),
   'sessions.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),

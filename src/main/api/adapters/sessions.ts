@@ -116,7 +116,7 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
         return { hash: snap.hash, package: p, text: renderHandoffMarkdown(p, snap.hash) };
       }),
     'sessions.end': (input) =>
-      mapped(() => endSession(db, input.transcript ? transcriptOf(input.transcript) : notesTranscript(input.notes!, 'notes'), { agent: input.agent, now, redactionLog })),
+      mapped(() => endSession(db, input.transcript ? transcriptOf(input.transcript) : notesTranscript(input.notes!, input.notesName ?? 'notes'), { agent: input.agent, now, redactionLog })),
     'sessions.list': async (input) => listSessions(db, input.limit ?? 50),
     'memory.search': (input) =>
       mapped(() => ({

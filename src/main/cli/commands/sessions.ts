@@ -1,10 +1,9 @@
 import { HANDOFF_TYPES } from '../../../shared/session.ts';
-import { DEFAULT_WINDOW, endSession, notesTranscript, type CapacityReport } from '../../core/session/index.ts';
-import { packetLogs } from '../../core/packet/index.ts';
+import { DEFAULT_WINDOW, type CapacityReport } from '../../core/session/index.ts';
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, readInput, type Command } from '../command.ts';
-import { agentOf, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
-import { readTranscriptFlag, readTranscriptInput } from './transcript-input.ts';
+import { agentOf, str, strs, subcommand } from './memory-shared.ts';
+import { readTranscriptInput } from './transcript-input.ts';
 import { CliApiError, withApi } from '../api-client.ts';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -156,20 +155,23 @@ export const sessionCommand: Command = {
     const notes = str(ctx, 'notes');
     const file = str(ctx, 'transcript');
     if ((notes === undefined) === (file === undefined)) throw new CliError(`session end: give --notes FILE or --transcript FILE\nusage: ${this.usage}`);
-    const input = file !== undefined ? await readTranscriptFlag(ctx, file) : notesTranscript(await readInput(ctx, notes!, '--notes'), notes === '-' ? 'stdin' : notes!);
-    return withMemoryStore(ctx, (db) => {
-      const r = endSession(db, input, { agent: agentOf(ctx), redactionLog: packetLogs(ctx.dbPath).redactionLog });
-      if (ctx.json) printJson(ctx, r);
-      else {
-        const s = r.summary;
-        const lines = [`session ${s.session_metadata.session_id} — ${r.headline}`];
-        for (const d of s.done) lines.push(`  done      ${d}`);
-        for (const d of s.decisions_made) lines.push(`  decision  ${d.title}`);
-        for (const i of s.issues_encountered) lines.push(`  ${i.kind.padEnd(9)} ${i.id.startsWith('issue:') || i.id.startsWith('todo:') ? '' : `${i.id} `}${i.title}`);
-        lines.push(`saved ${r.saved.created.length} memories${r.saved.duplicates.length ? `, ${r.saved.duplicates.length} already known` : ''}`);
-        ctx.io.stdout(lines.join('\n') + '\n');
-      }
-      return 0;
-    });
+    const read = file !== undefined ? await readTranscriptInput(ctx, file) : undefined;
+    const text = read ? undefined : await readInput(ctx, notes!, '--notes');
+    return refusalsAsSaid(
+      withApi(ctx, 'session end', async (call) => {
+        const r = await call('sessions.end', read ? { transcript: read.input, agent: agentOf(ctx) } : { notes: text, notesName: notes === '-' ? 'stdin' : notes, agent: agentOf(ctx) });
+        if (ctx.json) printJson(ctx, r);
+        else {
+          const s = r.summary;
+          const lines = [`session ${s.session_metadata.session_id} — ${r.headline}`];
+          for (const d of s.done) lines.push(`  done      ${d}`);
+          for (const d of s.decisions_made) lines.push(`  decision  ${d.title}`);
+          for (const i of s.issues_encountered) lines.push(`  ${i.kind.padEnd(9)} ${i.id.startsWith('issue:') || i.id.startsWith('todo:') ? '' : `${i.id} `}${i.title}`);
+          lines.push(`saved ${r.saved.created.length} memories${r.saved.duplicates.length ? `, ${r.saved.duplicates.length} already known` : ''}`);
+          ctx.io.stdout(lines.join('\n') + '\n');
+        }
+        return 0;
+      }),
+    );
   },
 };
