@@ -141,6 +141,11 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     },
     value: (o) => JSON.parse(o),
   },
+  'library.ingest': {
+    args: (i) => ['ingest', ...((i.paths as string[] | undefined) ?? []), '--json', '--no-embed', ...ingestFlags(i), ...extraFlags(i, ['paths', 'maxFileMb', 'followSymlinks'])],
+    value: (o) => JSON.parse(o),
+  },
+  'library.rescan': { args: (i) => ['ingest', '--rescan', '--json', '--no-embed', ...ingestFlags(i), ...extraFlags(i, ['maxFileMb', 'followSymlinks'])], value: (o) => JSON.parse(o) },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -151,6 +156,7 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     value: (o) => ({ hash: JSON.parse(o).manifest.context_snapshot_hash }),
   },
 };
+const ingestFlags = (i: Record<string, unknown>) => [...(i.maxFileMb !== undefined ? ['--max-file-mb', String(i.maxFileMb)] : []), ...(i.followSymlinks === true ? ['--follow-symlinks'] : [])];
 /** Fields the case gives beyond the command's own, as flags of their own name: how an unknown argument reaches a command line. */
 function extraFlags(input: Record<string, unknown>, known: string[]): string[] {
   return Object.entries(input)
@@ -298,6 +304,10 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   { method: 'sessions.handoff', input: () => ({ type: 'continuation', maxTokens: 50 }) },
   { method: 'sessions.end', input: () => ({ notes: 'Done: the gateway retries uploads with backoff.\nTODO: rotate the signing key daily.', notesName: 'notes.md', agent: 'contract' }), facts: (v) => ({ headline: v.headline, done: v.summary.done }) },
   { method: 'sessions.end', input: () => ({ notes: '', agent: 'contract' }) },
+  { method: 'library.ingest', input: () => ({ paths: [root], maxFileMb: 5 }), facts: (v) => ({ files: v.files, failed: v.failed, skipped: v.skipped }) },
+  { method: 'library.ingest', input: () => ({ paths: [root], maxFileMb: 0 }) },
+  { method: 'library.rescan', input: () => ({ followSymlinks: false }), facts: (v) => ({ files: v.files, failed: v.failed }) },
+  { method: 'library.rescan', input: () => ({ maxFileMb: 0 }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -342,6 +352,8 @@ describe('the contract over every door', () => {
       'sessions.analyze': ['cli', 'http', 'in-process', 'ipc'],
       'sessions.handoff': ['cli', 'http', 'in-process', 'ipc'],
       'sessions.end': ['cli', 'http', 'in-process', 'ipc'],
+      'library.ingest': ['cli', 'http', 'in-process', 'ipc'],
+      'library.rescan': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],
     });

@@ -68,9 +68,9 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     }),
     'stats.get': async () => ({ ...(await storeStats(store, deps.modelDirs ?? [])), integrity: store.readOnlyReason ? 'damaged' : store.integrity }),
     'sources.list': async () => listSources(store.db),
-    'library.ingest': (input) => library.ingest(input.paths),
+    'library.ingest': (input) => library.ingest(input.paths, input),
     'library.import': (input) => library.importFiles(input.files, input.batch, input.skipped),
-    'library.rescan': () => library.rescan(),
+    'library.rescan': (input) => library.rescan(input),
     'library.refresh': async (input) => {
       const { roots, absolute } = resolveUnderRoots(store.db, input.paths ?? []);
       const report = absolute.length === 0 ? await library.rescan() : await library.ingest(absolute);

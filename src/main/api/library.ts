@@ -36,6 +36,17 @@ export interface UploadBatch {
   final: boolean;
 }
 
+/** How an ingest reads files (the contract's maxFileMb / followSymlinks). */
+export interface ReadOptions {
+  maxFileMb?: number;
+  followSymlinks?: boolean;
+}
+
+const readOptions = (r: ReadOptions) => ({
+  ...(r.maxFileMb !== undefined ? { maxFileBytes: r.maxFileMb * 1024 * 1024 } : {}),
+  ...(r.followSymlinks !== undefined ? { followSymlinks: r.followSymlinks } : {}),
+});
+
 const emptyReport = (roots: string[]): IngestReport => ({ roots, added: [], updated: [], unchanged: 0, removed: [], skipped: [], failed: [], warnings: [], files: 0, bytes: 0, chunks: 0, durationMs: 0 });
 
 /**
@@ -66,9 +77,9 @@ export function createLibrary(deps: LibraryDeps) {
   }
 
   return {
-    ingest(paths: string[]): Promise<IngestReport> {
+    ingest(paths: string[], read: ReadOptions = {}): Promise<IngestReport> {
       if (deps.ingestRoots) checkUnderRoots(paths, deps.ingestRoots, deps.importsDir);
-      return enqueue((onProgress, signal) => ingestPaths(deps.db, paths, { onProgress, signal }));
+      return enqueue((onProgress, signal) => ingestPaths(deps.db, paths, { ...readOptions(read), onProgress, signal }));
     },
     /** Runs other index work (watcher batches) in the same queue, without a job id or progress events. */
     exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -77,10 +88,10 @@ export function createLibrary(deps: LibraryDeps) {
       tail = run.catch(() => undefined);
       return run;
     },
-    rescan(): Promise<IngestReport> {
+    rescan(read: ReadOptions = {}): Promise<IngestReport> {
       // Restricted, a rescan re-reads only what lies under the allowed roots (sources indexed by the CLI elsewhere stay as they are).
       const rootFilter = allowedRoots(deps.ingestRoots, deps.importsDir);
-      return enqueue((onProgress, signal) => rescan(deps.db, { onProgress, signal, rootFilter }));
+      return enqueue((onProgress, signal) => rescan(deps.db, { ...readOptions(read), onProgress, signal, rootFilter }));
     },
     /**
      * Writes uploaded files under the imports folder and ingests them there. A dropped folder replaces the previous

@@ -6,10 +6,20 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ApiError, ApiInput, ApiOutput } from '../../shared/api/index.ts';
 import type { ApiMethod } from '../../shared/api/methods.ts';
-import { openStore } from '../core/store/index.ts';
+import type { ApiEvent } from '../../shared/api/events.ts';
+import { openStore, type Store } from '../core/store/index.ts';
 import { defaultModelDirs } from '../paths.ts';
 import { CliError, openCliStore, type CommandContext } from './command.ts';
 import { flagName } from './api-flags.ts';
+
+/**
+ * What a command may use beside its calls: the API's events (ingest progress), and the store for the steps that
+ * have no method yet (embedding after an ingest).
+ */
+export interface ApiSide {
+  events: { subscribe(listener: (e: ApiEvent) => void): () => void };
+  store: Store;
+}
 
 export type ApiCall = <M extends ApiMethod>(method: M, input: ApiInput<M>) => Promise<ApiOutput<M>>;
 
@@ -24,13 +34,26 @@ export class CliApiError extends CliError {
   }
 }
 
+/**
+ * The engine's failure (unavailable, busy, failed): not a usage error, so the CLI says it as any command's failure
+ * (`contextpack ingest: …`, exit 1), as it did before the command went through the API.
+ */
+export class CliApiFailure extends Error {
+  readonly apiError: ApiError;
+  constructor(apiError: ApiError) {
+    super(apiError.message);
+    this.apiError = apiError;
+  }
+}
+
 /** The API's error as the command line says it: each field as the flag that sets it. */
-export function cliApiError(command: string, e: ApiError, flags: Record<string, string> = {}): CliApiError {
-  const field = (f: string) => flags[f] ?? flags[f.replace(/\.\d+$/, '')] ?? flagName(f);
-  const text = e.issues && e.issues.length > 0 ? e.issues.map((i) => `${field(i.field)}: ${i.message}`).join('; ') : e.message;
+export function cliApiError(command: string, e: ApiError, flags: Record<string, string> = {}): CliApiError | CliApiFailure {
   // The caller's mistakes exit 2, as the CLI's own errors do; the engine's failures 1.
   const callerError = e.code === 'invalid_input' || e.code === 'not_found' || e.code === 'forbidden' || e.code === 'conflict';
-  return new CliApiError(`${command}: ${text}`, callerError ? 2 : 1, e);
+  if (!callerError) return new CliApiFailure(e);
+  const field = (f: string) => flags[f] ?? flags[f.replace(/\.\d+$/, '')] ?? flagName(f);
+  const text = e.issues && e.issues.length > 0 ? e.issues.map((i) => `${field(i.field)}: ${i.message}`).join('; ') : e.message;
+  return new CliApiError(`${command}: ${text}`, 2, e);
 }
 
 /**
@@ -38,7 +61,13 @@ export function cliApiError(command: string, e: ApiError, flags: Record<string, 
  * `flags` names the flag of a field whose flag is not its kebab-case name. `storeless`: the methods called read no
  * store (capacity), so none is opened or created; an in-memory one stands in.
  */
-export async function withApi<T>(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<T>, flags: Record<string, string> = {}, storeless = false): Promise<T> {
+export async function withApi<T>(
+  ctx: CommandContext,
+  command: string,
+  work: (call: ApiCall, api: ApiSide) => Promise<T>,
+  flags: Record<string, string> = {},
+  storeless = false,
+): Promise<T> {
   const [{ createApi }, { dataDirFor }] = await Promise.all([import('../api/index.ts'), import('./commands/serve.ts')]);
   const store = storeless ? openStore(':memory:') : openCliStore(ctx);
   const api = createApi({
@@ -57,7 +86,7 @@ export async function withApi<T>(ctx: CommandContext, command: string, work: (ca
     return r.value as ApiOutput<typeof method>;
   };
   try {
-    return await work(call);
+    return await work(call, { events: api.events, store });
   } finally {
     await api.close();
     store.close();

@@ -102,11 +102,17 @@ const encodingSchema = z.enum(['o200k_base', 'cl100k_base']);
 const projectIdSchema = z.string().trim().min(1).max(200);
 const windowSchema = z.number().int('window must be a whole number').min(1, 'window must be at least 1').max(10_000_000);
 
+/** How files are read, for an ingest or a rescan (`contextpack ingest --max-file-mb / --follow-symlinks`). */
+const ingestOptionShape = {
+  maxFileMb: z.number().int('maxFileMb must be a whole number').min(1, 'maxFileMb must be at least 1').max(1024).optional().describe('Files larger than this many MB are skipped by name; default 20.'),
+  followSymlinks: z.boolean().optional().describe('Follow symbolic links (still never outside the root); default false.'),
+};
+
 export const apiInputs = {
   'app.info': empty,
   'stats.get': empty,
   'sources.list': empty,
-  'library.ingest': z.object({ paths: z.array(z.string().min(1).max(4096)).min(1, 'give at least one path').max(1000) }).strict(),
+  'library.ingest': z.object({ paths: z.array(z.string().min(1).max(4096)).min(1, 'give at least one path').max(1000), ...ingestOptionShape }).strict(),
   'library.import': z
     .object({
       // A file over the upload limit is skipped by name (not refused with the request); this cap only bounds a request.
@@ -125,7 +131,7 @@ export const apiInputs = {
   'sources.chunks': z.object({ path: z.string().min(1).max(4096) }).strict(),
   'settings.get': empty,
   'settings.set': z.object({ evidenceExclude: z.array(globSchema).max(100).optional() }).strict(),
-  'library.rescan': empty,
+  'library.rescan': z.object(ingestOptionShape).strict(),
   /** Re-index the project's roots (no paths), or files and folders under them: relative to a root, or absolute inside one. */
   'library.refresh': z.object({ paths: z.array(z.string().trim().min(1, 'a path is empty').max(4096)).max(1000).optional() }).strict(),
   'search.query': z

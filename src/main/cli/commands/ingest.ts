@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { ingestPaths, rescan } from '../../core/ingest/index.ts';
 import type { IngestReport } from '../../../shared/types.ts';
 import { configuredModelId, type BackfillReport } from '../../core/vectors/index.ts';
 import { defaultModelDirs } from '../../paths.ts';
 import { embedMissing, formatBackfill } from './embed.ts';
 import { printable } from '../printable.ts';
-import { CliError, intOption, printJson, withStore, type Command, type CommandContext } from '../command.ts';
+import { CliError, intOption, printJson, type Command, type CommandContext } from '../command.ts';
+import { withApi } from '../api-client.ts';
 
 export const ingestCommand: Command = {
   name: 'ingest',
@@ -20,26 +20,30 @@ export const ingestCommand: Command = {
   },
   async run(ctx) {
     if (ctx.args.length === 0 && ctx.values.rescan !== true) throw new CliError(`ingest: give at least one path\nusage: ${this.usage}`);
-    return withStore(ctx, async (store) => {
-      const options = {
-        maxFileBytes: intOption(ctx, 'max-file-mb', 20) * 1024 * 1024,
-        followSymlinks: ctx.values['follow-symlinks'] === true,
-        onProgress: ctx.values.progress === true
-          ? (p: { phase: string; filesDone: number; filesTotal: number }) => ctx.io.stderr(`\r${p.phase} ${p.filesDone}/${p.filesTotal}`)
-          : undefined,
-      };
-      const report = ctx.values.rescan === true
-        ? await rescan(store.db, options)
-        : await ingestPaths(store.db, ctx.args.map((p) => resolve(p)), options);
+    const read = { maxFileMb: intOption(ctx, 'max-file-mb', 20), followSymlinks: ctx.values['follow-symlinks'] === true };
+    const progress = ctx.values.progress === true;
+    return withApi(ctx, 'ingest', async (call, { events, store }) => {
+      const stop = progress
+        ? events.subscribe((e) => {
+            if (e.name === 'ingest.progress') ctx.io.stderr(`\r${e.payload.phase} ${e.payload.filesDone}/${e.payload.filesTotal}`);
+          })
+        : () => {};
+      let report: IngestReport;
+      try {
+        report = ctx.values.rescan === true ? await call('library.rescan', read) : await call('library.ingest', { paths: ctx.args.map((p) => resolve(p)), ...read });
+      } finally {
+        stop();
+      }
       // New chunks get their vectors right away when a local model is there; without one, BM25 still works.
+      // (Embedding has no API method yet: it runs on the same store, as `contextpack embed` does.)
       let embedding: { ok: true; report: BackfillReport } | { ok: false; reason: string } | null = null;
       if (ctx.values['no-embed'] !== true && report.added.length + report.updated.length > 0) {
         embedding = await embedMissing(store, {
           modelId: configuredModelId(store.db),
           dirs: defaultModelDirs(ctx.io.env),
-          onProgress: ctx.values.progress === true ? (p) => ctx.io.stderr(`\rembedding ${p.done}/${p.total}`) : undefined,
+          onProgress: progress ? (p) => ctx.io.stderr(`\rembedding ${p.done}/${p.total}`) : undefined,
         });
-        if (ctx.values.progress === true && embedding.ok) ctx.io.stderr('\n');
+        if (progress && embedding.ok) ctx.io.stderr('\n');
       }
       if (ctx.json) printJson(ctx, { ...report, embedding: embedding && (embedding.ok ? embedding.report : { reason: embedding.reason }) });
       else {
