@@ -43,6 +43,7 @@ let http: RunningServer;
 let mcp: Client;
 let cliEnv: NodeJS.ProcessEnv;
 let issueId: string;
+let packetHash: string;
 const doors: Door[] = [];
 
 /** Fields without list positions: a repeated flag cannot say which of its values was wrong, only which flag. */
@@ -146,6 +147,7 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     value: (o) => JSON.parse(o),
   },
   'library.rescan': { args: (i) => ['ingest', '--rescan', '--json', '--no-embed', ...ingestFlags(i), ...extraFlags(i, ['maxFileMb', 'followSymlinks'])], value: (o) => JSON.parse(o) },
+  'packets.get': { args: (i) => ['replay', String(i.hash), '--format', 'json', ...extraFlags(i, ['hash'])], value: (o) => ({ hash: JSON.parse(o).context_snapshot_hash }) },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -170,9 +172,10 @@ function extraFlags(input: Record<string, unknown>, known: string[]): string[] {
 function parseCliError(code: number, stderr: string, stdout = '', fields: Record<string, string> = {}): Outcome {
   if (stderr === '' && stdout.trimStart().startsWith('{')) return errorOutcome('invalid_input', (JSON.parse(stdout) as { issues: { field: string }[] }).issues.map((i) => i.field));
   // The first line is the error; the usage printed under it names every flag.
-  const flags = [...stderr.split('\n')[0]!.matchAll(/(?:^|[\s'"])(--[a-z][a-z-]*)/g)].map((m) => m[1]!);
+  // A positional argument is named <like-this>.
+  const flags = [...stderr.split('\n')[0]!.matchAll(/(?:^|[\s'"])(--[a-z][a-z-]*|<[a-z][a-z-]*>)/g)].map((m) => m[1]!.replace(/^<(.*)>$/, '--$1'));
   // Exit 2 is every caller error; which one, the message says.
-  const kind = code !== 2 ? 'failed' : / not found$/.test(stderr.split('\n')[0]!) ? 'not_found' : 'invalid_input';
+  const kind = code !== 2 ? 'failed' : /( not found|^contextpack: no packet snapshot with hash .*)$/.test(stderr.split('\n')[0]!) ? 'not_found' : 'invalid_input';
   return errorOutcome(kind, flags.map((f) => fields[f.slice(2)] ?? f.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
 }
 
@@ -193,6 +196,8 @@ beforeAll(async () => {
 
   const issue = await api.dispatch('memory.create', { type: 'issue', title: 'Gateway drops reloads', content: { description: 'Reload fails after rotation', severity: 'high' } });
   issueId = (issue as { value: { memory_id: string } }).value.memory_id;
+  const packet = await api.dispatch('packets.build', { query: 'pelican gateway', maxTokens: 2000 });
+  packetHash = (packet as { value: { hash: string } }).value.hash;
 
   doors.push({ name: 'in-process', call: async (m, i, facts) => fromEnvelope(await api.dispatch(m, i), facts) });
 
@@ -276,6 +281,7 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   { method: 'packets.list', input: () => ({ limit: 5, bogus: 1 }) },
   { method: 'sessions.list', input: () => ({ limit: 5 }), facts: (v) => v.map((x: { id: string }) => x.id) },
   { method: 'sessions.list', input: () => ({ limit: 0 }) },
+  { method: 'packets.get', input: () => ({ hash: packetHash }), facts: hashFacts },
   { method: 'packets.get', input: () => ({ hash: 'xyz' }) },
   { method: 'packets.get', input: () => ({ hash: 'f'.repeat(64) }) },
   { method: 'packets.get', input: () => ({ hash: 'f'.repeat(64), bogus: 1 }) },
@@ -342,7 +348,7 @@ describe('the contract over every door', () => {
       'settings.set': ['cli', 'http', 'in-process', 'ipc'],
       'search.query': ['http', 'in-process', 'ipc', 'mcp'],
       'packets.build': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
-      'packets.get': ['http', 'in-process', 'ipc', 'mcp'],
+      'packets.get': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
       'memory.rehydrate': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
       'memory.search': ['cli', 'http', 'in-process', 'ipc'],
       'memory.get': ['cli', 'http', 'in-process', 'ipc'],

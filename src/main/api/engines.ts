@@ -33,7 +33,7 @@ export interface HierarchyEngine {
 export interface PacketsEngine {
   build(input: ApiParsedInput<'packets.build'>): Promise<ApiOutput<'packets.build'>>;
   list(input: ApiParsedInput<'packets.list'>): ApiOutput<'packets.list'>;
-  get(hash: string): ApiOutput<'packets.get'>;
+  get(hash: string, view?: { format?: 'md' | 'json' | 'contextos'; raw?: boolean }): ApiOutput<'packets.get'>;
   replay(hash: string): Promise<ApiOutput<'packets.replay'>>;
 }
 

@@ -130,7 +130,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     'memory.rehydrate': async (input) => memory.rehydrate(input),
     'packets.build': (input) => need(engines.packets).build(input),
     'packets.list': async (input) => need(engines.packets).list(input),
-    'packets.get': async (input) => need(engines.packets).get(input.hash),
+    'packets.get': async (input) => need(engines.packets).get(input.hash, input),
     'packets.replay': (input) => need(engines.packets).replay(input.hash),
     'models.list': () => deps.models.list(),
     'models.download': async (input) => deps.models.download(input.modelId, input.allowUnverified === true),

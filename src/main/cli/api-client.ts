@@ -50,6 +50,10 @@ export class CliApiFailure extends Error {
 export function cliApiError(command: string, e: ApiError, flags: Record<string, string> = {}): CliApiError | CliApiFailure {
   // The caller's mistakes exit 2, as the CLI's own errors do; the engine's failures 1.
   const callerError = e.code === 'invalid_input' || e.code === 'not_found' || e.code === 'forbidden' || e.code === 'conflict';
+  // A stored snapshot that no longer hashes to its id exits 3, in the engine's words (as `replay` always did).
+  if (e.code === 'tampered') return new CliApiError(e.message, 3, e);
+  // A missing record or an owner's refusal is said in the engine's words, which name it (as the commands always did).
+  if (e.code === 'not_found' || e.code === 'forbidden') return new CliApiError(e.message, 2, e);
   if (!callerError) return new CliApiFailure(e);
   const field = (f: string) => flags[f] ?? flags[f.replace(/\.\d+$/, '')] ?? flagName(f);
   const text = e.issues && e.issues.length > 0 ? e.issues.map((i) => `${field(i.field)}: ${i.message}`).join('; ') : e.message;

@@ -51,6 +51,8 @@ const STATUS: Record<ApiErrorCode, number> = {
   failed: 500,
   forbidden: 403,
   conflict: 409,
+  // The store's bytes are not what their id says: the server's data is at fault, not the request.
+  tampered: 500,
 };
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {

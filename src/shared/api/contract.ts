@@ -90,7 +90,12 @@ const projectNameSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'name must be letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)');
 
-const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'hash must be 64 lowercase hex digits (a context_snapshot_hash)');
+/** A stored snapshot by its hash or a unique prefix (`contextpack replay 3f2a9c`); an ambiguous prefix is refused. */
+const hashRefSchema = z
+  .string()
+  .trim()
+  .regex(/^(sha256:)?[0-9a-fA-F]{4,64}$/, 'hash must be a context_snapshot_hash (64 hex digits) or a unique prefix of at least 4')
+  .describe('A context_snapshot_hash, or a unique prefix of at least 4 hex digits.');
 
 /** A transcript handed over as text (the browser reads the dropped file): the name is only provenance. */
 const transcriptSchema = z.object({ name: z.string().trim().min(1).max(1024), text: z.string().min(1, 'the transcript is empty').max(64 * 1024 * 1024) }).strict();
@@ -215,8 +220,14 @@ export const apiInputs = {
     })
     .strict(),
   'packets.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
-  'packets.get': z.object({ hash: hashSchema }).strict(),
-  'packets.replay': z.object({ hash: hashSchema }).strict(),
+  'packets.get': z
+    .object({
+      hash: hashRefSchema,
+      format: z.enum(['md', 'json', 'contextos']).optional().describe('The rendering of `text`; default md.'),
+      raw: z.boolean().optional().describe('Also answer `stored`: the exact stored bytes (canonical JSON), which hash to the id.'),
+    })
+    .strict(),
+  'packets.replay': z.object({ hash: hashRefSchema }).strict(),
   'models.list': empty,
   'models.download': z.object({ modelId: modelIdSchema, allowUnverified: z.boolean().optional() }).strict(),
   'models.cancel': z.object({ modelId: modelIdSchema }).strict(),
@@ -260,7 +271,9 @@ export const apiInputs = {
       encoding: encodingSchema.optional().describe('The tokenizer the budget is counted with; default o200k_base.'),
     })
     .strict(),
-  'sessions.handoffGet': z.object({ hash: hashSchema }).strict(),
+  'sessions.handoffGet': z
+    .object({ hash: hashRefSchema, raw: z.boolean().optional().describe('Also answer `stored`: the exact stored bytes, which hash to the id.') })
+    .strict(),
   'sessions.end': z
     .object({
       notes: z.string().min(1).max(10 * 1024 * 1024).optional(),
@@ -560,7 +573,7 @@ export interface ApiOutputs {
   'memory.rehydrate': RehydrationBundle;
   'packets.build': PacketView;
   'packets.list': PacketListItem[];
-  'packets.get': PacketView;
+  'packets.get': PacketView & { stored?: string };
   'packets.replay': ReplayDiff;
   'models.list': ModelsView;
   'models.download': { started: boolean };
@@ -577,7 +590,7 @@ export interface ApiOutputs {
   'sessions.capacity': CapacityReport;
   'sessions.analyze': SessionAnalysis;
   'sessions.handoff': HandoffResult;
-  'sessions.handoffGet': { hash: string; package: HandoffPackage; text: string };
+  'sessions.handoffGet': { hash: string; package: HandoffPackage; text: string; stored?: string };
   'sessions.end': SessionEndResult;
   'sessions.list': StoredSessionView[];
   'memory.search': { hits: MemorySearchHit[] };
@@ -596,7 +609,8 @@ export type ApiInput<M extends ApiMethod> = z.input<(typeof apiInputs)[M]>;
 export type ApiParsedInput<M extends ApiMethod> = z.output<(typeof apiInputs)[M]>;
 export type ApiOutput<M extends ApiMethod> = ApiOutputs[M];
 
-export type ApiErrorCode = 'invalid_input' | 'unknown_method' | 'unavailable' | 'not_found' | 'busy' | 'failed' | 'forbidden' | 'conflict';
+/** `tampered`: a stored snapshot's bytes no longer hash to its id; it is refused, never served. */
+export type ApiErrorCode = 'invalid_input' | 'unknown_method' | 'unavailable' | 'not_found' | 'busy' | 'failed' | 'forbidden' | 'conflict' | 'tampered';
 
 export interface ApiError {
   code: ApiErrorCode;

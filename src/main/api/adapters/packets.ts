@@ -9,6 +9,7 @@ import {
   renderPacket,
   replay,
   SnapshotNotFoundError,
+  SnapshotTamperedError,
   type AssembleDeps,
 } from '../../core/packet/index.ts';
 import { chooseRetriever, type RetrievalChoice } from '../../core/search/index.ts';
@@ -34,6 +35,7 @@ async function mapErrors<T>(fn: () => T | Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof PacketRequestError) throw new ApiFailure('invalid_input', err.message, [{ field: err.field, message: err.message }]);
     if (err instanceof SnapshotNotFoundError) throw new ApiFailure('not_found', err.message);
+    if (err instanceof SnapshotTamperedError) throw new ApiFailure('tampered', err.message);
     throw err;
   }
 }
@@ -68,13 +70,16 @@ export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}
         return rest;
       }),
     list: (input) => listPackets(db, { limit: input.limit ?? 200 }),
-    get: (hash) => {
+    get: (hash, view = {}) => {
       refuseHandoff(db, hash);
       try {
         const p = getPacket(db, hash);
-        return { hash: p.hash, packet: p.packet, manifest: p.manifest, text: renderPacket(p.packet, p.hash, 'md'), format: 'md' };
+        const format = view.format ?? 'md';
+        const stored = view.raw ? { stored: Buffer.from(getSnapshot(db, p.hash).bytes).toString('utf8') } : {};
+        return { hash: p.hash, packet: p.packet, manifest: p.manifest, text: renderPacket(p.packet, p.hash, format), format, ...stored };
       } catch (err) {
         if (err instanceof SnapshotNotFoundError) throw new ApiFailure('not_found', err.message);
+        if (err instanceof SnapshotTamperedError) throw new ApiFailure('tampered', err.message);
         throw err;
       }
     },

@@ -20,7 +20,7 @@ import {
   searchMemories,
   ValidationError,
 } from '../../core/memory/index.ts';
-import { getSnapshot, packetLogs } from '../../core/packet/index.ts';
+import { getSnapshot, packetLogs, SnapshotNotFoundError, SnapshotTamperedError } from '../../core/packet/index.ts';
 import { getDefaultRedactor } from '../../core/redact/index.ts';
 import { capacityStatus, compactTranscript, createHandoff, decodeHandoff, DEFAULT_WINDOW, endSession, listSessions, notesTranscript, renderHandoffMarkdown } from '../../core/session/index.ts';
 import { countTokens } from '../../core/tokens/index.ts';
@@ -43,6 +43,8 @@ async function mapped<T>(fn: () => T | Promise<T>): Promise<T> {
     if (err instanceof NotFoundError) throw new ApiFailure('not_found', err.message);
     if (err instanceof OwnershipError) throw new ApiFailure('forbidden', err.message, [{ field: 'agent', message: err.message }]);
     if (err instanceof TranscriptError) throw new ApiFailure('invalid_input', err.message, [{ field: 'transcript', message: err.message }]);
+    if (err instanceof SnapshotNotFoundError) throw new ApiFailure('not_found', err.message);
+    if (err instanceof SnapshotTamperedError) throw new ApiFailure('tampered', err.message);
     throw err;
   }
 }
@@ -113,7 +115,7 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
         const snap = getSnapshot(db, input.hash);
         const p = decodeHandoff(snap.bytes);
         if (!p) throw new ApiFailure('invalid_input', `${input.hash.slice(0, 16)} is a packet, not a handoff package: use packets.get`, [{ field: 'hash', message: 'not a handoff package' }]);
-        return { hash: snap.hash, package: p, text: renderHandoffMarkdown(p, snap.hash) };
+        return { hash: snap.hash, package: p, text: renderHandoffMarkdown(p, snap.hash), ...(input.raw ? { stored: Buffer.from(snap.bytes).toString('utf8') } : {}) };
       }),
     'sessions.end': (input) =>
       mapped(() => endSession(db, input.transcript ? transcriptOf(input.transcript) : notesTranscript(input.notes!, input.notesName ?? 'notes'), { agent: input.agent, now, redactionLog })),

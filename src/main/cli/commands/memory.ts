@@ -178,7 +178,7 @@ function searchInput(ctx: CommandContext, rest: string[]): ApiInput<'memory.sear
 
 /**
  * Through the API, with refusals said as the memory commands always said them: the engine's validation one field a
- * line (or `{ error, issues }` on stdout with --json), a missing memory or a refused owner by the engine's words.
+ * line (or `{ error, issues }` on stdout with --json).
  */
 async function viaApi(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<number>): Promise<number> {
   try {
@@ -186,7 +186,6 @@ async function viaApi(ctx: CommandContext, command: string, work: (call: ApiCall
   } catch (err) {
     if (!(err instanceof CliApiError)) throw err;
     const e = err.apiError;
-    if (e.code === 'not_found' || e.code === 'forbidden') throw new CliError(e.message);
     if (e.code !== 'invalid_input' || !e.issues?.length) throw err;
     if (ctx.json) {
       printJson(ctx, { error: e.message, issues: e.issues });

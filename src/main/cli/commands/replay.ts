@@ -1,9 +1,10 @@
 import { PACKET_FORMATS, type ReplayDiff } from '../../../shared/packet.ts';
-import { createStoreSources, getSnapshot, replay } from '../../core/packet/index.ts';
-import { decodeHandoff, renderHandoffMarkdown } from '../../core/session/index.ts';
-import { CliError, oneOf, printJson, withStore, type Command } from '../command.ts';
-import { asCliError } from './packet-shared.ts';
-import { cliRetrieval } from '../retrieval.ts';
+import { CliError, oneOf, printJson, type Command } from '../command.ts';
+import { CliApiError, withApi } from '../api-client.ts';
+
+/** packets.* refuse a handoff package by its hash field; sessions.handoffGet serves it. */
+const isHandoff = (err: unknown): boolean =>
+  err instanceof CliApiError && err.apiError.code === 'invalid_input' && (err.apiError.issues ?? []).some((i) => i.field === 'hash' && i.message === 'a handoff package');
 
 function formatDiff(d: ReplayDiff): string {
   const out = [d.identical ? `identical: ${d.hash}` : `stored ${d.hash}\nrebuilt ${d.reassembled_hash}`];
@@ -28,42 +29,34 @@ export const replayCommand: Command = {
     if (raw && ctx.values.format !== undefined) throw new CliError('replay: --raw prints the stored bytes; it takes no --format');
     // Like pack: Markdown unless asked otherwise (--json means the json format).
     const format = raw ? undefined : oneOf(ctx.values.format, PACKET_FORMATS, 'format', ctx.json ? 'json' : 'md');
-    return withStore(ctx, async (store) => {
-      try {
-        const reassemble = ctx.values.reassemble === true;
-        // Handoff packages share the snapshot store: replayed from their verified bytes, never reassembled.
-        const snap = getSnapshot(store.db, hash);
-        const handoff = decodeHandoff(snap.bytes);
-        if (handoff) {
+    const reassemble = ctx.values.reassemble === true;
+    return withApi(
+      ctx,
+      'replay',
+      async (call) => {
+        try {
+          // A reassembly retrieves as a new packet would today, so the diff shows what a rebuild would change.
+          if (reassemble) {
+            const diff = await call('packets.replay', { hash });
+            if (ctx.json) printJson(ctx, diff);
+            else ctx.io.stdout(formatDiff(diff));
+            return 0;
+          }
+          const p = await call('packets.get', { hash, format, raw });
+          // --raw: the exact stored bytes (canonical JSON), which hash to the snapshot id.
+          ctx.io.stdout(raw ? p.stored! : p.text);
+          return 0;
+        } catch (err) {
+          // Handoff packages share the snapshot store: replayed from their verified bytes, never reassembled.
+          if (!isHandoff(err)) throw err;
           if (reassemble) throw new CliError('replay --reassemble rebuilds packets; a handoff package is replayed from its stored bytes only');
           if (format === 'contextos') throw new CliError('a handoff package has the formats md and json');
-          ctx.io.stdout(format === 'md' ? renderHandoffMarkdown(handoff, snap.hash) : format === 'json' ? `${JSON.stringify({ ...handoff, context_snapshot_hash: snap.hash }, null, 2)}\n` : Buffer.from(snap.bytes).toString('utf8'));
+          const h = await call('sessions.handoffGet', { hash, raw });
+          ctx.io.stdout(format === 'md' ? h.text : format === 'json' ? `${JSON.stringify({ ...h.package, context_snapshot_hash: h.hash }, null, 2)}\n` : h.stored!);
           return 0;
         }
-        // A reassembly retrieves as a new packet would today, so the diff shows what a rebuild would change.
-        const retrieval = reassemble ? await cliRetrieval(store, ctx.io.env, { purpose: 'packet' }) : null;
-        let r;
-        try {
-          r = await replay(
-            store.db,
-            hash,
-            { reassemble, format },
-            retrieval ? { sources: createStoreSources(store.db, { retriever: retrieval.retriever, embedderId: retrieval.embedderId, retrievalFallback: retrieval.fallbackReason }) } : undefined,
-          );
-        } finally {
-          await retrieval?.close();
-        }
-        if (reassemble) {
-          if (ctx.json) printJson(ctx, r.diff);
-          else ctx.io.stdout(formatDiff(r.diff!));
-          return 0;
-        }
-        // --raw: the exact stored bytes (canonical JSON), which hash to the snapshot id.
-        ctx.io.stdout(r.text ?? Buffer.from(r.bytes).toString('utf8'));
-        return 0;
-      } catch (err) {
-        throw asCliError(err);
-      }
-    });
+      },
+      { hash: '<hash>' },
+    );
   },
 };

@@ -4,7 +4,7 @@ import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts'
 import { CliError, intOption, numberOption, oneOf, printJson, readInput, type Command } from '../command.ts';
 import { agentOf, str, strs, subcommand } from './memory-shared.ts';
 import { readTranscriptInput } from './transcript-input.ts';
-import { CliApiError, withApi } from '../api-client.ts';
+import { withApi } from '../api-client.ts';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -98,43 +98,31 @@ export const handoffCommand: Command = {
     const file = str(ctx, 'transcript');
     const read = file ? await readTranscriptInput(ctx, file) : undefined;
     const sections = strs(ctx, 'section');
-    return refusalsAsSaid(
-      withApi(ctx, 'handoff', async (call) => {
-        const r = await call('sessions.handoff', {
-          type,
-          transcript: read?.input,
-          from: str(ctx, 'from') ?? agentOf(ctx),
-          to: str(ctx, 'to'),
-          reason: str(ctx, 'reason'),
-          maxTokens,
-          encoding,
-          sections: sections.length ? sections : undefined,
-          format,
-          save: ctx.values.save === true,
-        });
-        const p = r.package;
-        if (ctx.json) printJson(ctx, { context_snapshot_hash: r.hash, stored: r.stored, recorded_memory_id: r.recorded_memory_id, saved: r.saved, package: p });
-        else ctx.io.stdout(r.text);
-        ctx.io.stderr(
-          `handoff ${r.hash.slice(0, 16)} (handoff-${p.handoff_metadata.handoff_type}): ${fmt(p.budget.package_tokens)} / ${fmt(p.budget.max_tokens)} tokens, ` +
-            `reduction ${(p.compaction.reduction_achieved * 100).toFixed(1)} % (target ${p.compaction.reduction_target * 100} %), preservation_validation ${p.compaction.preservation_validation}` +
-            `${r.saved ? `; saved ${r.saved.created.length} memories, ${r.saved.duplicates.length} already known` : ''}\n`,
-        );
-        return p.budget.within_budget ? 0 : 1;
-      }),
-    );
+    return withApi(ctx, 'handoff', async (call) => {
+      const r = await call('sessions.handoff', {
+        type,
+        transcript: read?.input,
+        from: str(ctx, 'from') ?? agentOf(ctx),
+        to: str(ctx, 'to'),
+        reason: str(ctx, 'reason'),
+        maxTokens,
+        encoding,
+        sections: sections.length ? sections : undefined,
+        format,
+        save: ctx.values.save === true,
+      });
+      const p = r.package;
+      if (ctx.json) printJson(ctx, { context_snapshot_hash: r.hash, stored: r.stored, recorded_memory_id: r.recorded_memory_id, saved: r.saved, package: p });
+      else ctx.io.stdout(r.text);
+      ctx.io.stderr(
+        `handoff ${r.hash.slice(0, 16)} (handoff-${p.handoff_metadata.handoff_type}): ${fmt(p.budget.package_tokens)} / ${fmt(p.budget.max_tokens)} tokens, ` +
+          `reduction ${(p.compaction.reduction_achieved * 100).toFixed(1)} % (target ${p.compaction.reduction_target * 100} %), preservation_validation ${p.compaction.preservation_validation}` +
+          `${r.saved ? `; saved ${r.saved.created.length} memories, ${r.saved.duplicates.length} already known` : ''}\n`,
+      );
+      return p.budget.within_budget ? 0 : 1;
+    });
   },
 };
-
-/** An owner's refusal (or a missing section) in the engine's own words, as these commands always said it. */
-async function refusalsAsSaid<T>(run: Promise<T>): Promise<T> {
-  try {
-    return await run;
-  } catch (err) {
-    if (err instanceof CliApiError && (err.apiError.code === 'forbidden' || err.apiError.code === 'not_found')) throw new CliError(err.apiError.message);
-    throw err;
-  }
-}
 
 export const sessionCommand: Command = {
   name: 'session',
@@ -157,21 +145,19 @@ export const sessionCommand: Command = {
     if ((notes === undefined) === (file === undefined)) throw new CliError(`session end: give --notes FILE or --transcript FILE\nusage: ${this.usage}`);
     const read = file !== undefined ? await readTranscriptInput(ctx, file) : undefined;
     const text = read ? undefined : await readInput(ctx, notes!, '--notes');
-    return refusalsAsSaid(
-      withApi(ctx, 'session end', async (call) => {
-        const r = await call('sessions.end', read ? { transcript: read.input, agent: agentOf(ctx) } : { notes: text, notesName: notes === '-' ? 'stdin' : notes, agent: agentOf(ctx) });
-        if (ctx.json) printJson(ctx, r);
-        else {
-          const s = r.summary;
-          const lines = [`session ${s.session_metadata.session_id} — ${r.headline}`];
-          for (const d of s.done) lines.push(`  done      ${d}`);
-          for (const d of s.decisions_made) lines.push(`  decision  ${d.title}`);
-          for (const i of s.issues_encountered) lines.push(`  ${i.kind.padEnd(9)} ${i.id.startsWith('issue:') || i.id.startsWith('todo:') ? '' : `${i.id} `}${i.title}`);
-          lines.push(`saved ${r.saved.created.length} memories${r.saved.duplicates.length ? `, ${r.saved.duplicates.length} already known` : ''}`);
-          ctx.io.stdout(lines.join('\n') + '\n');
-        }
-        return 0;
-      }),
-    );
+    return withApi(ctx, 'session end', async (call) => {
+      const r = await call('sessions.end', read ? { transcript: read.input, agent: agentOf(ctx) } : { notes: text, notesName: notes === '-' ? 'stdin' : notes, agent: agentOf(ctx) });
+      if (ctx.json) printJson(ctx, r);
+      else {
+        const s = r.summary;
+        const lines = [`session ${s.session_metadata.session_id} — ${r.headline}`];
+        for (const d of s.done) lines.push(`  done      ${d}`);
+        for (const d of s.decisions_made) lines.push(`  decision  ${d.title}`);
+        for (const i of s.issues_encountered) lines.push(`  ${i.kind.padEnd(9)} ${i.id.startsWith('issue:') || i.id.startsWith('todo:') ? '' : `${i.id} `}${i.title}`);
+        lines.push(`saved ${r.saved.created.length} memories${r.saved.duplicates.length ? `, ${r.saved.duplicates.length} already known` : ''}`);
+        ctx.io.stdout(lines.join('\n') + '\n');
+      }
+      return 0;
+    });
   },
 };
