@@ -10,7 +10,7 @@ import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, 
 import type { RetrievalRanking } from '../types.ts';
 import { MEMORY_TYPES, type HierarchySection, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
 import type { GatedFields } from '../types.ts';
-import type { LifecycleAction, MemorySearchHit } from '../memory.ts';
+import type { AuditEntry, LifecycleAction, MaintenanceReport, MemorySearchHit } from '../memory.ts';
 import { HANDOFF_TYPES, type CapacityReport, type CompactionSummary, type ElementReport, type HandoffPackage, type HandoffResult, type PreservedCheck, type SessionEndResult } from '../session.ts';
 import type { AssembledPacket, PacketListItem, ReplayDiff } from '../packet.ts';
 import type { ApiMethod } from './methods.ts';
@@ -319,6 +319,20 @@ export const apiInputs = {
   'memory.resolve': z.object({ id: memoryIdSchema, resolution: z.string().max(5000).optional(), agent: agentSchema.optional() }).strict(),
   'memory.archive': z.object({ id: memoryIdSchema, restore: z.boolean().optional(), agent: agentSchema.optional() }).strict(),
   'memory.delete': z.object({ id: memoryIdSchema, agent: agentSchema.optional() }).strict(),
+  /** The lifecycle rules over every memory (the app runs them daily): archive what lapsed, delete what expired. */
+  'memory.maintain': z
+    .object({
+      dryRun: z.boolean().optional().describe('Say what would be archived or deleted, changing nothing.'),
+      project: projectIdSchema.optional().describe('Only the memories of this project.'),
+    })
+    .strict(),
+  /** The memory audit trail, newest first: every create, change, archive, restore, resolve and delete. */
+  'memory.audit': z
+    .object({
+      id: memoryIdSchema.optional().describe("One memory's entries (its memory_id); default every memory's."),
+      limit: z.number().int().min(1).max(10_000).optional().describe('At most this many entries; default 50.'),
+    })
+    .strict(),
   'hierarchy.addSection': z
     .object({
       level: z.union([z.literal(2), z.literal(3)]),
@@ -599,6 +613,8 @@ export interface ApiOutputs {
   'memory.resolve': MemoryPatchView;
   'memory.archive': MemoryRecord;
   'memory.delete': LifecycleAction;
+  'memory.maintain': MaintenanceReport;
+  'memory.audit': { entries: AuditEntry[] };
   'hierarchy.addSection': HierarchySection;
   'hierarchy.editSection': HierarchySection;
   'hierarchy.own': { ownership: OwnershipView | null };

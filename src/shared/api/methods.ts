@@ -52,6 +52,8 @@ export const API_METHODS = [
   'memory.resolve',
   'memory.archive',
   'memory.delete',
+  'memory.maintain',
+  'memory.audit',
   'hierarchy.addSection',
   'hierarchy.editSection',
   'hierarchy.own',

@@ -13,10 +13,12 @@ import {
   archiveMemory,
   deleteMemory,
   getMemory,
+  listAudit,
   NotFoundError,
   patchMemory,
   resolveMemory,
   restoreMemory,
+  runMaintenance,
   searchMemories,
   ValidationError,
 } from '../../core/memory/index.ts';
@@ -32,7 +34,7 @@ import type { ApiHandlers } from '../dispatch.ts';
 import { ApiFailure } from '../failure.ts';
 
 type Part<K extends keyof ApiHandlers> = Pick<ApiHandlers, K>;
-type SessionMethods = Extract<keyof ApiHandlers, `sessions.${string}` | 'memory.search' | 'memory.get' | 'memory.update' | 'memory.resolve' | 'memory.archive' | 'memory.delete' | 'hierarchy.addSection' | 'hierarchy.editSection' | 'hierarchy.own' | 'hierarchy.owners'>;
+type SessionMethods = Extract<keyof ApiHandlers, `sessions.${string}` | 'memory.search' | 'memory.get' | 'memory.update' | 'memory.resolve' | 'memory.archive' | 'memory.delete' | 'memory.maintain' | 'memory.audit' | 'hierarchy.addSection' | 'hierarchy.editSection' | 'hierarchy.own' | 'hierarchy.owners'>;
 
 /** The engines' user errors as contract errors: per-field issues for forms, the owner's name for refusals. */
 async function mapped<T>(fn: () => T | Promise<T>): Promise<T> {
@@ -145,6 +147,8 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
     'memory.resolve': (input) => mapped(() => resolveMemory(db, input.id, { resolution: input.resolution, now, actor: input.agent ?? 'user' })),
     'memory.archive': (input) => mapped(() => (input.restore ? restoreMemory(db, input.id, { now, actor: input.agent }) : archiveMemory(db, input.id, { now, actor: input.agent }))),
     'memory.delete': (input) => mapped(() => deleteMemory(db, input.id, { now, actor: input.agent })),
+    'memory.maintain': (input) => mapped(() => runMaintenance(db, { dryRun: input.dryRun === true, projectId: input.project, now })),
+    'memory.audit': async (input) => ({ entries: listAudit(db, { memoryId: input.id, limit: input.limit ?? 50 }) }),
     'hierarchy.addSection': (input) => {
       const { agent, ...section } = input;
       return mapped(() => addSection(db, section, { now, actor: agent }));

@@ -1,9 +1,9 @@
 import type { MemoryRecord, MemorySort, MemoryType } from '../../../shared/memory.ts';
 import { MEMORY_TYPES } from '../../../shared/memory.ts';
 import type { ApiInput } from '../../../shared/api/index.ts';
-import { formatMemory, listAudit, runMaintenance } from '../../core/memory/index.ts';
+import { formatMemory } from '../../core/memory/index.ts';
 import { CliError, intOption, oneOf, printJson, readInput, type Command, type CommandContext } from '../command.ts';
-import { agentOf, csv, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
+import { agentOf, csv, str, strs, subcommand } from './memory-shared.ts';
 import { CliApiError, withApi, type ApiCall } from '../api-client.ts';
 
 const USAGE = [
@@ -62,80 +62,69 @@ export const memoryCommand: Command = {
       if (rest.length !== 1) throw new CliError(`memory ${sub}: give one memory id\nusage: ${USAGE}`);
       return rest[0]!;
     };
-    // One door (#24): these subcommands are clients of the API's memory.* methods; maintain and audit are not on it yet.
-    if (sub !== 'maintain' && sub !== 'audit') {
-      const id = sub === 'add' || sub === 'search' || sub === 'rehydrate' ? undefined : one();
-      if (sub === 'delete' && ctx.values.yes !== true) throw new CliError('memory delete is permanent: add --yes (archive is the reversible alternative)');
-      // Parsed before the API loads, so a malformed flag costs nothing.
-      const add = sub === 'add' ? await addInput(ctx) : undefined;
-      const search = sub === 'search' ? searchInput(ctx, rest) : undefined;
-      const set = sub === 'update' ? await contentOf(ctx, false) : undefined;
-      return viaApi(ctx, `memory ${sub}`, async (call) => {
-        const agent = agentOf(ctx);
-        if (sub === 'add') {
-          const m = await call('memory.create', { ...add!, agent });
-          if (ctx.json) printJson(ctx, m);
-          else ctx.io.stdout(`${m.memory_id}  ${m.memory_type}  ${m.title}\n`);
-        } else if (sub === 'search') {
-          const { hits } = await call('memory.search', search!);
-          if (ctx.json) printJson(ctx, { hits });
-          else ctx.io.stdout(hits.length === 0 ? 'no memories\n' : hits.map((h, i) => `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${row(h.memory)}`).join('\n') + '\n');
-        } else if (sub === 'show') {
-          const m = await call('memory.get', { id: id!, touch: true, agent });
-          if (ctx.json) printJson(ctx, m);
-          else ctx.io.stdout(`${formatMemory(m)}\n${m.memory_type} · ${m.is_archived ? 'archived' : 'active'} · read ${m.access_count}× · ${m.memory_id}\n`);
-        } else if (sub === 'rehydrate') {
-          const b = await call('memory.rehydrate', { maxTokens: intOption(ctx, 'max-tokens', undefined, -Infinity), touch: ctx.values['no-touch'] !== true, project: str(ctx, 'project') });
-          if (ctx.json) printJson(ctx, b);
-          else ctx.io.stdout(b.text);
-        } else if (sub === 'update') {
-          const r = await call('memory.update', {
-            id: id!,
-            title: str(ctx, 'title'),
-            importance: intOption(ctx, 'importance', undefined, -Infinity),
-            tags: csv(ctx, 'tags') ?? (ctx.values.tags !== undefined ? [] : undefined),
-            set: Object.keys(set!).length ? set : undefined,
-            expires: str(ctx, 'expires'),
-            agent,
-          });
-          if (ctx.json) printJson(ctx, r);
-          else ctx.io.stdout(`${r.memory.decision_id ?? r.memory.memory_id}  ${r.changed ? 'updated' : 'unchanged'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
-        } else if (sub === 'archive') {
-          const m = await call('memory.archive', { id: id!, restore: ctx.values.restore === true, agent });
-          if (ctx.json) printJson(ctx, m);
-          else ctx.io.stdout(`${m.decision_id ?? m.memory_id}  ${m.is_archived ? 'archived' : 'restored'}\n`);
-        } else if (sub === 'delete') {
-          const r = await call('memory.delete', { id: id!, agent });
-          if (ctx.json) printJson(ctx, r);
-          else ctx.io.stdout(`deleted ${r.memory_id}  ${r.title}\n`);
-        } else {
-          const r = await call('memory.resolve', { id: id!, resolution: str(ctx, 'resolution'), agent });
-          if (ctx.json) printJson(ctx, r);
-          else ctx.io.stdout(`${r.memory.memory_id}  ${r.changed ? 'resolved' : 'already resolved'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
+    // One door (#24): every subcommand is a client of the API's memory.* methods.
+    const id = sub === 'add' || sub === 'search' || sub === 'rehydrate' || sub === 'maintain' || sub === 'audit' ? undefined : one();
+    if (sub === 'delete' && ctx.values.yes !== true) throw new CliError('memory delete is permanent: add --yes (archive is the reversible alternative)');
+    // Parsed before the API loads, so a malformed flag costs nothing.
+    const add = sub === 'add' ? await addInput(ctx) : undefined;
+    const search = sub === 'search' ? searchInput(ctx, rest) : undefined;
+    const set = sub === 'update' ? await contentOf(ctx, false) : undefined;
+    return viaApi(ctx, `memory ${sub}`, async (call) => {
+      const agent = agentOf(ctx);
+      if (sub === 'add') {
+        const m = await call('memory.create', { ...add!, agent });
+        if (ctx.json) printJson(ctx, m);
+        else ctx.io.stdout(`${m.memory_id}  ${m.memory_type}  ${m.title}\n`);
+      } else if (sub === 'search') {
+        const { hits } = await call('memory.search', search!);
+        if (ctx.json) printJson(ctx, { hits });
+        else ctx.io.stdout(hits.length === 0 ? 'no memories\n' : hits.map((h, i) => `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${row(h.memory)}`).join('\n') + '\n');
+      } else if (sub === 'show') {
+        const m = await call('memory.get', { id: id!, touch: true, agent });
+        if (ctx.json) printJson(ctx, m);
+        else ctx.io.stdout(`${formatMemory(m)}\n${m.memory_type} · ${m.is_archived ? 'archived' : 'active'} · read ${m.access_count}× · ${m.memory_id}\n`);
+      } else if (sub === 'rehydrate') {
+        const b = await call('memory.rehydrate', { maxTokens: intOption(ctx, 'max-tokens', undefined, -Infinity), touch: ctx.values['no-touch'] !== true, project: str(ctx, 'project') });
+        if (ctx.json) printJson(ctx, b);
+        else ctx.io.stdout(b.text);
+      } else if (sub === 'update') {
+        const r = await call('memory.update', {
+          id: id!,
+          title: str(ctx, 'title'),
+          importance: intOption(ctx, 'importance', undefined, -Infinity),
+          tags: csv(ctx, 'tags') ?? (ctx.values.tags !== undefined ? [] : undefined),
+          set: Object.keys(set!).length ? set : undefined,
+          expires: str(ctx, 'expires'),
+          agent,
+        });
+        if (ctx.json) printJson(ctx, r);
+        else ctx.io.stdout(`${r.memory.decision_id ?? r.memory.memory_id}  ${r.changed ? 'updated' : 'unchanged'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
+      } else if (sub === 'archive') {
+        const m = await call('memory.archive', { id: id!, restore: ctx.values.restore === true, agent });
+        if (ctx.json) printJson(ctx, m);
+        else ctx.io.stdout(`${m.decision_id ?? m.memory_id}  ${m.is_archived ? 'archived' : 'restored'}\n`);
+      } else if (sub === 'delete') {
+        const r = await call('memory.delete', { id: id!, agent });
+        if (ctx.json) printJson(ctx, r);
+        else ctx.io.stdout(`deleted ${r.memory_id}  ${r.title}\n`);
+      } else if (sub === 'maintain') {
+        const r = await call('memory.maintain', { dryRun: ctx.values['dry-run'] === true, project: str(ctx, 'project') });
+        if (ctx.json) printJson(ctx, r);
+        else {
+          const lines = [...r.archived.map((a) => `archive  ${a.memory_id}  ${a.title}  (${a.rule})`), ...r.deleted.map((a) => `delete   ${a.memory_id}  ${a.title}  (${a.rule})`)];
+          lines.push(`${r.dry_run ? 'would archive' : 'archived'} ${r.archived.length}, ${r.dry_run ? 'would delete' : 'deleted'} ${r.deleted.length}`);
+          ctx.io.stdout(lines.join('\n') + '\n');
         }
-        return 0;
-      });
-    }
-    return withMemoryStore(ctx, async (db) => {
-      switch (sub) {
-        case 'maintain': {
-          const r = runMaintenance(db, { dryRun: ctx.values['dry-run'] === true, projectId: str(ctx, 'project') });
-          if (ctx.json) printJson(ctx, r);
-          else {
-            const lines = [...r.archived.map((a) => `archive  ${a.memory_id}  ${a.title}  (${a.rule})`), ...r.deleted.map((a) => `delete   ${a.memory_id}  ${a.title}  (${a.rule})`)];
-            lines.push(`${r.dry_run ? 'would archive' : 'archived'} ${r.archived.length}, ${r.dry_run ? 'would delete' : 'deleted'} ${r.deleted.length}`);
-            ctx.io.stdout(lines.join('\n') + '\n');
-          }
-          return 0;
-        }
-        case 'audit': {
-          const entries = listAudit(db, { memoryId: rest[0], limit: intOption(ctx, 'limit', 50, -Infinity) });
-          if (ctx.json) printJson(ctx, { entries });
-          else ctx.io.stdout(entries.map((e) => `${e.ts}  ${e.action.padEnd(10)} ${e.memory_type.padEnd(8)} ${e.memory_id}  ${e.title}  — ${e.reason} (${e.actor})`).join('\n') + '\n');
-          return 0;
-        }
+      } else if (sub === 'audit') {
+        const { entries } = await call('memory.audit', { id: rest[0], limit: intOption(ctx, 'limit', 50, -Infinity) });
+        if (ctx.json) printJson(ctx, { entries });
+        else ctx.io.stdout(entries.map((e) => `${e.ts}  ${e.action.padEnd(10)} ${e.memory_type.padEnd(8)} ${e.memory_id}  ${e.title}  — ${e.reason} (${e.actor})`).join('\n') + '\n');
+      } else {
+        const r = await call('memory.resolve', { id: id!, resolution: str(ctx, 'resolution'), agent });
+        if (ctx.json) printJson(ctx, r);
+        else ctx.io.stdout(`${r.memory.memory_id}  ${r.changed ? 'resolved' : 'already resolved'}${r.lifecycle ? `; archived by lifecycle rule ${r.lifecycle.rule} (${r.lifecycle.reason})` : ''}\n`);
       }
-      return 2;
+      return 0;
     });
   },
 };
