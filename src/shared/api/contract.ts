@@ -364,6 +364,17 @@ export const apiInputs = {
     .strict()
     .refine((v) => v.action !== 'transfer' || v.to !== undefined, { message: 'a transfer needs the receiving agent', path: ['to'] }),
   'hierarchy.owners': empty,
+  /** The fitness spec (GOALS.md or GOALS.yaml at an indexed root) with each gate's latest recorded result. */
+  'goals.show': empty,
+  /** One gate result; the gate must be in the current spec. */
+  'goals.record': z
+    .object({
+      gate: z.string().trim().min(1, 'gate is empty').max(200).describe('A gate id of the spec, e.g. tests-pass.'),
+      status: z.enum(['pass', 'fail']),
+      value: z.string().max(200).optional().describe('What was measured, one line (e.g. 97%).'),
+      agent: agentSchema.optional(),
+    })
+    .strict(),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 export interface Capability {
@@ -561,6 +572,36 @@ export interface StoredSessionView {
   headline: string;
 }
 
+/** A gate of the fitness spec and its latest recorded result (null: never recorded). */
+export interface GateView {
+  id: string;
+  description: string;
+  threshold: string | null;
+  status: 'pass' | 'fail' | null;
+  value: string | null;
+  recorded_at: string | null;
+}
+
+/** The fitness state; `file` null when no spec is at any indexed root. */
+export interface FitnessView {
+  file: string | null;
+  version?: number | null;
+  gates: GateView[];
+  directives: string[];
+  passing: number;
+  failing: number;
+  unmeasured: number;
+}
+
+export interface GateRecordView {
+  id: number;
+  gate_id: string;
+  status: 'pass' | 'fail';
+  value: string | null;
+  spec_file: string;
+  recorded_at: string;
+}
+
 export interface ApiOutputs {
   'app.info': AppInfo;
   'stats.get': StoreStats & { integrity: StoreIntegrity };
@@ -615,6 +656,8 @@ export interface ApiOutputs {
   'memory.delete': LifecycleAction;
   'memory.maintain': MaintenanceReport;
   'memory.audit': { entries: AuditEntry[] };
+  'goals.show': FitnessView;
+  'goals.record': GateRecordView;
   'hierarchy.addSection': HierarchySection;
   'hierarchy.editSection': HierarchySection;
   'hierarchy.own': { ownership: OwnershipView | null };

@@ -54,6 +54,8 @@ export const API_METHODS = [
   'memory.delete',
   'memory.maintain',
   'memory.audit',
+  'goals.show',
+  'goals.record',
   'hierarchy.addSection',
   'hierarchy.editSection',
   'hierarchy.own',

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fitnessState, GoalsSpecError, recordGate, UnknownGateError, type FitnessState } from '../../core/goals/index.ts';
-import { CliError, printJson, withStore, type Command } from '../command.ts';
+import type { FitnessView } from '../../../shared/api/index.ts';
+import { CliError, printJson, type Command } from '../command.ts';
+import { CliApiError, withApi } from '../api-client.ts';
 import { writeAtomic } from './packet-shared.ts';
 import { agentOf, str } from './memory-shared.ts';
 
@@ -24,7 +25,7 @@ Fitness spec for this repository (read by \`contextpack pack\`; record results w
 - Prioritize test reliability over coverage percentage
 `;
 
-function render(f: FitnessState): string {
+function render(f: FitnessView): string {
   const out = [`${f.file}: ${f.passing}/${f.gates.length} gates passing, ${f.failing} failing, ${f.unmeasured} not measured`];
   const w = Math.max(4, ...f.gates.map((g) => g.id.length));
   for (const g of f.gates) {
@@ -52,22 +53,26 @@ export const goalsCommand: Command = {
       return 0;
     }
     if (sub !== 'show' && sub !== 'record') throw new CliError(`goals: unknown subcommand ${JSON.stringify(sub)}\nusage: ${USAGE}`);
-    return withStore(ctx, (store) => {
+    if (sub === 'record') {
+      const [, gate, status] = ctx.args;
+      if (!gate || (status !== 'pass' && status !== 'fail')) throw new CliError(`goals record: give a gate and pass|fail\nusage: ${USAGE}`);
+    }
+    return withApi(ctx, 'goals', async (call) => {
       try {
         if (sub === 'record') {
-          const [, gate, status] = ctx.args;
-          if (!gate || (status !== 'pass' && status !== 'fail')) throw new CliError(`goals record: give a gate and pass|fail\nusage: ${USAGE}`);
-          const r = recordGate(store.db, { gate, status, value: str(ctx, 'value') ?? null, agent: agentOf(ctx) ?? null });
+          const [, gate, status] = ctx.args as [string, string, 'pass' | 'fail'];
+          const r = await call('goals.record', { gate, status, value: str(ctx, 'value'), agent: agentOf(ctx) });
           if (ctx.json) printJson(ctx, r);
           else ctx.io.stdout(`${r.gate_id}: ${r.status.toUpperCase()}${r.value ? ` (${r.value})` : ''} recorded at ${r.recorded_at}\n`);
           return 0;
         }
-        const f = fitnessState(store.db);
-        if (ctx.json) printJson(ctx, f === null ? { file: null, gates: [], directives: [], passing: 0, failing: 0, unmeasured: 0 } : f);
-        else ctx.io.stdout(f === null ? 'No fitness goals defined: no GOALS.md or GOALS.yaml at an indexed root (contextpack goals init --dir DIR, then ingest DIR).\n' : render(f));
+        const f = await call('goals.show', {});
+        if (ctx.json) printJson(ctx, f);
+        else ctx.io.stdout(f.file === null ? 'No fitness goals defined: no GOALS.md or GOALS.yaml at an indexed root (contextpack goals init --dir DIR, then ingest DIR).\n' : render(f));
         return 0;
       } catch (err) {
-        if (err instanceof GoalsSpecError || err instanceof UnknownGateError) throw new CliError(`goals: ${err.message}`);
+        // A malformed spec or an unknown gate, in the engine's words, as this command always said it.
+        if (err instanceof CliApiError && err.apiError.code === 'invalid_input') throw new CliError(`goals: ${err.apiError.message}`);
         throw err;
       }
     });
