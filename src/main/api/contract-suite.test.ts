@@ -158,6 +158,17 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     args: (i) => ['goals', 'record', String(i.gate), String(i.status), '--json', ...(i.value !== undefined ? ['--value', String(i.value)] : []), ...extraFlags(i, ['gate', 'status', 'value'])],
     value: (o) => JSON.parse(o),
   },
+  // The command reads a file: the case's text is written to one of its source name.
+  'redact.text': {
+    args: (i) => {
+      const file = join(tmp.make(), String(i.source ?? 'text'));
+      writeFileSync(file, String(i.text ?? ''));
+      const patterns = (i.patterns as { id: string; type: string; pattern: string }[] | undefined) ?? [];
+      return ['redact', file, '--json', ...patterns.flatMap((p) => ['--pattern', `${p.id}:${p.type}:${p.pattern}`]), ...extraFlags(i, ['text', 'source', 'patterns'])];
+    },
+    value: (o) => JSON.parse(o),
+    fields: { pattern: 'patterns' },
+  },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -331,6 +342,8 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   // (A refused gate is said in the engine's words on the command line, which name no flag: compared by the goals tests.)
   { method: 'goals.record', input: () => ({ gate: 'tests-pass', status: 'pass', value: '100%' }), facts: (v) => ({ gate: v.gate_id, status: v.status, value: v.value }) },
   { method: 'goals.show', input: () => ({}), facts: (v) => ({ gates: v.gates.map((g: any) => `${g.id} ${g.status} ${g.value}`), passing: v.passing }) },
+  { method: 'redact.text', input: () => ({ text: 'see TICKET-42\nsecret_key = "q8Zr3kV9xT2mN7pL4wY6bC1dF5gH0jKs"\n', source: 'notes.txt', patterns: [{ id: 'ticket', type: 'ticket', pattern: 'TICKET-\\d+' }] }), facts: (v) => ({ text: v.text, byType: v.byType }) },
+  { method: 'redact.text', input: () => ({ text: 'x', source: 'x.txt', patterns: [{ id: 'neg', type: 'custom', pattern: 'foo(?!bar)' }] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -380,6 +393,7 @@ describe('the contract over every door', () => {
       'memory.audit': ['cli', 'http', 'in-process', 'ipc'],
       'goals.show': ['cli', 'http', 'in-process', 'ipc'],
       'goals.record': ['cli', 'http', 'in-process', 'ipc'],
+      'redact.text': ['cli', 'http', 'in-process', 'ipc'],
       'library.rescan': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],

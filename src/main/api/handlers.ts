@@ -13,6 +13,7 @@ import { getSettings, SettingsError, updateSettings } from '../core/settings/ind
 import { chunkContext, listSources, sourceChunks } from './corpus.ts';
 import { createSessionHandlers } from './adapters/sessions.ts';
 import { createGoalsHandlers } from './adapters/goals.ts';
+import { createRedactHandlers } from './adapters/redact.ts';
 import { capabilities, type Engines } from './engines.ts';
 import { ApiFailure, unavailable } from './failure.ts';
 import type { Library } from './library.ts';
@@ -168,5 +169,6 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     // An in-memory store has no folder for logs/redaction.jsonl.
     ...createSessionHandlers(store.db, { dbPath: store.path === ':memory:' ? undefined : store.path }),
     ...createGoalsHandlers(store.db),
+    ...createRedactHandlers(),
   };
 }

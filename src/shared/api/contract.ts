@@ -375,6 +375,26 @@ export const apiInputs = {
       agent: agentSchema.optional(),
     })
     .strict(),
+  /** Text through the redaction gate packets use, with a report of what was masked (by type and line). */
+  'redact.text': z
+    .object({
+      text: z.string().max(64 * 1024 * 1024),
+      source: z.string().trim().min(1).max(1024).optional().describe('The name the redactions are reported under (a file name); default text.'),
+      patterns: z
+        .array(
+          z
+            .object({
+              id: z.string().trim().min(1).max(100),
+              type: z.string().trim().min(1).max(100).describe('The <type> of the [REDACTED: <type>] marker.'),
+              pattern: z.string().min(1).max(2000).describe('An RE2 regular expression; one RE2 cannot compile is refused.'),
+            })
+            .strict(),
+        )
+        .max(100)
+        .optional()
+        .describe('Extra patterns, beside the built-in rules.'),
+    })
+    .strict(),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 export interface Capability {
@@ -602,6 +622,16 @@ export interface GateRecordView {
   recorded_at: string;
 }
 
+/** What the redaction gate masked in one text; the secrets themselves are never in it. */
+export interface RedactionReportView {
+  source: string;
+  totalLines: number;
+  redactedLines: number;
+  byType: Record<string, { count: number; lines: number[] }>;
+  redactions: { ts: string; pattern: string; type: string; source: string; line: number; section: string }[];
+  text: string;
+}
+
 export interface ApiOutputs {
   'app.info': AppInfo;
   'stats.get': StoreStats & { integrity: StoreIntegrity };
@@ -658,6 +688,7 @@ export interface ApiOutputs {
   'memory.audit': { entries: AuditEntry[] };
   'goals.show': FitnessView;
   'goals.record': GateRecordView;
+  'redact.text': RedactionReportView;
   'hierarchy.addSection': HierarchySection;
   'hierarchy.editSection': HierarchySection;
   'hierarchy.own': { ownership: OwnershipView | null };

@@ -56,6 +56,7 @@ export const API_METHODS = [
   'memory.audit',
   'goals.show',
   'goals.record',
+  'redact.text',
   'hierarchy.addSection',
   'hierarchy.editSection',
   'hierarchy.own',

@@ -1,5 +1,5 @@
-import { PatternRefusedError, createRedactor, redactReport, type UserPattern } from '../../core/redact/index.ts';
 import { CliError, printJson, readInput, type Command } from '../command.ts';
+import { withApi } from '../api-client.ts';
 
 export const redactCommand: Command = {
   name: 'redact',
@@ -8,23 +8,25 @@ export const redactCommand: Command = {
   options: { pattern: { type: 'string', multiple: true } },
   async run(ctx) {
     const file = ctx.args[0] ?? '-';
-    const userPatterns: UserPattern[] = ((ctx.values.pattern as string[] | undefined) ?? []).map((spec) => {
+    const patterns = ((ctx.values.pattern as string[] | undefined) ?? []).map((spec) => {
       const m = /^([^:]+):([^:]+):(.+)$/s.exec(spec);
       if (!m) throw new CliError(`--pattern must look like ID:TYPE:REGEX, got ${JSON.stringify(spec)}`);
-      return { id: m[1], type: m[2], pattern: m[3] };
+      return { id: m[1]!, type: m[2]!, pattern: m[3]! };
     });
-    let redactor;
-    try {
-      redactor = userPatterns.length > 0 ? createRedactor({ userPatterns }) : undefined;
-    } catch (err) {
-      // Refused, never silently dropped.
-      if (err instanceof PatternRefusedError) throw new CliError(err.message);
-      throw err;
-    }
     const text = await readInput(ctx, file, 'redact');
-    const report = redactReport(text, file === '-' ? 'stdin' : file, { redactor });
-    if (ctx.json) printJson(ctx, report);
-    else ctx.io.stdout(report.text);
-    return 0;
+    // redact.text reads no store: none is opened.
+    return withApi(
+      ctx,
+      'redact',
+      // A pattern RE2 cannot take is refused by the flag that gave it.
+      async (call) => {
+        const report = await call('redact.text', { text, source: file === '-' ? 'stdin' : file, patterns: patterns.length > 0 ? patterns : undefined });
+        if (ctx.json) printJson(ctx, report);
+        else ctx.io.stdout(report.text);
+        return 0;
+      },
+      { patterns: '--pattern' },
+      true,
+    );
   },
 };
