@@ -169,6 +169,16 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     value: (o) => JSON.parse(o),
     fields: { pattern: 'patterns' },
   },
+  'decisions.list': {
+    args: (i) => [
+      'decision', 'list', '--json',
+      ...((i.tags as string[] | undefined) ?? []).flatMap((t) => ['--tags', t]),
+      ...(i.importanceGte !== undefined ? ['--importance-gte', String(i.importanceGte)] : []),
+      ...(i.archived === 'any' ? ['--all'] : i.archived === true ? ['--archived'] : []),
+      ...extraFlags(i, ['tags', 'importanceGte', 'archived']),
+    ],
+    value: (o) => JSON.parse(o),
+  },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -218,6 +228,7 @@ beforeAll(async () => {
 
   const issue = await api.dispatch('memory.create', { type: 'issue', title: 'Gateway drops reloads', content: { description: 'Reload fails after rotation', severity: 'high' } });
   issueId = (issue as { value: { memory_id: string } }).value.memory_id;
+  await api.dispatch('decisions.create', { title: 'Rotate gateway keys daily', decision: 'Rotate every 24 hours.', rationale: 'Limits a leaked key.', importance: 8, tags: ['security'] });
   const packet = await api.dispatch('packets.build', { query: 'pelican gateway', maxTokens: 2000 });
   packetHash = (packet as { value: { hash: string } }).value.hash;
 
@@ -344,6 +355,9 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   { method: 'goals.show', input: () => ({}), facts: (v) => ({ gates: v.gates.map((g: any) => `${g.id} ${g.status} ${g.value}`), passing: v.passing }) },
   { method: 'redact.text', input: () => ({ text: 'see TICKET-42\nsecret_key = "q8Zr3kV9xT2mN7pL4wY6bC1dF5gH0jKs"\n', source: 'notes.txt', patterns: [{ id: 'ticket', type: 'ticket', pattern: 'TICKET-\\d+' }] }), facts: (v) => ({ text: v.text, byType: v.byType }) },
   { method: 'redact.text', input: () => ({ text: 'x', source: 'x.txt', patterns: [{ id: 'neg', type: 'custom', pattern: 'foo(?!bar)' }] }) },
+  // The command orders by importance without a query, the API by date: the facts compare the set.
+  { method: 'decisions.list', input: () => ({ tags: ['security'], importanceGte: 5, archived: 'any' }), facts: (v) => v.decisions.map((d: any) => d.decision_id).sort() },
+  { method: 'decisions.list', input: () => ({ importanceGte: 11 }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -394,6 +408,7 @@ describe('the contract over every door', () => {
       'goals.show': ['cli', 'http', 'in-process', 'ipc'],
       'goals.record': ['cli', 'http', 'in-process', 'ipc'],
       'redact.text': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.list': ['cli', 'http', 'in-process', 'ipc'],
       'library.rescan': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],

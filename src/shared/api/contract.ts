@@ -151,7 +151,17 @@ export const apiInputs = {
     .strict(),
   'chunks.context': z.object({ chunkId: z.number().int().positive(), radius: z.number().int().min(0).max(20).optional() }).strict(),
   'decisions.list': z
-    .object({ query: z.string().max(500).optional(), tag: z.string().max(TAG_MAX).optional(), includeSuperseded: z.boolean().optional() })
+    .object({
+      query: z.string().max(500).optional(),
+      tag: z.string().max(TAG_MAX).optional(),
+      includeSuperseded: z.boolean().optional(),
+      tags: tagsSchema.optional().describe('Only decisions with one of these tags (beside `tag`).'),
+      importanceGte: z.number().int('importance must be a whole number').min(1).max(10).optional().describe('Only decisions at least this important (1–10).'),
+      archived: z.union([z.boolean(), z.literal('any')]).optional().describe("true: only archived (superseded) ones; 'any': both; wins over includeSuperseded."),
+      sort: z.enum(['relevance', 'timestamp', 'importance', 'access', 'severity']).optional().describe('The order; default relevance with a query, else newest first.'),
+      limit: z.number().int().min(1).max(10_000).optional().describe('At most this many; default 1000.'),
+      project: projectIdSchema.optional().describe('Only the decisions of this project.'),
+    })
     .strict(),
   'decisions.create': decisionInputSchema,
   'decisions.supersede': z.object({ decisionId: z.string().min(1), replacement: decisionInputSchema.omit({ supersedes: true }) }).strict(),

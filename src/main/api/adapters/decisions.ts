@@ -15,9 +15,12 @@ export function createDecisionsAdapter(db: Database, deps: { now?: () => Date } 
       asApiFailure(() => ({
         decisions: listDecisions(db, {
           query: input.query?.trim() || undefined,
-          tags: input.tag?.trim() ? [input.tag.trim()] : undefined,
-          archived: input.includeSuperseded ? 'any' : false,
-          sort: input.query?.trim() ? 'relevance' : 'timestamp',
+          tags: input.tag?.trim() || input.tags ? [...(input.tag?.trim() ? [input.tag.trim()] : []), ...(input.tags ?? [])] : undefined,
+          importanceGte: input.importanceGte,
+          archived: input.archived ?? (input.includeSuperseded ? 'any' : false),
+          projectId: input.project,
+          sort: input.sort ?? (input.query?.trim() ? 'relevance' : 'timestamp'),
+          limit: input.limit,
           now: deps.now,
         }),
       })),

@@ -5,13 +5,13 @@ import {
   exportDecisions,
   getDecision,
   importDecisions,
-  listDecisions,
   parseDecisionMarkdown,
   renderDecisionMarkdown,
   supersedeDecision,
 } from '../../core/memory/index.ts';
 import { CliError, intOption, printJson, readInput, type Command } from '../command.ts';
 import { agentOf, csv, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
+import { withApi } from '../api-client.ts';
 
 const USAGE = [
   'contextpack decision new --title T --decision TEXT --rationale TEXT --importance 1-10 [--alt "Name: why rejected"]...',
@@ -57,6 +57,27 @@ export const decisionCommand: Command = {
   async run(ctx) {
     const sub = subcommand(ctx, ['new', 'list', 'show', 'export', 'import', 'supersede'], USAGE);
     const rest = ctx.args.slice(1);
+    // One door (#24): list is a client of decisions.list. new, show, export, import and supersede still call the
+    // engine: the contract's decision form words its checks differently, and show --chain, export to files, import
+    // and linking two existing decisions have no method yet.
+    if (sub === 'list') {
+      const input = {
+        query: str(ctx, 'query'),
+        tags: csv(ctx, 'tags'),
+        importanceGte: intOption(ctx, 'importance-gte', undefined, -Infinity),
+        archived: ctx.values.all === true ? ('any' as const) : ctx.values.archived === true,
+        project: str(ctx, 'project'),
+        // The engine's order: relevance with a query, else most important first.
+        sort: str(ctx, 'query') ? ('relevance' as const) : ('importance' as const),
+        limit: intOption(ctx, 'limit', 1000, -Infinity),
+      };
+      return withApi(ctx, 'decision list', async (call) => {
+        const { decisions } = await call('decisions.list', input);
+        if (ctx.json) printJson(ctx, { decisions });
+        else ctx.io.stdout(decisions.length === 0 ? 'no decisions\n' : decisions.map(formatRow).join('\n') + '\n');
+        return 0;
+      });
+    }
     return withMemoryStore(ctx, async (db) => {
       switch (sub) {
         case 'new': {
@@ -84,19 +105,6 @@ export const decisionCommand: Command = {
           const d = createDecision(db, input, { actor: input.agent_id });
           if (ctx.json) printJson(ctx, d);
           else ctx.io.stdout(`${d.decision_id}  ${d.title}${d.supersedes ? `  (supersedes ${d.supersedes}, now archived)` : ''}\n`);
-          return 0;
-        }
-        case 'list': {
-          const decisions = listDecisions(db, {
-            query: str(ctx, 'query'),
-            tags: csv(ctx, 'tags'),
-            importanceGte: intOption(ctx, 'importance-gte', undefined, -Infinity),
-            archived: ctx.values.all === true ? 'any' : ctx.values.archived === true,
-            projectId: str(ctx, 'project'),
-            limit: intOption(ctx, 'limit', 1000, -Infinity),
-          });
-          if (ctx.json) printJson(ctx, { decisions });
-          else ctx.io.stdout(decisions.length === 0 ? 'no decisions\n' : decisions.map(formatRow).join('\n') + '\n');
           return 0;
         }
         case 'show': {
