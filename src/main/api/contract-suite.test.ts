@@ -179,6 +179,8 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     ],
     value: (o) => JSON.parse(o),
   },
+  'projects.list': { args: (i) => ['projects', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
+  'projects.create': { args: (i) => ['projects', 'new', String(i.name), '--json', ...extraFlags(i, ['name'])], value: (o) => JSON.parse(o) },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -224,7 +226,17 @@ beforeAll(async () => {
   await ingestPaths(store.db, [root]);
   // The CLI finds models from its environment; every door looks in the same (empty) folders.
   cliEnv = { CONTEXTPACK_HOME: tmp.make(), CONTEXTPACK_MODELS_DIR: tmp.make() };
-  api = createApi({ store, dataDir: dir, version: 't', transport: 'http', background: false, watch: false, modelDirs: defaultModelDirs(cliEnv) });
+  api = createApi({
+    store,
+    dataDir: dir,
+    version: 't',
+    transport: 'http',
+    background: false,
+    watch: false,
+    modelDirs: defaultModelDirs(cliEnv),
+    // The CLI's home: every door lists the same projects.
+    projects: { home: cliEnv.CONTEXTPACK_HOME!, current: 'default' },
+  });
 
   const issue = await api.dispatch('memory.create', { type: 'issue', title: 'Gateway drops reloads', content: { description: 'Reload fails after rotation', severity: 'high' } });
   issueId = (issue as { value: { memory_id: string } }).value.memory_id;
@@ -358,6 +370,9 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   // The command orders by importance without a query, the API by date: the facts compare the set.
   { method: 'decisions.list', input: () => ({ tags: ['security'], importanceGte: 5, archived: 'any' }), facts: (v) => v.decisions.map((d: any) => d.decision_id).sort() },
   { method: 'decisions.list', input: () => ({ importanceGte: 11 }) },
+  { method: 'projects.list', input: () => ({}), facts: (v) => ({ current: v.current, projects: v.projects.map((p: any) => p.name) }) },
+  // (A created project exists for the next door: only the refusal is compared.)
+  { method: 'projects.create', input: () => ({ name: '../up' }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -409,6 +424,8 @@ describe('the contract over every door', () => {
       'goals.record': ['cli', 'http', 'in-process', 'ipc'],
       'redact.text': ['cli', 'http', 'in-process', 'ipc'],
       'decisions.list': ['cli', 'http', 'in-process', 'ipc'],
+      'projects.list': ['cli', 'http', 'in-process', 'ipc'],
+      'projects.create': ['cli', 'http', 'in-process', 'ipc'],
       'library.rescan': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],

@@ -8,7 +8,7 @@ import type { ApiError, ApiInput, ApiOutput } from '../../shared/api/index.ts';
 import type { ApiMethod } from '../../shared/api/methods.ts';
 import type { ApiEvent } from '../../shared/api/events.ts';
 import { openStore, type Store } from '../core/store/index.ts';
-import { defaultModelDirs } from '../paths.ts';
+import { currentProjectName, defaultModelDirs, userDataDir } from '../paths.ts';
 import { CliError, openCliStore, type CommandContext } from './command.ts';
 import { flagName } from './api-flags.ts';
 
@@ -60,6 +60,15 @@ export function cliApiError(command: string, e: ApiError, flags: Record<string, 
   return new CliApiError(`${command}: ${text}`, 2, e);
 }
 
+/** The project CONTEXTPACK_PROJECT names (or the default); null when it names none validly (--db was given instead). */
+function projectNamed(env: NodeJS.ProcessEnv): string | null {
+  try {
+    return currentProjectName(undefined, env);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Runs `work` with a call into the API over this command's store; the API and the store close however it ends.
  * `flags` names the flag of a field whose flag is not its kebab-case name. `storeless`: the methods called read no
@@ -80,6 +89,8 @@ export async function withApi<T>(
     modelDirs: defaultModelDirs(ctx.io.env),
     version: (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version,
     transport: 'cli',
+    // The projects of the ContextPack home (projects.list / create); one command cannot switch the project it runs in.
+    projects: { home: userDataDir(ctx.io.env), current: projectNamed(ctx.io.env) },
     // One command, then exit: embedding and maintenance have their own commands, and nothing is watched.
     background: false,
     watch: false,

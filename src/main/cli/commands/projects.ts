@@ -1,6 +1,7 @@
-import { createProject, deleteProject, listProjects, projectInfo, renameProject, type ProjectInfo } from '../../core/projects/projects.ts';
-import { currentProjectName, userDataDir } from '../../paths.ts';
+import { deleteProject, projectInfo, renameProject, type ProjectInfo } from '../../core/projects/projects.ts';
+import { userDataDir } from '../../paths.ts';
 import { CliError, printJson, type Command } from '../command.ts';
+import { withApi } from '../api-client.ts';
 
 const USAGE = 'contextpack projects [--json] | projects new NAME | projects rename NAME NEW | projects delete NAME [--yes]';
 
@@ -36,19 +37,36 @@ export const projectsCommand: Command = {
         throw new CliError(`projects ${action}: ${(err as Error).message}`);
       }
     };
+    // One door (#24): the list and new are clients of projects.list / projects.create (no store is opened);
+    // rename and delete have no method yet (a delete over every door is a decision of its own).
     switch (action) {
-      case undefined: {
-        const projects = listProjects(home);
-        const current = currentProjectName(undefined, ctx.io.env);
-        if (ctx.json) printJson(ctx, { home, current, projects });
-        else ctx.io.stdout(table(projects, current));
-        return 0;
-      }
+      case undefined:
+        return withApi(
+          ctx,
+          'projects',
+          async (call) => {
+            const { current, projects } = await call('projects.list', {});
+            if (ctx.json) printJson(ctx, { home, current, projects });
+            else ctx.io.stdout(table(projects, current ?? ''));
+            return 0;
+          },
+          {},
+          true,
+        );
       case 'new': {
-        const info = attempt(() => createProject(home, need(name, 'a project name')));
-        if (ctx.json) printJson(ctx, info);
-        else ctx.io.stdout(`created project ${info.name} (${info.path}); use it with --project ${info.name}\n`);
-        return 0;
+        const projectName = need(name, 'a project name');
+        return withApi(
+          ctx,
+          'projects new',
+          async (call) => {
+            const info = await call('projects.create', { name: projectName });
+            if (ctx.json) printJson(ctx, info);
+            else ctx.io.stdout(`created project ${info.name} (${info.path}); use it with --project ${info.name}\n`);
+            return 0;
+          },
+          { name: '<name>' },
+          true,
+        );
       }
       case 'rename': {
         const info = attempt(() => renameProject(home, need(name, 'the project to rename'), need(extra, 'the new name')));
