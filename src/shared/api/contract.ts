@@ -299,7 +299,7 @@ export const apiInputs = {
       query: z.string().max(2000).optional(),
       types: z.array(z.enum(['decision', 'issue', 'state', 'learning'])).optional(),
       archived: z.union([z.boolean(), z.literal('any')]).optional(),
-      limit: z.number().int().min(1).max(1000).optional(),
+      limit: z.number().int().min(1).max(10_000).optional().describe('At most this many hits; default 100 (the command line: 10).'),
       tags: tagsSchema.optional().describe('Only memories with one of these tags.'),
       importanceGte: z.number().int('importance must be a whole number').min(1).max(10).optional().describe('Only memories at least this important (1–10).'),
       after: z.string().max(40).optional().describe('Only memories dated at or after this time (ISO 8601).'),
