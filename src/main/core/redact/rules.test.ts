@@ -158,7 +158,8 @@ const CASES: Record<string, RuleCases> = {
   ado_connection_string: { positives: ['Server=tcp:db,1433;Database=app;User ID=app;Password=pw;'], negatives: ['Server=db;Database=app;Integrated Security=true;'] },
   url_credentials: {
     positives: ['https://user:pa55@git.example.com/repo.git', 'ftp://u:p4ss@files.example.com', 'redis://:s3cr3tPw@host:6379'],
-    negatives: ['https://example.com:8080/path', 'mailto:user@example.com', 'https://user:<password>@host/x', 'https://${user}:${token}@github.com/x'],
+    negatives: ['https://example.com:8080/path', 'mailto:user@example.com', 'https://user:<password>@host/x', 'https://${user}:${token}@github.com/x',
+      '<script type="application/ld+json">{"@context":"https://schema.org","url":"https://example.com","name":"Acme Docs","logo":{"@type":"ImageObject","url":"https://example.com/logo.png"}}</script>'],
   },
   jwt_token: { positives: [fakeJwt(r), `Authorization: ${fakeJwt(r)}`], negatives: ['eyJhbGci', 'eyJ.short.x'] },
   authorization_header: {
@@ -171,30 +172,42 @@ const CASES: Record<string, RuleCases> = {
   cli_short_password_flag: { positives: ['mysql -u root -pS3cr3t9 db', 'sshpass -p hunter2 ssh host', 'docker login -u me -p p4ssw0rd9 reg.io'], negatives: ['mkdir -p src/lib', 'mysql -u root -p db', 'sshpass -p {{password}} ssh {{user}}@{{host}}'] },
   password_hash: { positives: [`bob:$apr1$${a.b62(8)}$${a.b62(22)}`, `$2b$12$${a.b62(53)}`, `$6$${a.b62(8)}$${a.b62(86)}`], negatives: ['costs $5 and $6', '$2b$ is bcrypt'] },
   netrc_password: { positives: ['machine api.example.com login bot password hunter2'], negatives: ['machine learning login page'] },
+  sql_password: {
+    positives: ["CREATE USER 'app'@'%' IDENTIFIED BY 'Zr8qLm2Wx9';", "ALTER USER app WITH PASSWORD 'pdclsxHKifxiCvQU';", "CREATE ROLE web LOGIN ENCRYPTED PASSWORD 'k3yb0ard-Cat';", "SET PASSWORD FOR 'bob'@'localhost' = PASSWORD('s3cr3tpw');", "create user scott identified by tiger99;".replace('tiger99', "'tiger99'")],
+    negatives: ["ALTER USER app WITH PASSWORD '%s';", "CREATE USER 'app'@'%' IDENTIFIED BY '<password>';", "ALTER USER app WITH PASSWORD ':password';", 'user password reset flow', "CREATE USER app IDENTIFIED BY '${DB_PASSWORD}';"],
+  },
+  cookie_header: {
+    positives: ['Cookie: session=8f3kQm2ZxP0aLw9sYt7v', 'Set-Cookie: sessionid=38afes7a8; Path=/; HttpOnly', 'Cookie: theme=dark; connect.sid=s%3AaB3dE5fG7hI9', "curl -b 'auth_token=Zr8qLm2Wx9pT' https://x.io", `document.cookie = "remember_me=${a.b62(24)}"`],
+    negatives: ['Cookie: theme=dark; lang=en-US', 'Set-Cookie: session=<value>; Path=/', 'const cookie = req.headers.cookie;', 'Set-Cookie: sessionid=; Max-Age=0', 'git checkout -b feature/login'],
+  },
+  terraform_variable_default: {
+    positives: ['variable "db_password" { default = "Zr8qLm2Wx9" }', `variable "api_token" { type = string, default = "${a.b62(32)}" }`],
+    negatives: ['variable "db_password" { default = "" }', 'variable "db_password_length" { default = "16" }', 'variable "region" { default = "eu-west-1" }', 'variable "db_password" { default = "changeme" }'],
+  },
   xml_secret_element: { positives: ['<password>hunter2</password>', `<ApiToken>${a.b62(24)}</ApiToken>`, '<db.pass>Xk9#qL2!</db.pass>'], negatives: ['<password/>', '<tokenizer>bpe</tokenizer>', '<passwordPolicy></passwordPolicy>', '<password>changeme</password>', '<apiKey>${API_KEY}</apiKey>'] },
   xml_key_value_secret: { positives: [`<add key="ApiToken" value="${a.b62(32)}" />`, "<add key='DbPassword' value='S3cr3t!pw'/>"], negatives: ['<add key="Theme" value="dark" />', '<add key="ApiToken" value="" />', '<add key="DbPassword" value="%DB_PASSWORD%" />'] },
   secret_key_value_pair: {
     positives: ['os.environ.get("DB_PASSWORD", "hunter2")', `headers.set('X-Api-Key', '${a.b62(32)}')`, `ENV.fetch("API_TOKEN", "${a.hex(40)}")`],
-    negatives: ['os.environ.get("DB_PASSWORD", "${DB_PASSWORD}")', 'config.get("theme", "dark")', "headers.set('X-Api-Key', 'abc123')", 't("password", "Password")'],
+    negatives: ['os.environ.get("DB_PASSWORD", "${DB_PASSWORD}")', 'config.get("theme", "dark")', "headers.set('X-Api-Key', 'abc123')", 't("password", "Password")', "@pytest.mark.parametrize(('username', 'password', 'message'), ("],
   },
   secret_assignment_quoted: {
     positives: ['password: "hunter2"', `  apiKey: '${a.b62(32)}',`, 'const dbPassword = `Summer2024!`;', 'secret="x7Qz9p#Lm2"', '"client_secret": "s3cr3t-Vq81"', 'auth: "dXNlcjpwYXNz"', '| DB_PASSWORD | "Tr0ub4dor&3" |'],
     negatives: ['password: "${DB_PASSWORD}"', 'token: "<your-token>"', 'password: ""', 'author: "Jane"', 'monkey: "banana"', "  apiKey: 'abc',", "messageKey: 'message'", "storageKey: 'app-theme-preference'", "passwordLabel: 'Enter your password'", "tokenType: 'Bearer'", 'password: "Password is required."', "secretName: 'prod-db-credentials'", "apiKey: 'YOUR_API_KEY'", "token: 'sk-xxxxxxxxxxxxxxxx'"],
   },
   secret_assignment: {
-    positives: ['password: hunter2', 'password: supersecret', 'DB_PASSWORD: P@ss!w0rd', 'smtp.pass = hunter22', `storageKey: ${a.b62(24)}`, `X-Api-Key: ${a.hex(32)}`, 'password: {abc123}x', '| password | Tr0ub4dor&3 |'],
+    positives: ['password: hunter2', 'password: supersecret', 'password: pdclsxHKifxiCvQU', 'password: QwRtZxPlKmNbVc', 'DB_PASSWORD: P@ss!w0rd', 'smtp.pass = hunter22', `storageKey: ${a.b62(24)}`, `X-Api-Key: ${a.hex(32)}`, 'password: {abc123}x', '| password | Tr0ub4dor&3 |'],
     negatives: ['password: string;', 'token: process.env.TOKEN,', 'const token = getToken();', 'if (token === undefined)', 'key={item.id}', 'secret: config.secret', 'password: ${DB_PASSWORD}', 'author: Jane', 'token: null',
-      'db_pass=Summer(2024)', 'storageKey: abc', 'someKey: { type: "string" }', 'const firstKey = getNextKey(0)', 'const token = tokens[current++];', 'password: userPassword,', 'Key extends $ZodRecordKey = $ZodRecordKey,',
+      'db_pass=Summer(2024)', 'storageKey: abc', 'password: DB_PASSWORD', 'credentials: GOOGLE_APPLICATION_CREDENTIALS', 'self._cv_token = _cv_app.set(self)', '**With 90% caching after first pass: ~$5-7/100 URLs**', 'password = pwdHash', 'someKey: { type: "string" }', 'const firstKey = getNextKey(0)', 'const token = tokens[current++];', 'password: userPassword,', 'Key extends $ZodRecordKey = $ZodRecordKey,',
       'const generateFastpass = (shape: any) => {', '| password | string | The user password |', 'passwordMinLength = 12', 'const specialTokenConfig = encodeOptions'],
   },
-  env_var_assignment: { positives: ['DATABASE_URL=postgres://x', 'export FOO_SECRET=b4rQz91x', 'S3_BUCKET=acme-prod-7f3k2-uploads-91a'], negatives: ['x = FOO', 'A=1', 'foo_bar=baz', 'if (A == B)', 'NODE_ENV=production', 'DEBUG=1', 'CONTEXTPACK_DB=/tmp/x.db', 'HOME=$HOME', 'export FOO_SECRET=bar'] },
+  env_var_assignment: { positives: ['DATABASE_URL=postgres://x', 'export FOO_SECRET=b4rQz91x', 'S3_BUCKET=acme-prod-7f3k2-uploads-91a'], negatives: ['x = FOO', 'A=1', 'foo_bar=baz', 'if (A == B)', 'NODE_ENV=production', 'DEBUG=1', 'CONTEXTPACK_DB=/tmp/x.db', 'HOME=$HOME', 'export FOO_SECRET=bar', 'OPENAI_MODEL_NAME="gpt-4o"', 'COMMUNICATION_API_VERSION=rc0.13.0_20230412_0712-SNAPSHOT', 'ANTHROPIC_API_KEY=your_anthropic_api_key_here', 'ENV PATH="/app/.venv/bin:$PATH"'] },
   high_entropy_secret: {
     positives: ['the staging API key for CI is ' + a.b62(32), 'token: ' + a.hex(40), 'credential=' + a.b64(44), 'secret ' + a.b62(24)],
     negatives: ['token: aaaaaaaaaaaaaaaaaaaaaaaaa', 'the key point is characterization', 'key: short', "key: process.env.NODE_ENV !== 'production' && 'maybeNotify',",
       "* Returns tokens assuming the 'gpt-3.5-turbo-0301' / 'gpt-4-0314' format.", 'const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);', 'isKeywordSpread = is(TOKEN_TYPES.ExponentiationBinaryOperator);', 'tokenizer files and `onnx/model_quantized.onnx` (q8, the default).'],
   },
-  password_in_prose: { positives: ['the admin password is hunter2', 'Password: Tr0ub4dor&3', 'pwd -> abcd1234', 'the password to use is Zq81mX!k'], negatives: ['reset your password here', 'password policy applies', 'View a vault file by using a password file to decrypt:', 'password: z.string().min(12),'] },
-  email_address: { positives: ['mail jane.doe@example.com', 'ops+alerts@corp.example.co.uk'], negatives: ['@types/node', 'react@19.0.0', 'user at example dot com'] },
+  password_in_prose: { positives: ['the admin password is hunter2', 'Password: Tr0ub4dor&3', 'pwd -> abcd1234', 'the password to use is Zq81mX!k'], negatives: ['reset your password here', 'password policy applies', 'View a vault file by using a password file to decrypt:', '<dd><input type=password name=password>', 'password: z.string().min(12),'] },
+  email_address: { positives: ['mail jane.doe@example.com', 'ops+alerts@corp.example.co.uk'], negatives: ['@types/node', 'react@19.0.0', 'user at example dot com', 'lets clone git@github.com:acme/widgets.git', 'git remote add origin git@gitlab.example.com:foo/bar.git', '![logo](https://x.io/_next/image?url=%2Fimages%2Flogo%402x.png&w=32)'] },
   private_ipv4: { positives: ['10.0.3.17', 'host 172.16.0.1', '192.168.1.42:8080', '169.254.169.254'], negatives: ['8.8.8.8', '172.32.0.1', '110.1.2.3', 'v1.10.2'] },
   private_ipv6: { positives: ['fd12:3456:789a:1::1', 'fe80::1ff:fe23:4567:890a', 'FC00::1'], negatives: ['2001:db8::1', 'fcfe', '#fd0a0a'] },
   base64_blob_line: { positives: [a.b64(64), '  ' + a.b64(40) + '==', `"${a.b64(48)}",`], negatives: ['a'.repeat(64), '  createAuthenticationMiddlewareFactory', '  someVeryLongIdentifierNameHere,', a.b64(20), a.hex(40)] },

@@ -276,7 +276,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     pattern:
       '\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|' +
       'cockroachdb|clickhouse|neo4j(?:\\+s)?|bolt|couchbase|cassandra|nats|kafka|ldaps?|snowflake)://' +
-      '(?:[^\\s/@]*:([^\\s/@]+)@|\\S*[?&;](?:password|pwd|pass|secret|token|auth|authtoken|api[_-]?key|access[_-]?key|sig)=([^\\s&;]+))',
+      '(?:[^\\s/@"\'`<>{}]*:([^\\s/@"\'`<>{}]+)@|\\S*[?&;](?:password|pwd|pass|secret|token|auth|authtoken|api[_-]?key|access[_-]?key|sig)=([^\\s&;]+))',
     flags: 'i',
     valueCheck: 'userinfo',
     description:
@@ -295,7 +295,9 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'url_credentials',
     type: 'url_credentials',
-    pattern: '\\b[a-z][a-z0-9+.-]{1,30}://[^\\s/?#@:]*:([^\\s/?#@]+)@',
+    // The userinfo of a URL never holds quotes or JSON / HTML structure (they are percent-encoded there): a match that
+    // runs over `","logo":{"@type"` has left the URL (JSON-LD in HTML).
+    pattern: '\\b[a-z][a-z0-9+.-]{1,30}://[^\\s/?#@:"\'`<>{}\\[\\]]*:([^\\s/?#@"\'`<>{}\\[\\]]+)@',
     flags: 'i',
     valueCheck: 'userinfo',
     description: 'user:password@ in any URL, unless the password is a placeholder (`:password@`, `:${PASS}@`).',
@@ -360,6 +362,40 @@ const OWN_RULES: readonly RedactionRule[] = [
     valueCheck: 'userinfo',
   },
   {
+    id: 'sql_password',
+    type: 'password',
+    // CREATE USER … IDENTIFIED BY '…' (MySQL, Oracle), CREATE / ALTER USER | ROLE … WITH [ENCRYPTED] PASSWORD '…'
+    // (PostgreSQL), SET PASSWORD [FOR …] = [PASSWORD(]'…', sp_addlogin / CREATE LOGIN … WITH PASSWORD = '…'.
+    pattern:
+      '\\b(?:identified\\s+(?:with\\s+[\\w\'"`]+\\s+)?by(?:\\s+password)?|(?:user|role|login)\\b[^;\'"]{0,120}?\\bpassword(?:\\s*=)?|' +
+      'set\\s+password\\b[^;=]{0,120}=\\s*(?:password\\s*\\()?)\\s*[\'"`]([^\'"`]+)[\'"`]',
+    flags: 'i',
+    keywords: ['identified', 'password'],
+    valueCheck: 'userinfo',
+    description: 'A password set by SQL: IDENTIFIED BY, WITH PASSWORD, SET PASSWORD; anything but a placeholder (a bind `?`, `%s`, `:pw`).',
+  },
+  {
+    id: 'cookie_header',
+    type: 'session_cookie',
+    // The whole header value: the check reads its `name=value` pairs (a session or auth cookie, or a random value).
+    pattern: '\\b(?:set-)?cookie["\']?\\s*[:=]\\s*["\']?([^\\r\\n]*=[^\\r\\n]*)|(?:^|\\s)(?:-b|--cookie)\\s+["\']?([^"\'\\s]*=[^"\'\\s]*)',
+    flags: 'i',
+    keywords: ['cookie', '-b'],
+    valueCheck: 'cookie',
+    description: 'Cookie / Set-Cookie headers and curl -b / --cookie: a session-like cookie (session, sid, token, auth…) or a random value.',
+  },
+  {
+    id: 'terraform_variable_default',
+    type: 'password',
+    pattern: '\\bvariable\\s+"(' + SECRET_KEY_NAME + ')"\\s*\\{[^}]*?\\bdefault\\s*=\\s*"([^"]+)"',
+    flags: 'i',
+    keywords: ['variable'],
+    keyGroup: 1,
+    valueCheck: 'keyed',
+    valueQuoted: true,
+    description: 'A Terraform variable named for a secret with its default on the same line (the block form is joined-lines.ts).',
+  },
+  {
     id: 'xml_secret_element',
     type: 'password',
     pattern: '<(' + SECRET_KEY_NAME + ')(?:\\s[^>]*)?>([^<\\s]+)',
@@ -383,7 +419,8 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'secret_key_value_pair',
     type: 'password',
-    pattern: '["\'`](' + SECRET_KEY_NAME + ')["\'`]\\s*,\\s*["\'`]([^"\'`]+)["\'`]',
+    // The key opens the argument list: `("username", "password", "message")` is a tuple of names, not a call.
+    pattern: '\\(\\s*["\'`](' + SECRET_KEY_NAME + ')["\'`]\\s*,\\s*["\'`]([^"\'`]+)["\'`]',
     flags: 'i',
     trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'`]\\s*,',
     keyGroup: 1,
@@ -416,8 +453,9 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'env_var_assignment',
     type: 'env_assignment',
-    pattern: '\\b[A-Z_][A-Z0-9_]*[A-Z_]=([^\\s=]\\S*)',
+    pattern: '\\b([A-Z_][A-Z0-9_]*[A-Z_])=([^\\s=]\\S*)',
     trigger: '\\b[A-Z_][A-Z0-9_]*[A-Z_]=\\S',
+    keyGroup: 1,
     valueCheck: 'env',
     description: 'Spec 000: [A-Z_]{2,}=\\S+ (digits allowed after the first character), except obviously safe values (numbers, short words, paths, $VAR).',
   },
@@ -452,6 +490,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     id: 'email_address',
     type: 'email',
     pattern: '[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}',
+    valueCheck: 'email',
     // A domain after the @, so JSDoc's `@param` does not make a line worth judging.
     trigger: '@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2}',
     description: 'Spec 000 PII: email addresses, verbatim.',

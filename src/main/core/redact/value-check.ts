@@ -19,9 +19,13 @@ import { shannonEntropy } from './entropy.ts';
  * - `userinfo`: the password of `scheme://user:password@` or a credential query parameter: anything but a
  *   placeholder (`:password@`, `:${PASS}@`, `:<password>@`), however short.
  * - `env`: spec 000's `NAME=value`: everything except obviously safe values
- *   (numbers, booleans, short words, paths, `$VAR` references).
+ *   (numbers, booleans, short words, paths, `$VAR` references) and names that say what the value is not
+ *   (`…_VERSION`, `…_MODEL_NAME`, `…_HOST`).
+ * - `email`: an address, unless it is an scp-style remote (`git@github.com:org/repo`) or an image (`logo@2x.png`).
+ * - `cookie`: a Cookie / Set-Cookie value holding a session-like cookie (`session`, `sid`, `token`, `auth`…) that is
+ *   not a placeholder, or any cookie whose value reads as random.
  */
-export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag';
+export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie';
 
 export interface ValueCheckInput {
   value: string;
@@ -74,7 +78,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
 
 // Inside a value: reads like a placeholder even with more around it (`sk-xxxx…`, `your_api_key_here`).
 const PLACEHOLDER_INSIDE =
-  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:own[_ -]?)?(?:api|access|secret|app|auth|real|private)?[_ -]?(?:key|token|secret|pass(?:word)?|pwd|id)|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
+  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:[a-z0-9]+[_ -]){0,4}(?:key|token|secret|pass(?:word)?|pwd|id)|[_-](?:goes[_-])?here$|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -206,7 +210,7 @@ function isIdentifierPath(path: string): boolean {
   if (/^[_$]*(?:[a-z][a-z0-9_$]{2,15}|[a-z]{2,}(?:[A-Z][a-z]*)*[0-9]{0,2}|(?:[A-Z][a-z]+){2,}[0-9]{0,2})$/.test(path)) return true;
   const parts = path.split(/\?\.|\.|::|->|!\./);
   if (parts.length === 1) return isWordy(path);
-  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_[a-z]+)$/.test(p));
+  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_+[a-z][a-z0-9_]*)$/.test(p));
 }
 
 /** An unquoted value that is code, a type, a number, a URL or a path, not a literal secret. */
@@ -270,15 +274,39 @@ function withOpenCall(v: string, after: string): string {
   return opens > 0 && /^\s*,/.test(after) ? `${v},` : v;
 }
 
+/**
+ * `GOOGLE_APPLICATION_CREDENTIALS`, `DB_PASSWORD`: an environment variable's name given where its value would go
+ * (`password: DB_PASSWORD`, a table of required variables). Upper-case parts joined by `_`, one of them a word.
+ */
+export function isEnvName(v: string): boolean {
+  if (!/^[A-Z][A-Z]*[0-9]*(?:_[A-Z]+[0-9]*)+$/.test(v)) return false;
+  return v.split('_').some((p) => /^(?:KEY|TOKEN|SECRET|PASS|PASSWORD|PWD|AUTH|CREDS?|API|URL|ID)$/.test(p) || (p.length >= 4 && isWordy(p)));
+}
+
+/**
+ * A name as people write them in code: camelCase / snake_case parts, each a word or a short abbreviation
+ * (`pwdHash`, `userPassword`, `db_pass`). Random letters (`pdclsxHKifxiCvQU`) break into single capitals and long
+ * parts that are not words.
+ */
+function readsAsName(v: string): boolean {
+  if (isWordy(v)) return true;
+  const parts = v.split('_').flatMap((p) => p.match(/[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? []);
+  if (parts.length === 0 || !parts.every((p) => /^[0-9]{1,2}$/.test(p) || (p.length >= 2 && (p.length <= 4 || isWordy(p))))) return false;
+  // Abbreviations lean on a word (`pwdHash`, `dbPass`); a run of two-letter humps (`QwRtZxPlKm`) is not a name.
+  return parts.length <= 2 || parts.some((p) => p.length >= 4 && isWordy(p));
+}
+
 function passwordLike(v: string, quoted: boolean, after: string): boolean {
   if (!quoted && closesStructureWithName(v)) return false;
   if (!quoted) v = withOpenCall(trimTrail(v), after);
-  if (v.length < 6 || isPlaceholder(v) || isProse(v)) return false;
+  if (v.length < 6 || isPlaceholder(v) || isProse(v) || isEnvName(v)) return false;
   if (quoted) return true;
   if (/\s/.test(v)) return false;
   // `credentials: neither can be re-created …`: a word followed by more words is prose.
   if (/^\s+[A-Za-z]/.test(after) && isWordy(v) && /^[A-Za-z]+$/.test(v)) return false;
   if (!isCode(v)) return true;
+  // Letters and digits that do not read as a name (`password: pdclsxHKifxiCvQU`): a literal, whatever its case.
+  if (/^[A-Za-z0-9]+$/.test(v) && !/^\s*[,;)]/.test(after) && !readsAsName(v)) return true;
   // `password: hunter2` in YAML / INI is a literal; `password: userPassword,` or `pwd: opts.pwd` in code is not.
   // A camelCase identifier, a path or call, or one followed by `,` / `;` / `)` reads as code.
   return !(/^\s*[,;)]/.test(after) || /[.([$:<>]/.test(v) || /[a-z][A-Z]/.test(v));
@@ -288,7 +316,7 @@ function credentialLike(v: string, quoted: boolean, after = ''): boolean {
   if (!quoted && closesStructureWithName(v)) return false;
   if (!quoted) v = withOpenCall(trimTrail(v), after);
   // Tokens hold no spaces and no commas (`192.168.0.0/24,127.0.0.1,localhost` is a list).
-  if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v)) return false;
+  if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v) || isEnvName(v)) return false;
   if (!quoted && isCode(v)) return false;
   if (isWordy(v)) return false;
   // `pkcs12-file`, `x-api-key`, `sha256_digest`: a lower-case name of short parts, half of them words.
@@ -297,6 +325,22 @@ function credentialLike(v: string, quoted: boolean, after = ''): boolean {
     if (parts.every((p) => p.length <= 12) && parts.filter((p) => isWordy(p)).length * 2 >= parts.length) return false;
   }
   return shannonEntropy(v) >= 2.5;
+}
+
+const COOKIE_ATTRIBUTE = /^(?:path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned|version|comment)$/i;
+const SESSION_COOKIE = /sess|sid|token|auth|jwt|remember|login|secret|key|cred|uid|^id$|[_.-]id$/i;
+
+/** A Cookie / Set-Cookie header value: some `name=value` pair is a session-like cookie, or its value reads as random. */
+function cookieLike(header: string): boolean {
+  for (const pair of header.split(/;\s*/)) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim().replace(/^["'`]+/, '');
+    const value = pair.slice(eq + 1).trim().replace(/["'`,)]+$/, '');
+    if (COOKIE_ATTRIBUTE.test(name) || value.length < 6 || isPlaceholder(value)) continue;
+    if (SESSION_COOKIE.test(name) || credentialLike(value, true)) return true;
+  }
+  return false;
 }
 
 function longestRun(v: string): number {
@@ -324,6 +368,12 @@ function randomLike(v: string, before = ''): boolean {
   if (longestRun(v) < 12) return false;
   return shannonEntropy(v) >= 3;
 }
+
+// Environment names that say what their value is, and it is not a credential: `OPENAI_MODEL_NAME=gpt-4o`,
+// `COMMUNICATION_API_VERSION=rc0.13.0`, `CHROMA_HOST=…`, `PATH=…`. A credential in such a value is still caught
+// by its own shape (URL userinfo, provider tokens) before this rule.
+const ENV_META_NAME =
+  /(?:^|_)(?:VERSION|VER|NAME|MODEL|HOST|HOSTNAME|PORT|DIR|PATH|HOME|REGION|ZONE|LEVEL|MODE|ENV|TYPE|FORMAT|TIMEOUT|SIZE|COUNT|LIMIT|LANG|LOCALE|TZ|BRANCH|TAG|IMAGE|USER|USERNAME|EMAIL|CHARSET|ENCODING|PROFILE|STAGE|THEME|PREFIX|SUFFIX)$/;
 
 function envValueLike(v: string): boolean {
   const t = trimTrail(v).replace(/^[$\\"'`]+|[\\"'`}\]]+$/g, '');
@@ -358,13 +408,15 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
   switch (name) {
     case 'keyed': {
       const key = (input.key ?? '').replace(/^["'`]+|["'`]+$/g, '');
-      // A bare `pass` / `pw` is as often English ("First pass: process…") as a key: it needs a random-looking value.
-      if (/^(?:pass|pw)$/i.test(key)) return credentialLike(v, input.quoted, after);
+      // A bare `pass` / `pw` is as often English ("First pass: ~$5-7/100 URLs") as a key: it needs a random-looking
+      // value with a long unbroken run.
+      if (/^(?:pass|pw)$/i.test(key)) return credentialLike(v, input.quoted, after) && longestRun(v) >= 8;
       return PASSWORD_KEY.test(key) ? passwordLike(v, input.quoted, after) : credentialLike(v, input.quoted, after);
     }
     case 'prose': {
       // "the admin password is hunter2"; but "a password file to decrypt:" (after `to`, a lower-case word is a verb).
-      const w = v.replace(/[:.;!?]+$/, '');
+      // `<input type=password name=password>`: the tag's end is not part of the value.
+      const w = v.replace(/\/?>+$/, '').replace(/[:.;!?]+$/, '');
       if (/^to$/i.test(input.key ?? '') && /^[a-z]+$/.test(w)) return false;
       return passwordLike(w, false, after);
     }
@@ -388,6 +440,11 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
     case 'random':
       return randomLike(v, input.before);
     case 'env':
-      return envValueLike(v);
+      return !ENV_META_NAME.test(input.key ?? '') && envValueLike(v);
+    case 'email':
+      // `git@github.com:org/repo.git` is an scp-style remote; `logo@2x.png` an image name.
+      return !/^:[^\s]/.test(after) && !/\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|tiff?)$/i.test(v);
+    case 'cookie':
+      return cookieLike(v);
   }
 }

@@ -1,0 +1,205 @@
+/*
+ * Secrets whose name and value are not on one line, or whose value is not one literal. Each is rebuilt here as the
+ * one line it stands for, and the gate judges that line with its ordinary rules; a hit redacts every line holding a
+ * part of the value:
+ * - a name/value pair: Kubernetes / Compose / Helm `- name: API_TOKEN` + `value: "…"`, the same in an ECS task
+ *   definition's JSON (`"name": …` and `"value": …` in either order) → `API_TOKEN: "…"`;
+ * - a Terraform block `variable "db_password" {` … `default = "…"` → `db_password = "…"`;
+ * - an XML element split over lines `<apiToken>` / `…` / `</apiToken>` → `<apiToken>…</apiToken>`;
+ * - a value made of literals only: Python adjacent literals (`KEY = ("ab" "cd")`, over lines), `+` concatenation,
+ *   `''.join([…])` / `[…].join('')` → `KEY = "abcd"`.
+ * Plain string work, one pass, each window a few lines long; long lines are skipped (no value is built from them).
+ */
+
+export interface JoinedStatement {
+  /** The line the parts stand for. */
+  text: string;
+  /** 0-based indexes of the lines holding part of the value. */
+  lines: number[];
+}
+
+const MAX_LINE = 2000;
+const MAX_TEXT = 4096;
+const WINDOW = 6;
+
+const NAME_LINE = /^\s*(?:-\s+)?["']?(?:name|key|Name|Key)["']?\s*[:=]\s*["']?([A-Za-z_][\w.-]{1,100})["']?\s*,?\s*$/;
+const VALUE_LINE = /^\s*(?:-\s+)?["']?(?:value|Value)["']?\s*[:=]\s*(\S.{0,1000}?)\s*,?\s*$/;
+const TF_VARIABLE = /^\s*variable\s+"([A-Za-z_][\w-]{1,100})"\s*\{\s*$/;
+const TF_DEFAULT = /^\s*default\s*=\s*(\S.{0,1000}?)\s*$/;
+const XML_OPEN = /^\s*<([A-Za-z_][\w.-]{1,100})>\s*$/;
+const XML_BODY = /^\s*([^\s<>]{1,1000})\s*$/;
+
+/** A name/value pair in one object: the value line within a few lines, not past the object's or the item's end. */
+function pairs(lines: string[], out: JoinedStatement[]): void {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.length > MAX_LINE || !/name|key/i.test(line)) continue;
+    const m = NAME_LINE.exec(line);
+    if (!m) continue;
+    const name = m[1]!;
+    const isItem = /^\s*-\s/.test(line);
+    // Forward: the rest of this item / object.
+    for (let j = i + 1; j < Math.min(lines.length, i + WINDOW); j++) {
+      const next = lines[j]!;
+      if (next.length > MAX_LINE || /^\s*-\s/.test(next) || /^\s*[{}[\]]/.test(next) || NAME_LINE.test(next)) break;
+      const v = VALUE_LINE.exec(next);
+      if (v) {
+        out.push({ text: `${name}: ${v[1]}`, lines: [j] });
+        break;
+      }
+    }
+    // Backward (JSON objects list keys in any order): back to the object's `{`.
+    if (isItem) continue;
+    for (let j = i - 1; j >= Math.max(0, i - WINDOW); j--) {
+      const prev = lines[j]!;
+      if (prev.length > MAX_LINE || /[{}[\]]\s*,?\s*$/.test(prev) || NAME_LINE.test(prev)) break;
+      const v = VALUE_LINE.exec(prev);
+      if (v) {
+        out.push({ text: `${name}: ${v[1]}`, lines: [j] });
+        break;
+      }
+    }
+  }
+}
+
+function terraform(lines: string[], out: JoinedStatement[]): void {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.length > MAX_LINE || !line.includes('variable')) continue;
+    const m = TF_VARIABLE.exec(line);
+    if (!m) continue;
+    for (let j = i + 1; j < Math.min(lines.length, i + 12); j++) {
+      const next = lines[j]!;
+      if (/^\s*}/.test(next)) break;
+      const d = TF_DEFAULT.exec(next);
+      if (d) {
+        out.push({ text: `${m[1]} = ${d[1]}`, lines: [j] });
+        break;
+      }
+    }
+  }
+}
+
+function xmlElements(lines: string[], out: JoinedStatement[]): void {
+  for (let i = 0; i + 2 < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.length > 200 || !line.includes('<')) continue;
+    const m = XML_OPEN.exec(line);
+    if (!m) continue;
+    const body = XML_BODY.exec(lines[i + 1]!);
+    if (body && lines[i + 2]!.trim() === `</${m[1]}>`) out.push({ text: `<${m[1]}>${body[1]}</${m[1]}>`, lines: [i + 1] });
+  }
+}
+
+type Tok = { t: 'lit'; v: string } | { t: 'op'; v: string };
+
+/** The tokens of an expression made of string literals, `+`, brackets, commas and `.join`; null for anything else. */
+function literalTokens(expr: string): Tok[] | null {
+  const toks: Tok[] = [];
+  let i = 0;
+  while (i < expr.length) {
+    const c = expr[i]!;
+    if (c === ' ' || c === '\t' || c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') {
+      let j = i + 1;
+      let v = '';
+      while (j < expr.length && expr[j] !== c) {
+        if (expr[j] === '\\') j++;
+        v += expr[j] ?? '';
+        j++;
+      }
+      if (j >= expr.length || (c === '`' && v.includes('${'))) return null;
+      toks.push({ t: 'lit', v });
+      i = j + 1;
+      continue;
+    }
+    if (/[rbuRBU]/.test(c) && /["']/.test(expr[i + 1] ?? '')) {
+      i++; // a Python string prefix
+      continue;
+    }
+    if ('+()[],;'.includes(c)) {
+      toks.push({ t: 'op', v: c });
+      i++;
+      continue;
+    }
+    if (expr.startsWith('.join', i)) {
+      toks.push({ t: 'op', v: 'join' });
+      i += 5;
+      continue;
+    }
+    return null;
+  }
+  return toks;
+}
+
+/** The string an all-literal expression evaluates to, when it is built from two or more pieces. */
+function joinLiterals(toks: Tok[]): string | null {
+  const lits = toks.filter((t) => t.t === 'lit').map((t) => t.v);
+  if (lits.length < 2) return null;
+  const joinAt = toks.findIndex((t) => t.v === 'join');
+  if (joinAt < 0) return lits.join('');
+  // Python `sep.join([...])`: the separator comes first; JavaScript `[...].join(sep)`: last.
+  if (joinAt === 1 && toks[0]!.t === 'lit') return lits.slice(1).join(lits[0]);
+  const sep = toks.slice(joinAt).find((t) => t.t === 'lit');
+  const pieces = toks.slice(0, joinAt).filter((t) => t.t === 'lit').map((t) => t.v);
+  return pieces.join(sep ? sep.v : ',');
+}
+
+const ASSIGNMENT = /^\s*(?:(?:export|const|let|var|final|static|private|public|readonly|val)\s+)*([A-Za-z_$][\w$.-]{0,100}|["'][\w$.-]{1,100}["'])\s*(?::\s*[\w<>[\]]+\s*)?(=|:=|:|=>)\s*(.*)$/;
+
+/** An assignment whose value is literals only, on one line or continued over the next few. */
+function literalValues(lines: string[], out: JoinedStatement[]): void {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.length > MAX_LINE || !/["'`]|[=:]\s*[([]?\s*$/.test(line)) continue;
+    const m = ASSIGNMENT.exec(line);
+    if (!m) continue;
+    let expr = m[3]!.replace(/\s*(?:#|\/\/).*$/, '');
+    const used = [i];
+    // Continue while a bracket is open or the line ends with `+` / the next one starts with `+`.
+    let depth = 0;
+    const balance = (s: string) => {
+      let quote = '';
+      for (let k = 0; k < s.length; k++) {
+        const c = s[k]!;
+        if (quote) {
+          if (c === '\\') k++;
+          else if (c === quote) quote = '';
+        } else if (c === '"' || c === "'" || c === '`') quote = c;
+        else if (c === '(' || c === '[') depth++;
+        else if (c === ')' || c === ']') depth--;
+      }
+    };
+    balance(expr);
+    let j = i + 1;
+    while (j < lines.length && j < i + WINDOW * 2 && expr.length < MAX_TEXT) {
+      const next = lines[j]!;
+      if (!(depth > 0 || /\+\s*$/.test(expr) || /^\s*\+/.test(next))) break;
+      if (next.length > MAX_LINE) break;
+      const part = next.replace(/\s*(?:#|\/\/).*$/, '');
+      expr += ' ' + part.trim();
+      balance(part);
+      used.push(j);
+      j++;
+    }
+    const toks = literalTokens(expr.replace(/;\s*$/, ''));
+    const value = toks ? joinLiterals(toks) : null;
+    if (value === null || value.length === 0) continue;
+    const q = value.includes('"') ? "'" : '"';
+    out.push({ text: `${m[1]} ${m[2]} ${q}${value}${q}`, lines: used.filter((k) => /["'`]/.test(lines[k]!)) });
+    i = j - 1;
+  }
+}
+
+export function joinedStatements(lines: readonly string[]): JoinedStatement[] {
+  const out: JoinedStatement[] = [];
+  const ls = lines as string[];
+  pairs(ls, out);
+  terraform(ls, out);
+  xmlElements(ls, out);
+  literalValues(ls, out);
+  return out.filter((s) => s.text.length <= MAX_TEXT && s.lines.length > 0);
+}
