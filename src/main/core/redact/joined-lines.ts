@@ -177,7 +177,8 @@ function literalValues(lines: string[], out: JoinedStatement[]): void {
     let j = i + 1;
     while (j < lines.length && j < i + WINDOW * 2 && expr.length < MAX_TEXT) {
       const next = lines[j]!;
-      if (!(depth > 0 || /\+\s*$/.test(expr) || /^\s*\+/.test(next))) break;
+      // `const token =` alone: prettier puts a long value on the next line.
+      if (!(depth > 0 || expr.trim() === '' || /\+\s*$/.test(expr) || /^\s*\+/.test(next))) break;
       if (next.length > MAX_LINE) break;
       const part = next.replace(/\s*(?:#|\/\/).*$/, '');
       expr += ' ' + part.trim();

@@ -293,7 +293,12 @@ function readsAsName(v: string): boolean {
   const parts = v.split('_').flatMap((p) => p.match(/[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? []);
   if (parts.length === 0 || !parts.every((p) => /^[0-9]{1,2}$/.test(p) || (p.length >= 2 && (p.length <= 4 || isWordy(p))))) return false;
   // Abbreviations lean on a word (`pwdHash`, `dbPass`); a run of two-letter humps (`QwRtZxPlKm`) is not a name.
-  return parts.length <= 2 || parts.some((p) => p.length >= 4 && isWordy(p));
+  return parts.length <= 2 || parts.some((p) => p.length >= 4 && /[a-z]{3}/.test(p) && isWordy(p));
+}
+
+/** Letters and digits that do not read as a name (`password: pdclsxHKifxiCvQU`): a literal, whatever its case. */
+function literalLetters(v: string, after: string): boolean {
+  return /^[A-Za-z0-9]+$/.test(v) && !/^\s*[,;)]/.test(after) && !readsAsName(v);
 }
 
 function passwordLike(v: string, quoted: boolean, after: string): boolean {
@@ -305,8 +310,7 @@ function passwordLike(v: string, quoted: boolean, after: string): boolean {
   // `credentials: neither can be re-created …`: a word followed by more words is prose.
   if (/^\s+[A-Za-z]/.test(after) && isWordy(v) && /^[A-Za-z]+$/.test(v)) return false;
   if (!isCode(v)) return true;
-  // Letters and digits that do not read as a name (`password: pdclsxHKifxiCvQU`): a literal, whatever its case.
-  if (/^[A-Za-z0-9]+$/.test(v) && !/^\s*[,;)]/.test(after) && !readsAsName(v)) return true;
+  if (literalLetters(v, after)) return true;
   // `password: hunter2` in YAML / INI is a literal; `password: userPassword,` or `pwd: opts.pwd` in code is not.
   // A camelCase identifier, a path or call, or one followed by `,` / `;` / `)` reads as code.
   return !(/^\s*[,;)]/.test(after) || /[.([$:<>]/.test(v) || /[a-z][A-Z]/.test(v));
@@ -317,7 +321,7 @@ function credentialLike(v: string, quoted: boolean, after = ''): boolean {
   if (!quoted) v = withOpenCall(trimTrail(v), after);
   // Tokens hold no spaces and no commas (`192.168.0.0/24,127.0.0.1,localhost` is a list).
   if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v) || isEnvName(v)) return false;
-  if (!quoted && isCode(v)) return false;
+  if (!quoted && isCode(v) && !literalLetters(v, after)) return false;
   if (isWordy(v)) return false;
   // `pkcs12-file`, `x-api-key`, `sha256_digest`: a lower-case name of short parts, half of them words.
   if (/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/.test(v)) {
