@@ -27,9 +27,9 @@ const ASSIGN = '["\'\\]]?(?:\\s*(?:=>|:\\s*=|\\|\\|=|\\?\\?=|=|:)|\\s+\\|)\\s*';
 const SECRETLINT_FAMILIES: readonly RedactionRule[] = [
   { id: 'cloudflare_api_token', type: 'cloudflare_token', pattern: '\\b(?:cfk|cfut|cfat)_[A-Za-z0-9]{32,}', keywords: ['cfk_', 'cfut_', 'cfat_'], description: 'secretlint-rule-cloudflare: account / user API tokens and global keys (cfat_, cfut_, cfk_).' },
   { id: 'shopify_token_any', type: 'shopify_token', pattern: '\\bshp(?:ss|at|ca|pa)_[a-zA-Z0-9]{32,64}', keywords: ['shpss_', 'shpat_', 'shpca_', 'shppa_'], description: 'secretlint-rule-shopify: shared secret, access, custom-app and private-app tokens.' },
-  { id: 'tailscale_key', type: 'tailscale_key', pattern: '\\btskey-[A-Za-z0-9_-]{20,}', keywords: ['tskey-'], description: 'secretlint-rule-tailscale: tskey-<type>-<id>-<secret> (auth, api, client, scim, webhook).' },
+  { id: 'tailscale_key', type: 'tailscale_key', pattern: '(?:^|[^A-Za-z])tskey-[A-Za-z0-9_-]{20,}', keywords: ['tskey-'], description: 'secretlint-rule-tailscale: tskey-<type>-<id>-<secret> (auth, api, client, scim, webhook).' },
   { id: 'vercel_token', type: 'vercel_token', pattern: '\\b(?:vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,}', keywords: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], description: 'secretlint-rule-vercel: personal, integration, app-access, app-refresh and API-key tokens.' },
-  { id: 'sendgrid_api_key_any', type: 'sendgrid_key', pattern: '\\bSG\\.[A-Za-z0-9_-]{10,128}\\.[A-Za-z0-9_-]{10,128}', keywords: ['sg.'], description: 'secretlint-rule-sendgrid: SG.<id>.<secret>.' },
+  { id: 'sendgrid_api_key_any', type: 'sendgrid_key', pattern: '\\bSG\\.[A-Za-z0-9_-]{10,128}\\.[A-Za-z0-9_-]{10,128}|SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}', keywords: ['sg.'], description: 'secretlint-rule-sendgrid: SG.<id>.<secret>.' },
   { id: 'onepassword_service_account_token', type: 'onepassword_token', pattern: '\\bops_ey[A-Za-z0-9+/=_-]{60,}', keywords: ['ops_ey'], description: 'secretlint-rule-1password: service-account tokens (ops_ + base64 JSON).' },
   { id: 'databricks_token_any', type: 'databricks_token', pattern: '\\b(?:dapi|dkea|dose|dsapi)[A-Fa-f0-9]{32}(?:-\\d+)?', keywords: ['dapi', 'dkea', 'dose', 'dsapi'], description: 'secretlint-rule-databricks: dapi… personal access tokens (any case, with -N suffix), and the dose/dkea/dsapi OAuth-secret forms.' },
   { id: 'grafana_token_any', type: 'grafana_token', pattern: '\\b(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})', keywords: ['glc_', 'glsa_'], description: 'secretlint-rule-grafana.' },
@@ -464,9 +464,11 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'high_entropy_secret',
     // Up to three short filler words between the key word and the value, so prose
     // ("the staging API key for CI is 9fK2...") is covered as well as code.
+    // The whole name around the key word is captured: `credentialsId`, `primaryKey`, `public_key` name no secret.
     pattern:
-      '(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]{0,25}' +
+      '([A-Za-z0-9_.-]{0,30}(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]{0,25})' +
       '(?:[\\s"\'`:=,(>|-]{1,6}[A-Za-z]{1,8}){0,3}?[\\s"\'`:=,(>|-]{1,6}([A-Za-z0-9+/=_.~-]{16,})',
+    keyGroup: 1,
     flags: 'i',
     // The key word, the rest of its name, then the separator every match has next (a cheap superset for the scan).
     trigger: '(?:key|token|secret|passw|pwd|credential|auth)[A-Za-z0-9_.-]*[\\s"\'`:=,(>|-]',

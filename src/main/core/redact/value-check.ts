@@ -203,6 +203,11 @@ function isFilePath(v: string): boolean {
   return v.split(/[\\/]/).every((p) => p.length <= 3 || /^[a-z0-9._@-]+$/.test(p) || isWordy(p));
 }
 
+/** `db_password`, `max_retry_count`: snake_case with a real word in it (`abc_def` is not). */
+function snakeName(p: string): boolean {
+  return /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(p) && p.split('_').some((w) => w.length >= 4 && isWordy(w));
+}
+
 /** `Math.max`, `this.options.getItemKey`, `TOKEN_TYPES.Identifier`: each part a word, a short name or CONSTANT_CASE. */
 function isIdentifierPath(path: string): boolean {
   if (path.replace(/[^A-Za-z]/g, '').length < 3) return false; // `QM(`, `Ab[`: too short to read as a name
@@ -210,7 +215,7 @@ function isIdentifierPath(path: string): boolean {
   if (/^[_$]*(?:[a-z][a-z0-9_$]{2,15}|[a-z]{2,}(?:[A-Z][a-z]*)*[0-9]{0,2}|(?:[A-Z][a-z]+){2,}[0-9]{0,2})$/.test(path)) return true;
   const parts = path.split(/\?\.|\.|::|->|!\./);
   if (parts.length === 1) return isWordy(path);
-  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_+[a-z][a-z0-9_]*)$/.test(p));
+  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_+[a-z][a-z0-9_]*)$/.test(p) || snakeName(p));
 }
 
 /** An unquoted value that is code, a type, a number, a URL or a path, not a literal secret. */
@@ -232,9 +237,16 @@ export function isCode(value: string): boolean {
 const META_KEY_SUFFIX =
   /(?:^|[_.\-\s]|[a-z0-9](?=[A-Z]))(?:length|len|limit|count|size|max|min|type|types|kind|name|names|label|field|fields|path|paths|file|files|dir|folder|prefix|suffix|url|uri|urls|endpoint|header|headers|param|params|expiry|expires|expiration|expiresin|ttl|timeout|index|idx|regex|regexp|re|pattern|format|mode|policy|policies|version|hint|placeholder|text|message|msg|error|errors|description|desc|title|ref|refs|id|ids|env|var|variable|column|col|attr|attribute|prop|property|option|options|schema|validator|provider|manager|service|handler|callback|fn|func|event|events|status|store|storage|cache|map|set|list|array|enabled|required|visible|valid|strength|rules|rule|at|by|algorithm|alg|mask|masked|location|source|sources|target)$/i;
 
+// Keys that are not credentials though named like one: database and DynamoDB keys (`primaryKey`, `sort_key`),
+// public halves (`public_key`, `publicToken`), keyboard and animation keys (`key_down_event`, `keyframe`), and
+// anti-forgery tokens (`csrf-token`, `authenticity_token`), which a page prints into every form it serves.
+const NOT_A_CREDENTIAL_KEY =
+  /(?:^|[_.\-]|[a-z](?=[A-Z]))(?:public|pub|primary|foreign|schema|sequence|bucket|idx|natural|sort|partition|range|hash|cache|row|map|dict|lookup|csrf|xsrf|authenticity)[_.\-]?(?:key|token)(?:$|[_.\-A-Z])|(?:^|[_.\-]|[a-z](?=[A-Z]))key[_.\-]?(?:alias|board|code|frame|pair|press(?:ed)?|ring|selector|stone|word|up|down|left|right|event|mesh)(?:$|[_.\-A-Z])/i;
+
 export function keyIsMeta(key: string | undefined): boolean {
   if (!key) return false;
   const k = key.replace(/^["'`[]+|["'`\]]+$/g, '');
+  if (NOT_A_CREDENTIAL_KEY.test(k)) return true;
   // `api_key`, `secret_key`, `private_key`: the trailing word is the credential itself.
   if (/(?:api|access|secret|private|signing|encryption|master|session|client|app|auth|account|storage|license|service|server|host|deploy|ssh|gpg|pgp|webhook|shared|consumer)[_.\-]?key$/i.test(k)) return false;
   if (/(?:^|[_.\-])(?:pass(?:word)?|pwd|secret|token)$/i.test(k)) return false;
@@ -408,7 +420,7 @@ const PASSWORD_KEY = /pass|pwd|pw(?:$|[^a-z])|pswd|cred/i;
 export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolean {
   let v = input.value.trim();
   const after = input.after ?? '';
-  if (name !== 'env' && name !== 'random' && keyIsMeta(input.key)) return false;
+  if (name !== 'env' && keyIsMeta(input.key)) return false;
   switch (name) {
     case 'keyed': {
       const key = (input.key ?? '').replace(/^["'`]+|["'`]+$/g, '');
