@@ -1,3 +1,5 @@
+import RE2 from 're2';
+
 /*
  * Secrets whose name and value are not on one line, or whose value is not one literal. Each is rebuilt here as the
  * one line it stands for, and the gate judges that line with its ordinary rules; a hit redacts every line holding a
@@ -30,65 +32,53 @@ const XML_OPEN = /^\s*<([A-Za-z_][\w.-]{1,100})>\s*$/;
 const XML_BODY = /^\s*([^\s<>]{1,1000})\s*$/;
 
 /** A name/value pair in one object: the value line within a few lines, not past the object's or the item's end. */
-function pairs(lines: string[], out: JoinedStatement[]): void {
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.length > MAX_LINE || !/name|key/i.test(line)) continue;
-    const m = NAME_LINE.exec(line);
-    if (!m) continue;
-    const name = m[1]!;
-    const isItem = /^\s*-\s/.test(line);
-    // Forward: the rest of this item / object.
-    for (let j = i + 1; j < Math.min(lines.length, i + WINDOW); j++) {
-      const next = lines[j]!;
-      if (next.length > MAX_LINE || /^\s*-\s/.test(next) || /^\s*[{}[\]]/.test(next) || NAME_LINE.test(next)) break;
-      const v = VALUE_LINE.exec(next);
-      if (v) {
-        out.push({ text: `${name}: ${v[1]}`, lines: [j] });
-        break;
-      }
+function pairAt(lines: string[], i: number, out: JoinedStatement[]): void {
+  const line = lines[i]!;
+  const m = NAME_LINE.exec(line);
+  if (!m) return;
+  const name = m[1]!;
+  // Forward: the rest of this item / object.
+  for (let j = i + 1; j < Math.min(lines.length, i + WINDOW); j++) {
+    const next = lines[j]!;
+    if (next.length > MAX_LINE || /^\s*-\s/.test(next) || /^\s*[{}[\]]/.test(next) || NAME_LINE.test(next)) break;
+    const v = VALUE_LINE.exec(next);
+    if (v) {
+      out.push({ text: `${name}: ${v[1]}`, lines: [j] });
+      return;
     }
-    // Backward (JSON objects list keys in any order): back to the object's `{`.
-    if (isItem) continue;
-    for (let j = i - 1; j >= Math.max(0, i - WINDOW); j--) {
-      const prev = lines[j]!;
-      if (prev.length > MAX_LINE || /[{}[\]]\s*,?\s*$/.test(prev) || NAME_LINE.test(prev)) break;
-      const v = VALUE_LINE.exec(prev);
-      if (v) {
-        out.push({ text: `${name}: ${v[1]}`, lines: [j] });
-        break;
-      }
+  }
+  // Backward (JSON objects list keys in any order): back to the object's `{`.
+  if (/^\s*-\s/.test(line)) return;
+  for (let j = i - 1; j >= Math.max(0, i - WINDOW); j--) {
+    const prev = lines[j]!;
+    if (prev.length > MAX_LINE || /[{}[\]]\s*,?\s*$/.test(prev) || NAME_LINE.test(prev)) break;
+    const v = VALUE_LINE.exec(prev);
+    if (v) {
+      out.push({ text: `${name}: ${v[1]}`, lines: [j] });
+      return;
     }
   }
 }
 
-function terraform(lines: string[], out: JoinedStatement[]): void {
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.length > MAX_LINE || !line.includes('variable')) continue;
-    const m = TF_VARIABLE.exec(line);
-    if (!m) continue;
-    for (let j = i + 1; j < Math.min(lines.length, i + 12); j++) {
-      const next = lines[j]!;
-      if (/^\s*}/.test(next)) break;
-      const d = TF_DEFAULT.exec(next);
-      if (d) {
-        out.push({ text: `${m[1]} = ${d[1]}`, lines: [j] });
-        break;
-      }
+function terraformAt(lines: string[], i: number, out: JoinedStatement[]): void {
+  const m = TF_VARIABLE.exec(lines[i]!);
+  if (!m) return;
+  for (let j = i + 1; j < Math.min(lines.length, i + 12); j++) {
+    const next = lines[j]!;
+    if (/^\s*}/.test(next)) return;
+    const d = TF_DEFAULT.exec(next);
+    if (d) {
+      out.push({ text: `${m[1]} = ${d[1]}`, lines: [j] });
+      return;
     }
   }
 }
 
-function xmlElements(lines: string[], out: JoinedStatement[]): void {
-  for (let i = 0; i + 2 < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.length > 200 || !line.includes('<')) continue;
-    const m = XML_OPEN.exec(line);
-    if (!m) continue;
-    const body = XML_BODY.exec(lines[i + 1]!);
-    if (body && lines[i + 2]!.trim() === `</${m[1]}>`) out.push({ text: `<${m[1]}>${body[1]}</${m[1]}>`, lines: [i + 1] });
-  }
+function xmlElementAt(lines: string[], i: number, out: JoinedStatement[]): void {
+  const m = XML_OPEN.exec(lines[i]!);
+  if (!m || i + 2 >= lines.length) return;
+  const body = XML_BODY.exec(lines[i + 1]!);
+  if (body && lines[i + 2]!.trim() === `</${m[1]}>`) out.push({ text: `<${m[1]}>${body[1]}</${m[1]}>`, lines: [i + 1] });
 }
 
 type Tok = { t: 'lit'; v: string } | { t: 'op'; v: string };
@@ -140,7 +130,8 @@ function joinLiterals(toks: Tok[]): string | null {
   const lits = toks.filter((t) => t.t === 'lit').map((t) => t.v);
   if (lits.length < 2) return null;
   const joinAt = toks.findIndex((t) => t.v === 'join');
-  if (joinAt < 0) return lits.join('');
+  // Without `.join`, a comma makes a list or a tuple, not one string.
+  if (joinAt < 0) return toks.some((t) => t.v === ',') ? null : lits.join('');
   // Python `sep.join([...])`: the separator comes first; JavaScript `[...].join(sep)`: last.
   if (joinAt === 1 && toks[0]!.t === 'lit') return lits.slice(1).join(lits[0]);
   const sep = toks.slice(joinAt).find((t) => t.t === 'lit');
@@ -150,57 +141,88 @@ function joinLiterals(toks: Tok[]): string | null {
 
 const ASSIGNMENT = /^\s*(?:(?:export|const|let|var|final|static|private|public|readonly|val)\s+)*([A-Za-z_$][\w$.-]{0,100}|["'][\w$.-]{1,100}["'])\s*(?::\s*[\w<>[\]]+\s*)?(=|:=|:|=>)\s*(.*)$/;
 
-/** An assignment whose value is literals only, on one line or continued over the next few. */
-function literalValues(lines: string[], out: JoinedStatement[]): void {
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.length > MAX_LINE || !/["'`]|[=:]\s*[([]?\s*$/.test(line)) continue;
-    const m = ASSIGNMENT.exec(line);
-    if (!m) continue;
-    let expr = m[3]!.replace(/\s*(?:#|\/\/).*$/, '');
-    const used = [i];
-    // Continue while a bracket is open or the line ends with `+` / the next one starts with `+`.
-    let depth = 0;
-    const balance = (s: string) => {
-      let quote = '';
-      for (let k = 0; k < s.length; k++) {
-        const c = s[k]!;
-        if (quote) {
-          if (c === '\\') k++;
-          else if (c === quote) quote = '';
-        } else if (c === '"' || c === "'" || c === '`') quote = c;
-        else if (c === '(' || c === '[') depth++;
-        else if (c === ')' || c === ']') depth--;
-      }
-    };
-    balance(expr);
-    let j = i + 1;
-    while (j < lines.length && j < i + WINDOW * 2 && expr.length < MAX_TEXT) {
-      const next = lines[j]!;
-      // `const token =` alone: prettier puts a long value on the next line.
-      if (!(depth > 0 || expr.trim() === '' || /\+\s*$/.test(expr) || /^\s*\+/.test(next))) break;
-      if (next.length > MAX_LINE) break;
-      const part = next.replace(/\s*(?:#|\/\/).*$/, '');
-      expr += ' ' + part.trim();
-      balance(part);
-      used.push(j);
-      j++;
+/** An assignment at line i whose value is literals only, on one line or continued over the next few. */
+function literalValueAt(lines: string[], i: number, out: JoinedStatement[]): void {
+  const m = ASSIGNMENT.exec(lines[i]!);
+  if (!m) return;
+  let expr = m[3]!.replace(/\s*(?:#|\/\/).*$/, '');
+  const used = [i];
+  // Continue while a bracket is open or the line ends with `+` / the next one starts with `+`.
+  let depth = 0;
+  const balance = (s: string) => {
+    let quote = '';
+    for (let k = 0; k < s.length; k++) {
+      const c = s[k]!;
+      if (quote) {
+        if (c === '\\') k++;
+        else if (c === quote) quote = '';
+      } else if (c === '"' || c === "'" || c === '`') quote = c;
+      else if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
     }
-    const toks = literalTokens(expr.replace(/;\s*$/, ''));
-    const value = toks ? joinLiterals(toks) : null;
-    if (value === null || value.length === 0) continue;
-    const q = value.includes('"') ? "'" : '"';
-    out.push({ text: `${m[1]} ${m[2]} ${q}${value}${q}`, lines: used.filter((k) => /["'`]/.test(lines[k]!)) });
-    i = j - 1;
+  };
+  balance(expr);
+  for (let j = i + 1; j < lines.length && j < i + WINDOW * 2 && expr.length < MAX_TEXT; j++) {
+    const next = lines[j]!;
+    // `const token =` alone: prettier puts a long value on the next line.
+    if (!(depth > 0 || expr.trim() === '' || /\+\s*$/.test(expr) || /^\s*\+/.test(next))) break;
+    if (next.length > MAX_LINE) break;
+    const part = next.replace(/\s*(?:#|\/\/).*$/, '');
+    expr += ' ' + part.trim();
+    balance(part);
+    used.push(j);
   }
+  const toks = literalTokens(expr.replace(/;\s*$/, ''));
+  const value = toks ? joinLiterals(toks) : null;
+  if (value === null || value.length === 0) return;
+  const q = value.includes('"') ? "'" : '"';
+  out.push({ text: `${m[1]} ${m[2]} ${q}${value}${q}`, lines: used.filter((k) => /["'`]/.test(lines[k]!)) });
 }
 
-export function joinedStatements(lines: readonly string[]): JoinedStatement[] {
+/*
+ * The lines worth a closer look, found in one RE2 pass over the whole text (linear, no per-line JavaScript work on
+ * the rest): a `name:` / `key:` line, a Terraform `variable`, a lone `<tag>`, a line ending where a value goes on
+ * (`(`, `[`, `=`, `:`, `+`), a line starting with `+`, and `+` / `.join(` / two literals next to a quote.
+ */
+const CANDIDATE = new RE2(
+  '(?m)^[ \\t]*(?:-[ \\t]+)?["\']?(?:name|key|Name|Key)["\']?[ \\t]*[:=]|^[ \\t]*variable[ \\t]|^[ \\t]*<[A-Za-z_][\\w.-]*>[ \\t\\r]*$|' +
+    '=[ \\t]*[(\\[]?[ \\t\\r]*$|^[ \\t]*\\+|["\'`][ \\t]*\\+[ \\t]*(?:["\'`]|\\r?$)|["\'`]\\.join\\(|\\]\\.join\\(["\'`]|["\'`][ \\t]+[rbuRBU]?["\'`]',
+  'g',
+);
+
+export function candidateLines(text: string): number[] {
+  // On a Buffer: node-re2 would convert a string to UTF-8 again on every exec call.
+  const buf = Buffer.from(text, 'utf8');
+  const exec = CANDIDATE.exec.bind(CANDIDATE) as unknown as (b: Buffer) => RegExpExecArray | null;
+  const found: number[] = [];
+  let line = 0;
+  let lineEnd = buf.indexOf(10, 0);
+  CANDIDATE.lastIndex = 0;
+  for (let m = exec(buf); m !== null; m = exec(buf)) {
+    while (lineEnd !== -1 && lineEnd < m.index) {
+      line++;
+      lineEnd = buf.indexOf(10, lineEnd + 1);
+    }
+    // A line starting with `+` continues the one before it.
+    const atStart = m.index === 0 || buf[m.index - 1] === 10;
+    if (line > 0 && atStart && /^[ \t]*\+/.test(String(m[0])) && found[found.length - 1] !== line - 1) found.push(line - 1);
+    if (found[found.length - 1] !== line) found.push(line);
+    if (lineEnd === -1) break;
+    CANDIDATE.lastIndex = lineEnd + 1;
+  }
+  return found;
+}
+
+export function joinedStatements(lines: readonly string[], text = lines.join('\n')): JoinedStatement[] {
   const out: JoinedStatement[] = [];
   const ls = lines as string[];
-  pairs(ls, out);
-  terraform(ls, out);
-  xmlElements(ls, out);
-  literalValues(ls, out);
+  for (const i of candidateLines(text)) {
+    const line = ls[i];
+    if (line === undefined || line.length > MAX_LINE) continue;
+    pairAt(ls, i, out);
+    terraformAt(ls, i, out);
+    xmlElementAt(ls, i, out);
+    literalValueAt(ls, i, out);
+  }
   return out.filter((s) => s.text.length <= MAX_TEXT && s.lines.length > 0);
 }

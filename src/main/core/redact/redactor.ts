@@ -317,8 +317,8 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
   }
 
   /** Name/value pairs across lines and values built from several literals (joined-lines.ts), judged as one line. */
-  function judgeJoined(lines: string[], verdicts: Array<Verdict | null>): void {
-    for (const j of joinedStatements(lines)) {
+  function judgeJoined(text: string, lines: string[], verdicts: Array<Verdict | null>): void {
+    for (const j of joinedStatements(lines, text)) {
       if (j.lines.every((i) => verdicts[i])) continue;
       let found: { verdict: Verdict } | null;
       try {
@@ -352,7 +352,7 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       verdicts[i] = result.verdict;
     }
     joinWrapped(lines, verdicts);
-    judgeJoined(lines, verdicts);
+    judgeJoined(text, lines, verdicts);
     const redactions: RedactionEvent[] = [];
     for (let i = 0; i < lines.length; i++) {
       const verdict = verdicts[i];
