@@ -261,6 +261,15 @@ function isProse(v: string): boolean {
   return words.length > 6 || PROSE_WORDS.test(v) || /[.!?:]$/.test(v.trim()) || /^[A-Z][a-z]/.test(v);
 }
 
+/**
+ * An unquoted value read on a line of escaped text (a JSON string holding code: `Client(auth=api_key)\n    self…`)
+ * ends at the first escape sequence; the decoded view judges what follows as the next line.
+ */
+function cutAtEscape(v: string): string {
+  const k = v.search(/\\[nrt"'\\]/);
+  return k > 0 ? v.slice(0, k) : v;
+}
+
 /** Trailing `,` `;` and unbalanced `)` of an unquoted value (`password=password,`, `bytes)`). */
 function trimTrail(v: string): string {
   let t = v.replace(/[,;]+$/, '');
@@ -315,7 +324,7 @@ function literalLetters(v: string, after: string): boolean {
 
 function passwordLike(v: string, quoted: boolean, after: string): boolean {
   if (!quoted && closesStructureWithName(v)) return false;
-  if (!quoted) v = withOpenCall(trimTrail(v), after);
+  if (!quoted) v = withOpenCall(trimTrail(cutAtEscape(v)), after);
   if (v.length < 6 || isPlaceholder(v) || isProse(v) || isEnvName(v)) return false;
   if (quoted) return true;
   if (/\s/.test(v)) return false;
@@ -330,7 +339,7 @@ function passwordLike(v: string, quoted: boolean, after: string): boolean {
 
 function credentialLike(v: string, quoted: boolean, after = ''): boolean {
   if (!quoted && closesStructureWithName(v)) return false;
-  if (!quoted) v = withOpenCall(trimTrail(v), after);
+  if (!quoted) v = withOpenCall(trimTrail(cutAtEscape(v)), after);
   // Tokens hold no spaces and no commas (`192.168.0.0/24,127.0.0.1,localhost` is a list).
   if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v) || isEnvName(v)) return false;
   if (!quoted && isCode(v) && !literalLetters(v, after)) return false;
@@ -392,7 +401,7 @@ const ENV_META_NAME =
   /(?:^|_)(?:VERSION|VER|NAME|MODEL|HOST|HOSTNAME|PORT|DIR|PATH|HOME|REGION|ZONE|LEVEL|MODE|ENV|TYPE|FORMAT|TIMEOUT|SIZE|COUNT|LIMIT|LANG|LOCALE|TZ|BRANCH|TAG|IMAGE|USER|USERNAME|EMAIL|CHARSET|ENCODING|PROFILE|STAGE|THEME|PREFIX|SUFFIX)$/;
 
 function envValueLike(v: string): boolean {
-  const t = trimTrail(v).replace(/^[$\\"'`]+|[\\"'`}\]]+$/g, '');
+  const t = trimTrail(cutAtEscape(v.replace(/^\\["'`]/, ''))).replace(/^[$\\"'`]+|[\\"'`}\]]+$/g, '');
   // Shell arrays and substitutions, short values: `COMPREPLY=()`, `IFS=$'\n'`, `X=$(cmd)`; code: `{FS=":";printf`.
   if (t.length < 6 || /^[($:]/.test(t) || /[;{}]/.test(t) || isPlaceholder(t)) return false;
   // One word: `Release`, `production`, `distcc`.
@@ -400,7 +409,10 @@ function envValueLike(v: string): boolean {
   const url = /^[a-z][a-z0-9+.-]*:\/\/(?:([^\s/@:]*):([^\s/@]*)@)?/i.exec(t);
   if (url) {
     // A database / queue URL in the environment (spec 000's own example, DATABASE_URL=postgres://…) counts as is.
-    if (/^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle)/i.test(t)) return true;
+    // A local development address without credentials (`redis://localhost:6379/0`, a compose service `redis://redis:6379`)
+    // names no secret.
+    const local = /^[a-z+]+:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|[a-z][a-z0-9-]*:\d{2,5})(?::\d{2,5})?(?:\/[\w.-]*)?$/i.test(t);
+    if (/^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle)/i.test(t)) return !local;
     return url[2] !== undefined && !isPlaceholder(url[2]) && url[2].length > 2;
   }
   if (/^-?\d+(?:\.\d+)?$/.test(t)) return false;
