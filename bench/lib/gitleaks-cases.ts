@@ -48,6 +48,8 @@ function tokenize(src: string): Tok[] {
   return out;
 }
 
+const WORD = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_';
+
 /** A seeded generator of strings matching a simple regex (classes, literals, groups with `|`, `{n}`, `{n,m}`, `?`). */
 function makeGen(seed: number) {
   let s = seed >>> 0;
@@ -74,7 +76,15 @@ function makeGen(seed: number) {
         choices = [];
         while (re[i] !== ']') {
           let a = re[i]!;
-          if (a === '\\') { a = re[++i]!; }
+          if (a === '\\') {
+            a = re[++i]!;
+            const cls = a === 'w' ? WORD : a === 'd' ? '0123456789' : a === 's' ? ' ' : null;
+            if (cls) {
+              choices.push(...cls);
+              i++;
+              continue;
+            }
+          }
           if (re[i + 1] === '-' && re[i + 2] !== ']') {
             let b = re[i + 2]!;
             if (b === '\\') { b = re[i + 3]!; i++; }
@@ -93,7 +103,7 @@ function makeGen(seed: number) {
       } else if (c === '\\') {
         const e = re[i + 1]!;
         i += 2;
-        choices = e === 'd' ? [...'0123456789'] : e === 'w' ? [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'] : [e];
+        choices = e === 'd' ? [...'0123456789'] : e === 'w' ? [...WORD] : [e];
       } else if ('^$'.includes(c)) {
         i++;
         return [];
@@ -147,7 +157,7 @@ const sample = (id: string, s: string, t: string) => t.replaceAll('{i}', id).rep
 
 type Val = string | string[];
 
-function evaluator(toks: Tok[], gen: (re: string) => string) {
+function evaluator(toks: Tok[], gen: (re: string) => string, vars: Record<string, string[]>) {
   let i = 0;
   const peek = () => toks[i];
   const eat = (v: string) => {
@@ -176,8 +186,9 @@ function evaluator(toks: Tok[], gen: (re: string) => string) {
         const v = expr();
         if (peek()?.v === ':') { i++; out.push(str(expr())); } // map value
         else out.push(str(v));
-      } catch {
+      } catch (err) {
         skipped++;
+        if (process.env.GITLEAKS_CASES_DEBUG) console.error(`element: ${err instanceof Error ? err.message : String(err)}`);
         i = start;
         skipElement();
       }
@@ -205,6 +216,10 @@ function evaluator(toks: Tok[], gen: (re: string) => string) {
     if (t.k === 'str') return t.v;
     if (t.v === '[]') { i++; return list(); } // []string{…}
     if (t.v === 'map') { while (peek()?.v !== '{') i++; return list(); }
+    if (t.k === 'id' && peek()?.v !== '(') {
+      if (vars[t.v]) return vars[t.v]!;
+      throw new Error(`unknown variable ${t.v}`);
+    }
     if (t.k === 'id') {
       const fn = t.v;
       const a = args();
@@ -265,9 +280,9 @@ export function readGitleaksCases(repo: string, seed = 1): { cases: GitleaksCase
   for (const f of readdirSync(dir).sort()) {
     if (!f.endsWith('.go') || f.endsWith('_test.go')) continue;
     const toks = tokenize(readFileSync(join(dir, f), 'utf8'));
-    const ev = evaluator(toks, gen);
-    let rule = f.replace(/\.go$/, '');
     const lists: Record<string, string[]> = {};
+    const ev = evaluator(toks, gen, lists);
+    let rule = f.replace(/\.go$/, '');
     for (let k = 0; k < toks.length; k++) {
       const t = toks[k]!;
       if (t.k === 'id' && t.v === 'RuleID' && toks[k + 2]?.k === 'str') rule = toks[k + 2]!.v;
@@ -276,8 +291,9 @@ export function readGitleaksCases(repo: string, seed = 1): { cases: GitleaksCase
       let v: Val;
       try {
         v = ev.expr();
-      } catch {
+      } catch (err) {
         ev.addSkip();
+        if (process.env.GITLEAKS_CASES_DEBUG) console.error(`${f}: ${err instanceof Error ? err.message : String(err)}`);
         continue;
       }
       const arr = Array.isArray(v) ? v : [v];
