@@ -131,6 +131,23 @@ describe('tokens split across literals', () => {
   });
 });
 
+describe('other assignment forms and continued commands', () => {
+  it("Make's ::= / :::= / ?=, PHP's .=", () => {
+    const t = a.b62(32);
+    for (const op of ['::=', ':::=', '?=']) expectGone(`API_TOKEN ${op} "${t}"`, [t]);
+    expectGone(`$apiToken .= "${t}";`, [t]);
+  });
+
+  it('curl continued with a backslash, the credential flag on a later line', () => {
+    const p = a.b62(16);
+    expectGone(['curl -k -X POST https://api.example.com/v1/items \\', "  -H 'Content-type: text/plain' \\", `  -u deploy:${p}`].join('\n'), [p]);
+  });
+
+  it('keeps a continued command without credentials', () => {
+    expect(redact(['curl -X POST https://api.example.com/v1/items \\', "  -H 'Content-type: application/json' \\", "  -d '{\"a\":1}'"].join('\n')).redactions).toEqual([]);
+  });
+});
+
 describe('false positives seen on real transcripts (#26)', () => {
   it('keeps git remotes, env var names and JSON-LD', () => {
     const text = [

@@ -8,6 +8,7 @@ import RE2 from 're2';
  *   definition's JSON (`"name": …` and `"value": …` in either order) → `API_TOKEN: "…"`;
  * - a Terraform block `variable "db_password" {` … `default = "…"` → `db_password = "…"`;
  * - an XML element split over lines `<apiToken>` / `…` / `</apiToken>` → `<apiToken>…</apiToken>`;
+ * - a shell command continued with `\\` whose credential flag is on a later line (`curl … \\` / `-u user:pw`);
  * - a value made of literals only: Python adjacent literals (`KEY = ("ab" "cd")`, over lines), `+` concatenation,
  *   `''.join([…])` / `[…].join('')` → `KEY = "abcd"`.
  * Plain string work, one pass, each window a few lines long; long lines are skipped (no value is built from them).
@@ -141,6 +142,27 @@ function joinLiterals(toks: Tok[]): string | null {
 
 const ASSIGNMENT = /^\s*(?:(?:export|const|let|var|final|static|private|public|readonly|val)\s+)*([A-Za-z_$][\w$.-]{0,100}|["'][\w$.-]{1,100}["'])\s*(?::\s*[\w<>[\]]+\s*)?(=|:=|:|=>)\s*(.*)$/;
 
+const COMMAND = /\b(?:curl|wget|http|https|mysql|mysqldump|psql|mongo(?:sh)?|redis-cli|sshpass|login)\b/;
+const CREDENTIAL_FLAG = /(?:^|\s)(?:-u|--user|-p|--password|--pass|-H|--header|--token|--auth)\b|authorization/i;
+
+/** A shell command continued with `\\` (`curl … \\` / `  -u user:password`): judged as one line. */
+function continuationAt(lines: string[], i: number, out: JoinedStatement[]): void {
+  const line = lines[i]!;
+  if (!/\\\s*$/.test(line) || (i > 0 && /\\\s*$/.test(lines[i - 1]!)) || !COMMAND.test(line)) return;
+  const used = [i];
+  let text = line.replace(/\\\s*$/, ' ');
+  let flagged = false;
+  for (let j = i + 1; j < lines.length && j < i + WINDOW * 2; j++) {
+    const next = lines[j]!;
+    if (next.length > MAX_LINE) break;
+    used.push(j);
+    text += next.replace(/\\\s*$/, ' ');
+    if (CREDENTIAL_FLAG.test(next)) flagged = true;
+    if (!/\\\s*$/.test(next)) break;
+  }
+  if (flagged && used.length > 1) out.push({ text, lines: used });
+}
+
 /** An assignment at line i whose value is literals only, on one line or continued over the next few. */
 function literalValueAt(lines: string[], i: number, out: JoinedStatement[]): void {
   const m = ASSIGNMENT.exec(lines[i]!);
@@ -186,7 +208,7 @@ function literalValueAt(lines: string[], i: number, out: JoinedStatement[]): voi
  */
 const CANDIDATE = new RE2(
   '(?m)^[ \\t]*(?:-[ \\t]+)?["\']?(?:name|key|Name|Key)["\']?[ \\t]*[:=]|^[ \\t]*variable[ \\t]|^[ \\t]*<[A-Za-z_][\\w.-]*>[ \\t\\r]*$|' +
-    '=[ \\t]*[(\\[]?[ \\t\\r]*$|^[ \\t]*\\+|["\'`][ \\t]*\\+[ \\t]*(?:["\'`]|\\r?$)|["\'`]\\.join\\(|\\]\\.join\\(["\'`]|["\'`][ \\t]+[rbuRBU]?["\'`]',
+    '=[ \\t]*[(\\[]?[ \\t\\r]*$|\\\\[ \\t\\r]*$|^[ \\t]*\\+|["\'`][ \\t]*\\+[ \\t]*(?:["\'`]|\\r?$)|["\'`]\\.join\\(|\\]\\.join\\(["\'`]|["\'`][ \\t]+[rbuRBU]?["\'`]',
   'g',
 );
 
@@ -223,6 +245,7 @@ export function joinedStatements(lines: readonly string[], text = lines.join('\n
     terraformAt(ls, i, out);
     xmlElementAt(ls, i, out);
     literalValueAt(ls, i, out);
+    continuationAt(ls, i, out);
   }
   return out.filter((s) => s.text.length <= MAX_TEXT && s.lines.length > 0);
 }

@@ -21,7 +21,8 @@ const KEY_WORD = '(?i:pass|pwd|pw|pswd|secret|token|key|cred|auth|conn)';
 
 // `=`, `:`, `:=`, `=>`, `||=`, `??=`, and a markdown table's `|`, but not `==` / `===` (comparison, not assignment).
 // A table cell's `|` needs a space before it: `a|b` is an alternative, not an assignment.
-const ASSIGN = '["\'\\]]?(?:\\s*(?:=>|:\\s*=|\\|\\|=|\\?\\?=|=|:)|\\s+\\|)\\s*';
+// Also Make's `::=` / `:::=` / `?=`, PHP's `.=` and `+=`.
+const ASSIGN = '["\'\\]]?(?:\\s*(?:=>|:{1,3}\\s*=|\\|\\|=|\\?\\??=|[.+]=|=|:)|\\s+\\|)\\s*';
 
 /** Rules adapted from secretlint's recommended preset: JS lookarounds become RE2 boundary classes. */
 const SECRETLINT_FAMILIES: readonly RedactionRule[] = [
@@ -434,7 +435,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     pattern:
       '(' + SECRET_KEY_NAME + ')' + ASSIGN + '(?:"([^"]*[^"\\s][^"]*)"|\'([^\']*[^\'\\s][^\']*)\'|`([^`]*[^`\\s][^`]*)`)',
     flags: 'i',
-    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[=:|?]',
+    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[.+]?[=:|?]',
     keyGroup: 1,
     valueCheck: 'keyed',
     valueQuoted: true,
@@ -445,7 +446,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'password',
     pattern: '(' + SECRET_KEY_NAME + ')' + ASSIGN + '((?:[^\\s"\'`,;=|]|\\|[^\\s|"\'`,;=])[^\\s"\',;]*)',
     flags: 'i',
-    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[=:|?]',
+    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[.+]?[=:|?]',
     keyGroup: 1,
     valueCheck: 'keyed',
     description: 'An unquoted value under a password / token / key name (.env, YAML, INI, properties, tables); code is not a value.',
