@@ -37,7 +37,7 @@ const SECRETLINT_FAMILIES: readonly RedactionRule[] = [
   { id: 'openai_project_key', type: 'openai_key', pattern: '\\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}', keywords: ['sk-'], description: 'secretlint-rule-openai: project / service-account / admin keys.' },
   { id: 'npm_token_any', type: 'npm_token', pattern: '\\bnpm_[A-Za-z0-9_]{36}', keywords: ['npm_'], description: 'secretlint-rule-npm.' },
   { id: 'github_oauth_basic', type: 'github_token', pattern: 'https?://[^\\s:@/]{1,256}:x-oauth-basic@github\\.com', flags: 'i', keywords: ['x-oauth-basic'], description: 'secretlint-rule-npm: token:x-oauth-basic@github.com URLs.' },
-  { id: 'huggingface_token_any', type: 'huggingface_token', pattern: '\\bhf_[A-Za-z]{34}', keywords: ['hf_'], description: 'secretlint-rule-huggingface.' },
+  { id: 'huggingface_token_any', type: 'huggingface_token', pattern: '\\bhf_([A-Za-z]{34})', keywords: ['hf_'], valueCheck: 'token', description: 'secretlint-rule-huggingface.' },
   { id: 'notion_integration_token', type: 'notion_token', pattern: '\\bntn_[0-9]{11}[A-Za-z0-9]{32,}', keywords: ['ntn_'], description: 'secretlint-rule-notion.' },
   { id: 'linear_api_key_any', type: 'linear_token', pattern: '\\blin_(?:api|oauth)_[A-Za-z0-9_]{32,128}', keywords: ['lin_api_', 'lin_oauth_'], description: 'secretlint-rule-linear.' },
   { id: 'figma_token_any', type: 'figma_token', pattern: '\\bfig[dhu]_[A-Za-z0-9_-]{40,200}', keywords: ['figd_', 'figh_', 'figu_'], description: 'secretlint-rule-figma.' },
@@ -186,7 +186,14 @@ const OWN_RULES: readonly RedactionRule[] = [
   { id: 'crates_io_token', type: 'registry_token', pattern: '\\bcio[A-Za-z0-9]{32}\\b', keywords: ['cio'] },
 
   // ── Chat, payment, email, SaaS ───────────────────────────────────────────
-  { id: 'slack_token', type: 'slack_token', pattern: '\\bxox[abposre]-[0-9A-Za-z-]{10,}', keywords: ['xox'] },
+  {
+    id: 'slack_token',
+    type: 'slack_token',
+    // Every Slack token carries a workspace / user number of 8+ digits as one of its dash-separated parts
+    // (`xoxb-23984754863-…`); `xoxb-my-bot-token`, `xoxo-indieweb-1.jpg` and `xoxp-1234-1234` do not.
+    pattern: '\\bxox[abposre]-(?:[0-9A-Za-z]+-)*[0-9]{8,}(?:-[0-9A-Za-z-]*)?',
+    keywords: ['xox'],
+  },
   { id: 'slack_app_token', type: 'slack_token', pattern: '\\bxapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+', keywords: ['xapp-'] },
   {
     id: 'slack_webhook',
@@ -252,7 +259,14 @@ const OWN_RULES: readonly RedactionRule[] = [
   // ── LLM providers ────────────────────────────────────────────────────────
   { id: 'anthropic_api_key', type: 'anthropic_key', pattern: '\\bsk-ant-[A-Za-z0-9_-]{20,}', keywords: ['sk-ant-'] },
   { id: 'openai_api_key', type: 'openai_key', pattern: '\\bsk-[A-Za-z0-9_-]{20,}', keywords: ['sk-'] },
-  { id: 'huggingface_token', type: 'huggingface_token', pattern: '\\b(?:hf_[A-Za-z0-9]{30,}|api_org_[A-Za-z0-9]{30,})', keywords: ['hf_', 'api_org_'] },
+  {
+    id: 'huggingface_token',
+    type: 'huggingface_token',
+    pattern: '\\b(?:hf_([A-Za-z0-9]{30,})|api_org_([A-Za-z0-9]{30,}))',
+    keywords: ['hf_', 'api_org_'],
+    // `hf_requiredCharacteristicTypesForDisplayMetadata` is an Objective-C selector, not a token.
+    valueCheck: 'token',
+  },
   { id: 'groq_api_key', type: 'llm_api_key', pattern: '\\bgsk_[A-Za-z0-9]{40,}', keywords: ['gsk_'] },
   { id: 'xai_api_key', type: 'llm_api_key', pattern: '\\bxai-[A-Za-z0-9]{50,}', keywords: ['xai-'] },
   { id: 'perplexity_api_key', type: 'llm_api_key', pattern: '\\bpplx-[A-Za-z0-9]{40,}', keywords: ['pplx-'] },

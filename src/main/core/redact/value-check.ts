@@ -22,10 +22,11 @@ import { shannonEntropy } from './entropy.ts';
  *   (numbers, booleans, short words, paths, `$VAR` references) and names that say what the value is not
  *   (`…_VERSION`, `…_MODEL_NAME`, `…_HOST`).
  * - `email`: an address, unless it is an scp-style remote (`git@github.com:org/repo`) or an image (`logo@2x.png`).
+ * - `token`: the body of a provider token shape, unless it is a name made of words (`hf_requiredCharacteristicTypes…`).
  * - `cookie`: a Cookie / Set-Cookie value holding a session-like cookie (`session`, `sid`, `token`, `auth`…) that is
  *   not a placeholder, or any cookie whose value reads as random.
  */
-export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie';
+export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie' | 'token';
 
 export interface ValueCheckInput {
   value: string;
@@ -474,5 +475,7 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       return !/^:[^\s]/.test(after) && !/\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|tiff?)$/i.test(v);
     case 'cookie':
       return cookieLike(v);
+    case 'token':
+      return !isWordy(v);
   }
 }
