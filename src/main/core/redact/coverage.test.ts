@@ -107,6 +107,8 @@ describe('tokens split across literals', () => {
     const t = 'ghp_' + a.b62(36);
     expectGone(['API_KEY = (', `    "${t.slice(0, 14)}"`, `    "${t.slice(14, 28)}"`, `    "${t.slice(28)}"`, ')'].join('\n'), [t]);
     expectGone(`TOKEN = ("${t.slice(0, 20)}" "${t.slice(20)}")`, [t]);
+    // Two literals on one line inside the parentheses, short pieces (the key word alone does not name a secret).
+    expectGone(['GITHUB = (', `    "${t.slice(0, 4)}" "${t.slice(4, 20)}"`, `    "${t.slice(20, 30)}" "${t.slice(30)}"`, ')'].join('\n'), [t.slice(4)]);
   });
 
   it('JavaScript + concatenation, on one line and over lines', () => {
