@@ -157,11 +157,15 @@ const CASES: Record<string, RuleCases> = {
     positives: ['postgres://app:pw9x@db:5432/x', 'mongodb+srv://app:Xq81mZ@cluster0.example.net/test', 'redis://h:6379/0?password=Zq8x1', 'amqp://u:Kp2x@mq'],
     negatives: ['use the postgres driver', 'https://example.com/', 'redis://localhost:6379', 'mongodb+srv://cluster0.example.net/test', 'mongodb://username:password@host:1234', 'postgres://${USER}:${PASS}@db/app'],
   },
-  jdbc_connection_string: { positives: ['jdbc:postgresql://db:5432/app?user=a&password=b'], negatives: ['the jdbc driver'] },
+  jdbc_connection_string: {
+    positives: ['jdbc:postgresql://db:5432/app?user=a&password=Zr8qLm2W', 'jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=Zr8q!Lm2W;', 'jdbc:oracle:thin:scott/Zr8qLm2W@db:1521:orcl', 'jdbc:mysql://app:Zr8qLm2W@db:3306/app'],
+    negatives: ['the jdbc driver', 'jdbc:mysql://localhost:3306/mydb', 'jdbc:mysql://admin:pass@localhost:3306/mydb', 'jdbc:postgresql://db:5432/app?user=app&password=${DB_PASSWORD}'],
+  },
   ado_connection_string: { positives: ['Server=tcp:db,1433;Database=app;User ID=app;Password=pw;'], negatives: ['Server=db;Database=app;Integrated Security=true;'] },
   url_credentials: {
     positives: ['https://user:pa55@git.example.com/repo.git', 'ftp://u:p4ss@files.example.com', 'redis://:s3cr3tPw@host:6379'],
     negatives: ['https://example.com:8080/path', 'mailto:user@example.com', 'https://user:<password>@host/x', 'https://${user}:${token}@github.com/x',
+      'https://username:REPLACE_WITH_PASSWORD@example.org', 'https://user:abc@api.example.com/v1', 'amqp://guest2:guest2@localhost:5672',
       '<script type="application/ld+json">{"@context":"https://schema.org","url":"https://example.com","name":"Acme Docs","logo":{"@type":"ImageObject","url":"https://example.com/logo.png"}}</script>'],
   },
   jwt_token: { positives: [fakeJwt(r), `Authorization: ${fakeJwt(r)}`], negatives: ['eyJhbGci', 'eyJ.short.x'] },

@@ -291,15 +291,27 @@ const OWN_RULES: readonly RedactionRule[] = [
     pattern:
       '\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|' +
       'cockroachdb|clickhouse|neo4j(?:\\+s)?|bolt|couchbase|cassandra|nats|kafka|ldaps?|snowflake)://' +
-      '(?:[^\\s/@"\'`<>{}]*:([^\\s/@"\'`<>{}]+)@|\\S*[?&;](?:password|pwd|pass|secret|token|auth|authtoken|api[_-]?key|access[_-]?key|sig)=([^\\s&;]+))',
+      '(?:([^\\s/@"\'`<>{}]*):([^\\s/@"\'`<>{}]+)@|\\S*[?&;](?:password|pwd|pass|secret|token|auth|authtoken|api[_-]?key|access[_-]?key|sig)=([^\\s&;]+))',
     flags: 'i',
+    keyGroup: 1,
     valueCheck: 'userinfo',
     description:
       "Spec 000's (postgres|mysql|mongodb|redis)://…, widened to other database/queue schemes, when it carries a credential " +
       '(user:password@ or a password/token query parameter that is not a placeholder); a bare host is not a secret.',
     keywords: ['://'],
   },
-  { id: 'jdbc_connection_string', type: 'connection_string', pattern: '\\bjdbc:[a-z0-9]+:\\S+', flags: 'i', keywords: ['jdbc:'] },
+  {
+    id: 'jdbc_connection_string',
+    type: 'connection_string',
+    // A JDBC URL with a password in it: `//user:password@`, Oracle's `thin:user/password@`, or a `password=` property.
+    pattern:
+      '\\bjdbc:[a-z0-9]+:(?://([^\\s/@"\'`:]*):([^\\s/@"\'`]+)@|(?:thin:)?([^\\s/@"\'`:]+)/([^\\s@"\'`]+)@|\\S*?[?&;:](?:password|pwd|pass)=([^\\s&;"\'`]+))',
+    flags: 'i',
+    keyGroup: 1,
+    valueCheck: 'userinfo',
+    keywords: ['jdbc:'],
+    description: 'A JDBC URL carrying a password that is not a placeholder (a bare JDBC URL names a host, not a secret).',
+  },
   {
     id: 'ado_connection_string',
     type: 'connection_string',
@@ -312,7 +324,8 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'url_credentials',
     // The userinfo of a URL never holds quotes or JSON / HTML structure (they are percent-encoded there): a match that
     // runs over `","logo":{"@type"` has left the URL (JSON-LD in HTML).
-    pattern: '\\b[a-z][a-z0-9+.-]{1,30}://[^\\s/?#@:"\'`<>{}\\[\\]]*:([^\\s/?#@"\'`<>{}\\[\\]]+)@',
+    pattern: '\\b[a-z][a-z0-9+.-]{1,30}://([^\\s/?#@:"\'`<>{}\\[\\]]*):([^\\s/?#@"\'`<>{}\\[\\]]+)@',
+    keyGroup: 1,
     flags: 'i',
     valueCheck: 'userinfo',
     description: 'user:password@ in any URL, unless the password is a placeholder (`:password@`, `:${PASS}@`).',

@@ -57,6 +57,7 @@ const PLACEHOLDER_WORDS = new Set([
   // Fixtures in tests and docs: wrong, fake and demo passwords.
   'foobar', 'foobarbaz', 'nogood', 'wrong', 'wrongpass', 'wrongpassword', 'badpass', 'badpassword', 'invalidpassword',
   'incorrect', 'notsecret', 'testpass', 'testpassword', 'mysecretpassword', 'secretpassword', 'pass123', 'secret123',
+  'abc',
 ]);
 
 const PLACEHOLDER_SHAPES: RegExp[] = [
@@ -79,7 +80,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
 
 // Inside a value: reads like a placeholder even with more around it (`sk-xxxx…`, `your_api_key_here`).
 const PLACEHOLDER_INSIDE =
-  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:[a-z0-9]+[_ -]){0,4}(?:key|token|secret|pass(?:word)?|pwd|id)|[_-](?:goes[_-])?here$|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
+  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:[a-z0-9]+[_ -]){0,4}(?:key|token|secret|pass(?:word)?|pwd|id)|[_-](?:goes[_-])?here$|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?(?:me|with)|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -399,12 +400,14 @@ function randomLike(v: string, before = ''): boolean {
 // `COMMUNICATION_API_VERSION=rc0.13.0`, `CHROMA_HOST=…`, `PATH=…`. A credential in such a value is still caught
 // by its own shape (URL userinfo, provider tokens) before this rule.
 const ENV_META_NAME =
-  /(?:^|_)(?:VERSION|VER|NAME|MODEL|HOST|HOSTNAME|PORT|DIR|PATH|HOME|REGION|ZONE|LEVEL|MODE|ENV|TYPE|FORMAT|TIMEOUT|SIZE|COUNT|LIMIT|LANG|LOCALE|TZ|BRANCH|TAG|IMAGE|USER|USERNAME|EMAIL|CHARSET|ENCODING|PROFILE|STAGE|THEME|PREFIX|SUFFIX)$/;
+  /(?:^|_)(?:VERSION|VER|NAME|MODEL|HOST|HOSTNAME|PORT|DIR|PATH|HOME|REGION|ZONE|LEVEL|MODE|ENV|TYPE|FORMAT|TIMEOUT|SIZE|COUNT|LIMIT|LANG|LOCALE|TZ|BRANCH|TAG|IMAGE|USER|USERNAME|EMAIL|CHARSET|ENCODING|PROFILE|STAGE|THEME|PREFIX|SUFFIX|PUBLIC_KEY|PUBKEY)$/;
 
 function envValueLike(v: string): boolean {
   const t = trimTrail(cutAtEscape(v.replace(/^\\["'`]/, ''))).replace(/^[$\\"'`]+|[\\"'`}\]]+$/g, '');
   // Shell arrays and substitutions, short values: `COMPREPLY=()`, `IFS=$'\n'`, `X=$(cmd)`; code: `{FS=":";printf`.
   if (t.length < 6 || /^[($:]/.test(t) || /[;{}]/.test(t) || isPlaceholder(t)) return false;
+  // Ciphertext that is meant to be committed: dotenvx `encrypted:…`, sops `ENC[…]`.
+  if (/^(?:encrypted:|ENC\[)/.test(t)) return false;
   // One word: `Release`, `production`, `distcc`.
   if (/^[A-Za-z][a-z]{0,11}$/.test(t)) return false;
   const url = /^[a-z][a-z0-9+.-]*:\/\/(?:([^\s/@:]*):([^\s/@]*)@)?/i.exec(t);
@@ -433,7 +436,8 @@ const PASSWORD_KEY = /pass|pwd|pw(?:$|[^a-z])|pswd|cred/i;
 export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolean {
   let v = input.value.trim();
   const after = input.after ?? '';
-  if (name !== 'env' && keyIsMeta(input.key)) return false;
+  // (The key of `userinfo` is the user name of a URL, not a key name.)
+  if (name !== 'env' && name !== 'userinfo' && keyIsMeta(input.key)) return false;
   switch (name) {
     case 'keyed': {
       const key = (input.key ?? '').replace(/^["'`]+|["'`]+$/g, '');
@@ -457,6 +461,8 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       // `u:p@`, `:x@` are fixtures; `{}`/`%s`/`${VAR}`/`{{password}}` are templates (quotes around them too).
       const q = v.replace(/^["'`@]+|["'`]+$/g, '');
       if (q.length <= 2 || isPlaceholder(q)) return false;
+      // `mongodb://mongodb:mongodb@`, `admin:admin@`: a password equal to the user name is a fixture.
+      if (input.key !== undefined && input.key.toLowerCase() === q.toLowerCase()) return false;
       v = q;
       // `user:pass%20pass@`: every word of the (percent-decoded) password a placeholder word.
       const words = v.replace(/%[0-9A-Fa-f]{2}/g, ' ').split(/[^A-Za-z0-9]+/).filter(Boolean);
