@@ -25,12 +25,21 @@ const MAX_LINE = 2000;
 const MAX_TEXT = 4096;
 const WINDOW = 6;
 
-const NAME_LINE = /^\s*(?:-\s+)?["']?(?:name|key|Name|Key)["']?\s*[:=]\s*["']?([A-Za-z_][\w.-]{1,100})["']?\s*,?\s*$/;
-const VALUE_LINE = /^\s*(?:-\s+)?["']?(?:value|Value)["']?\s*[:=]\s*(\S.{0,1000}?)\s*,?\s*$/;
-const TF_VARIABLE = /^\s*variable\s+"([A-Za-z_][\w-]{1,100})"\s*\{\s*$/;
-const TF_DEFAULT = /^\s*default\s*=\s*(\S.{0,1000}?)\s*$/;
-const XML_OPEN = /^\s*<([A-Za-z_][\w.-]{1,100})>\s*$/;
-const XML_BODY = /^\s*([^\s<>]{1,1000})\s*$/;
+// Patterns without nested or adjacent ambiguous repetition: each runs in time linear in the line.
+const NAME_LINE = /^[ \t]*(?:-[ \t]+)?["']?(?:name|key|Name|Key)["']?[ \t]*[:=][ \t]*["']?([A-Za-z_][\w.-]{1,100})["']?(?:[ \t]*,)?[ \t\r]*$/;
+const VALUE_KEY = /^[ \t]*(?:-[ \t]+)?["']?(?:value|Value)["']?[ \t]*[:=][ \t]*/;
+const TF_VARIABLE = /^[ \t]*variable[ \t]+"([A-Za-z_][\w-]{1,100})"[ \t]*\{[ \t\r]*$/;
+const TF_DEFAULT = /^[ \t]*default[ \t]*=[ \t]*/;
+
+/** The value after a `value:` / `default =` key on its line (trailing comma dropped), or null. */
+function valueAfter(key: RegExp, line: string): string | null {
+  const m = key.exec(line);
+  if (!m) return null;
+  const v = line.slice(m[0].length).trimEnd().replace(/,$/, '').trimEnd();
+  return v.length > 0 && v.length <= 1000 ? v : null;
+}
+const XML_OPEN = /^[ \t]*<([A-Za-z_][\w.-]{1,100})>[ \t\r]*$/;
+const XML_BODY = /^[ \t]*([^\s<>]{1,1000})[ \t\r]*$/;
 
 /** A name/value pair in one object: the value line within a few lines, not past the object's or the item's end. */
 function pairAt(lines: string[], i: number, out: JoinedStatement[]): void {
@@ -42,9 +51,9 @@ function pairAt(lines: string[], i: number, out: JoinedStatement[]): void {
   for (let j = i + 1; j < Math.min(lines.length, i + WINDOW); j++) {
     const next = lines[j]!;
     if (next.length > MAX_LINE || /^\s*-\s/.test(next) || /^\s*[{}[\]]/.test(next) || NAME_LINE.test(next)) break;
-    const v = VALUE_LINE.exec(next);
-    if (v) {
-      out.push({ text: `${name}: ${v[1]}`, lines: [j] });
+    const v = valueAfter(VALUE_KEY, next);
+    if (v !== null) {
+      out.push({ text: `${name}: ${v}`, lines: [j] });
       return;
     }
   }
@@ -52,10 +61,10 @@ function pairAt(lines: string[], i: number, out: JoinedStatement[]): void {
   if (/^\s*-\s/.test(line)) return;
   for (let j = i - 1; j >= Math.max(0, i - WINDOW); j--) {
     const prev = lines[j]!;
-    if (prev.length > MAX_LINE || /[{}[\]]\s*,?\s*$/.test(prev) || NAME_LINE.test(prev)) break;
-    const v = VALUE_LINE.exec(prev);
-    if (v) {
-      out.push({ text: `${name}: ${v[1]}`, lines: [j] });
+    if (prev.length > MAX_LINE || /[{}[\]]$/.test(prev.trimEnd().replace(/,$/, '').trimEnd()) || NAME_LINE.test(prev)) break;
+    const v = valueAfter(VALUE_KEY, prev);
+    if (v !== null) {
+      out.push({ text: `${name}: ${v}`, lines: [j] });
       return;
     }
   }
@@ -67,9 +76,9 @@ function terraformAt(lines: string[], i: number, out: JoinedStatement[]): void {
   for (let j = i + 1; j < Math.min(lines.length, i + 12); j++) {
     const next = lines[j]!;
     if (/^\s*}/.test(next)) return;
-    const d = TF_DEFAULT.exec(next);
-    if (d) {
-      out.push({ text: `${m[1]} = ${d[1]}`, lines: [j] });
+    const d = valueAfter(TF_DEFAULT, next);
+    if (d !== null) {
+      out.push({ text: `${m[1]} = ${d}`, lines: [j] });
       return;
     }
   }
@@ -145,29 +154,47 @@ const ASSIGNMENT = /^\s*(?:(?:export|const|let|var|final|static|private|public|r
 const COMMAND = /\b(?:curl|wget|http|https|mysql|mysqldump|psql|mongo(?:sh)?|redis-cli|sshpass|login)\b/;
 const CREDENTIAL_FLAG = /(?:^|\s)(?:-u|--user|-p|--password|--pass|-H|--header|--token|--auth)\b|authorization/i;
 
+const continues = (line: string) => line.trimEnd().endsWith('\\');
+
 /** A shell command continued with `\\` (`curl … \\` / `  -u user:password`): judged as one line. */
-function continuationAt(lines: string[], i: number, out: JoinedStatement[]): void {
+function continuationAt(lines: string[], i: number, out: JoinedStatement[]): number {
   const line = lines[i]!;
-  if (!/\\\s*$/.test(line) || (i > 0 && /\\\s*$/.test(lines[i - 1]!)) || !COMMAND.test(line)) return;
+  if (!continues(line) || (i > 0 && continues(lines[i - 1]!)) || !COMMAND.test(line)) return i;
   const used = [i];
-  let text = line.replace(/\\\s*$/, ' ');
+  let text = line.trimEnd().slice(0, -1) + ' ';
   let flagged = false;
   for (let j = i + 1; j < lines.length && j < i + WINDOW * 2; j++) {
     const next = lines[j]!;
     if (next.length > MAX_LINE) break;
     used.push(j);
-    text += next.replace(/\\\s*$/, ' ');
+    const more = continues(next);
+    text += more ? next.trimEnd().slice(0, -1) + ' ' : next;
     if (CREDENTIAL_FLAG.test(next)) flagged = true;
-    if (!/\\\s*$/.test(next)) break;
+    if (!more) break;
   }
   if (flagged && used.length > 1) out.push({ text, lines: used });
+  return used[used.length - 1]!;
+}
+
+/** The line without a trailing `#` / `//` comment (one outside string literals). */
+function stripComment(s: string): string {
+  let quote = '';
+  for (let k = 0; k < s.length; k++) {
+    const c = s[k]!;
+    if (quote) {
+      if (c === '\\') k++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '#' || (c === '/' && s[k + 1] === '/')) return s.slice(0, k).trimEnd();
+  }
+  return s;
 }
 
 /** An assignment at line i whose value is literals only, on one line or continued over the next few. */
-function literalValueAt(lines: string[], i: number, out: JoinedStatement[]): void {
+function literalValueAt(lines: string[], i: number, out: JoinedStatement[]): number {
   const m = ASSIGNMENT.exec(lines[i]!);
-  if (!m) return;
-  let expr = m[3]!.replace(/\s*(?:#|\/\/).*$/, '');
+  if (!m) return i;
+  let expr = stripComment(m[3]!);
   const used = [i];
   // Continue while a bracket is open or the line ends with `+` / the next one starts with `+`.
   let depth = 0;
@@ -187,18 +214,20 @@ function literalValueAt(lines: string[], i: number, out: JoinedStatement[]): voi
   for (let j = i + 1; j < lines.length && j < i + WINDOW * 2 && expr.length < MAX_TEXT; j++) {
     const next = lines[j]!;
     // `const token =` alone: prettier puts a long value on the next line.
-    if (!(depth > 0 || expr.trim() === '' || /\+\s*$/.test(expr) || /^\s*\+/.test(next))) break;
+    if (!(depth > 0 || expr.trim() === '' || expr.trimEnd().endsWith('+') || /^\s*\+/.test(next))) break;
     if (next.length > MAX_LINE) break;
-    const part = next.replace(/\s*(?:#|\/\/).*$/, '');
+    const part = stripComment(next);
     expr += ' ' + part.trim();
     balance(part);
     used.push(j);
   }
-  const toks = literalTokens(expr.replace(/;\s*$/, ''));
+  const last = used[used.length - 1]!;
+  const toks = literalTokens(expr.trimEnd().replace(/;$/, ''));
   const value = toks ? joinLiterals(toks) : null;
-  if (value === null || value.length === 0) return;
+  if (value === null || value.length === 0) return last;
   const q = value.includes('"') ? "'" : '"';
   out.push({ text: `${m[1]} ${m[2]} ${q}${value}${q}`, lines: used.filter((k) => /["'`]/.test(lines[k]!)) });
+  return last;
 }
 
 /*
@@ -238,14 +267,15 @@ export function candidateLines(text: string): number[] {
 export function joinedStatements(lines: readonly string[], text = lines.join('\n')): JoinedStatement[] {
   const out: JoinedStatement[] = [];
   const ls = lines as string[];
+  // Lines already read as part of a continued statement are not read again as its start: the work stays linear.
+  let until = -1;
   for (const i of candidateLines(text)) {
     const line = ls[i];
     if (line === undefined || line.length > MAX_LINE) continue;
     pairAt(ls, i, out);
     terraformAt(ls, i, out);
     xmlElementAt(ls, i, out);
-    literalValueAt(ls, i, out);
-    continuationAt(ls, i, out);
+    if (i > until) until = Math.max(literalValueAt(ls, i, out), continuationAt(ls, i, out));
   }
   return out.filter((s) => s.text.length <= MAX_TEXT && s.lines.length > 0);
 }
