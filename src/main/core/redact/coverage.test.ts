@@ -44,6 +44,14 @@ describe('name/value pairs across lines', () => {
     expectGone(['extraEnv:', '  - name: GITHUB_TOKEN', `    value: ${t}`, 'image:', '  tag: "1.2.3"'].join('\n'), [t]);
   });
 
+  it('pairs on one line (ECS, flow-style YAML) and block scalars', () => {
+    const [p, q, t] = ['Tr0ub4dor&3y', 'hunter2hunter', a.b62(24)];
+    expectGone(`      "environment": [{ "name": "DB_PASSWORD", "value": "${p}" }],`, [p]);
+    expectGone(`- {value: ${q}, name: SMTP_PASSWORD}`, [q]);
+    expectGone(['env:', '  - name: SESSION_SECRET', '    value: >-', `      ${t}`, '  - name: LOG_LEVEL', '    value: info'].join('\n'), [t]);
+    expect(redact('"secrets": [{ "name": "API_TOKEN", "valueFrom": "arn:aws:ssm:us-east-1:123456789012:parameter/api-token" }],').redactions).toEqual([]);
+  });
+
   it('keeps pairs whose name is not a secret, or whose value is a placeholder or a reference', () => {
     const text = ['env:', '  - name: LOG_LEVEL', '    value: debug', '  - name: API_TOKEN', '    value: "${API_TOKEN}"', '  - name: DB_PASSWORD', '    valueFrom:', '      secretKeyRef:', '        name: db', '        key: password'].join('\n');
     expect(redact(text).redactions).toEqual([]);

@@ -41,9 +41,33 @@ function valueAfter(key: RegExp, line: string): string | null {
 const XML_OPEN = /^[ \t]*<([A-Za-z_][\w.-]{1,100})>[ \t\r]*$/;
 const XML_BODY = /^[ \t]*([^\s<>]{1,1000})[ \t\r]*$/;
 
+const indent = (line: string) => line.length - line.trimStart().length;
+
+/** A pair's value line; a YAML block scalar (`value: |` / `value: >-`) takes the deeper-indented lines after it. */
+function pushPair(lines: string[], name: string, j: number, v: string, out: JoinedStatement[]): void {
+  if (!/^[|>][-+0-9]*$/.test(v)) {
+    out.push({ text: `${name}: ${v}`, lines: [j] });
+    return;
+  }
+  const body: number[] = [];
+  for (let k = j + 1; k < lines.length && k <= j + WINDOW * 4 && (lines[k]!.trim() === '' || indent(lines[k]!) > indent(lines[j]!)); k++) {
+    if (lines[k]!.trim() !== '') body.push(k);
+  }
+  if (body.length > 0) out.push({ text: `${name}: "${body.map((k) => lines[k]!.trim()).join('')}"`, lines: body });
+}
+
+// `{ "name": "API_TOKEN", "value": "…" }` / `- {name: X, value: Y}` on one line, in either order (an object opening
+// on `name` or `value`).
+const INLINE_PAIR = /["']?\bname["']?[ \t]*[:=][ \t]*["']?([A-Za-z_][\w.-]{1,100})["']?[ \t]*,[ \t]*["']?value["']?[ \t]*[:=][ \t]*("[^"]{1,1000}"|'[^']{1,1000}'|[^\s,}\]]{1,1000})/;
+const INLINE_PAIR_REVERSED = /["']?\bvalue["']?[ \t]*[:=][ \t]*("[^"]{1,1000}"|'[^']{1,1000}'|[^\s,}\]]{1,1000})[ \t]*,[ \t]*["']?name["']?[ \t]*[:=][ \t]*["']?([A-Za-z_][\w.-]{1,100})/;
+
 /** A name/value pair in one object: the value line within a few lines, not past the object's or the item's end. */
 function pairAt(lines: string[], i: number, out: JoinedStatement[]): void {
   const line = lines[i]!;
+  const inline = INLINE_PAIR.exec(line);
+  if (inline) out.push({ text: `${inline[1]}: ${inline[2]}`, lines: [i] });
+  const reversed = INLINE_PAIR_REVERSED.exec(line);
+  if (reversed) out.push({ text: `${reversed[2]}: ${reversed[1]}`, lines: [i] });
   const m = NAME_LINE.exec(line);
   if (!m) return;
   const name = m[1]!;
@@ -53,7 +77,7 @@ function pairAt(lines: string[], i: number, out: JoinedStatement[]): void {
     if (next.length > MAX_LINE || /^\s*-\s/.test(next) || /^\s*[{}[\]]/.test(next) || NAME_LINE.test(next)) break;
     const v = valueAfter(VALUE_KEY, next);
     if (v !== null) {
-      out.push({ text: `${name}: ${v}`, lines: [j] });
+      pushPair(lines, name, j, v, out);
       return;
     }
   }
@@ -236,7 +260,7 @@ function literalValueAt(lines: string[], i: number, out: JoinedStatement[]): num
  * (`(`, `[`, `=`, `:`, `+`), a line starting with `+`, and `+` / `.join(` / two literals next to a quote.
  */
 const CANDIDATE = new RE2(
-  '(?m)^[ \\t]*(?:-[ \\t]+)?["\']?(?:name|key|Name|Key)["\']?[ \\t]*[:=]|^[ \\t]*variable[ \\t]|^[ \\t]*<[A-Za-z_][\\w.-]*>[ \\t\\r]*$|' +
+  '(?m)^[ \\t]*(?:-[ \\t]+)?["\']?(?:name|key|Name|Key)["\']?[ \\t]*[:=]|\\{[ \\t]*["\']?(?:name|value)["\']?[ \\t]*:|^[ \\t]*variable[ \\t]|^[ \\t]*<[A-Za-z_][\\w.-]*>[ \\t\\r]*$|' +
     '=[ \\t]*[(\\[]?[ \\t\\r]*$|\\\\[ \\t\\r]*$|^[ \\t]*\\+|["\'`][ \\t]*\\+[ \\t]*(?:["\'`]|\\r?$)|["\'`]\\.join\\(|\\]\\.join\\(["\'`]|["\'`][ \\t]+[rbuRBU]?["\'`]',
   'g',
 );
