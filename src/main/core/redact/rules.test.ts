@@ -181,11 +181,11 @@ const CASES: Record<string, RuleCases> = {
   netrc_password: { positives: ['machine api.example.com login bot password hunter2'], negatives: ['machine learning login page'] },
   sql_password: {
     positives: ["CREATE USER 'app'@'%' IDENTIFIED BY 'Zr8qLm2Wx9';", "ALTER USER app WITH PASSWORD 'pdclsxHKifxiCvQU';", "CREATE ROLE web LOGIN ENCRYPTED PASSWORD 'k3yb0ard-Cat';", "SET PASSWORD FOR 'bob'@'localhost' = PASSWORD('s3cr3tpw');", "create user scott identified by tiger99;".replace('tiger99', "'tiger99'")],
-    negatives: ["ALTER USER app WITH PASSWORD '%s';", "CREATE USER 'app'@'%' IDENTIFIED BY '<password>';", "ALTER USER app WITH PASSWORD ':password';", 'user password reset flow', "CREATE USER app IDENTIFIED BY '${DB_PASSWORD}';"],
+    negatives: ["ALTER USER app WITH PASSWORD '%s';", "CREATE USER 'app'@'%' IDENTIFIED BY '<password>';", "ALTER USER app WITH PASSWORD ':password';", 'user password reset flow', 'USER = PASSWORD = "%!*\'();:@&=+$,/?#[] "', "CREATE USER app IDENTIFIED BY '${DB_PASSWORD}';"],
   },
   cookie_header: {
     positives: ['Cookie: session=8f3kQm2ZxP0aLw9sYt7v', 'Set-Cookie: sessionid=38afes7a8; Path=/; HttpOnly', 'Cookie: theme=dark; connect.sid=s%3AaB3dE5fG7hI9', "curl -b 'auth_token=Zr8qLm2Wx9pT' https://x.io", `document.cookie = "remember_me=${a.b62(24)}"`],
-    negatives: ['Cookie: theme=dark; lang=en-US', 'Set-Cookie: session=<value>; Path=/', 'const cookie = req.headers.cookie;', 'Set-Cookie: sessionid=; Max-Age=0', 'git checkout -b feature/login'],
+    negatives: ['Cookie: theme=dark; lang=en-US', 'Set-Cookie: session=<value>; Path=/', 'const cookie = req.headers.cookie;', 'cookie = jar.get(key, domain=domain1)', 'Set-Cookie: sessionid=; Max-Age=0', 'git checkout -b feature/login'],
   },
   terraform_variable_default: {
     positives: ['variable "db_password" { default = "Zr8qLm2Wx9" }', `variable "api_token" { type = string, default = "${a.b62(32)}" }`],

@@ -395,7 +395,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     // CREATE USER … IDENTIFIED BY '…' (MySQL, Oracle), CREATE / ALTER USER | ROLE … WITH [ENCRYPTED] PASSWORD '…'
     // (PostgreSQL), SET PASSWORD [FOR …] = [PASSWORD(]'…', sp_addlogin / CREATE LOGIN … WITH PASSWORD = '…'.
     pattern:
-      '\\b(?:identified\\s+(?:with\\s+[\\w\'"`]+\\s+)?by(?:\\s+password)?|(?:user|role|login)\\b[^;\'"]{0,120}?\\bpassword(?:\\s*=)?|' +
+      '\\b(?:identified\\s+(?:with\\s+[\\w\'"`]+\\s+)?by(?:\\s+password)?|(?:create|alter)\\s+(?:user|role|login)\\b[^;\'"]{0,120}?\\bpassword(?:\\s*=)?|' +
       'set\\s+password\\b[^;=]{0,120}=\\s*(?:password\\s*\\()?)\\s*[\'"`]([^\'"`]+)[\'"`]',
     flags: 'i',
     keywords: ['identified', 'password'],
@@ -406,7 +406,8 @@ const OWN_RULES: readonly RedactionRule[] = [
     id: 'cookie_header',
     type: 'session_cookie',
     // The whole header value: the check reads its `name=value` pairs (a session or auth cookie, or a random value).
-    pattern: '\\b(?:set-)?cookie["\']?\\s*[:=]\\s*["\']?([^\\r\\n]*=[^\\r\\n]*)|(?:^|\\s)(?:-b|--cookie)\\s+["\']?([^"\'\\s]*=[^"\'\\s]*)',
+    // A header (`Cookie:`) or a string assigned to a cookie (`document.cookie = "…"`), not code (`cookie = jar.get(…)`).
+    pattern: '\\b(?:set-)?cookie["\']?\\s*(?::\\s*["\']?|=\\s*["\'`])([^\\r\\n]*=[^\\r\\n]*)|(?:^|\\s)(?:-b|--cookie)\\s+["\']?([^"\'\\s]*=[^"\'\\s]*)',
     flags: 'i',
     keywords: ['cookie', '-b'],
     valueCheck: 'cookie',

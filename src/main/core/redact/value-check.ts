@@ -364,7 +364,8 @@ function cookieLike(header: string): boolean {
     if (eq <= 0) continue;
     const name = pair.slice(0, eq).trim().replace(/^["'`]+/, '');
     const value = pair.slice(eq + 1).trim().replace(/["'`,)]+$/, '');
-    if (COOKIE_ATTRIBUTE.test(name) || value.length < 6 || isPlaceholder(value)) continue;
+    // A cookie name is a token: no spaces, parentheses or commas (`jar.get(key, domain=…)` is code).
+    if (!/^[\w.!#$%&'*+^`|~-]+$/.test(name) || COOKIE_ATTRIBUTE.test(name) || value.length < 6 || isPlaceholder(value)) continue;
     if (SESSION_COOKIE.test(name) || credentialLike(value, true)) return true;
   }
   return false;
