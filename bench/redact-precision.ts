@@ -114,7 +114,7 @@ if (values.secretlint) {
   if (values.samples) for (const n of notes) console.log(`  ${n}`);
 }
 
-const EXT = /\.(?:ts|js|mjs|cjs|md|tsx|jsx|py|go|rs|java|rb|rst|txt|ya?ml|toml|json|jsonl|ini|cfg|sh|html)$/;
+const EXT = /\.(?:ts|js|mjs|cjs|md|tsx|jsx|py|go|rs|java|rb|rst|txt|ya?ml|toml|json|jsonl|ini|cfg|sh|html|tf|tfvars|sql|env)$/;
 let totalLines = 0;
 let totalCred = 0;
 for (const path of positionals) {

@@ -237,7 +237,7 @@ export function isCode(value: string): boolean {
 
 // A key name that describes a credential without holding one: `passwordLength`, `tokenType`, `secretName`, `keyPath`.
 const META_KEY_SUFFIX =
-  /(?:^|[_.\-\s]|[a-z0-9](?=[A-Z]))(?:length|len|limit|count|size|max|min|type|types|kind|name|names|label|field|fields|path|paths|file|files|dir|folder|prefix|suffix|url|uri|urls|endpoint|header|headers|param|params|expiry|expires|expiration|expiresin|ttl|timeout|index|idx|regex|regexp|re|pattern|format|mode|policy|policies|version|hint|placeholder|text|message|msg|error|errors|description|desc|title|ref|refs|id|ids|env|var|variable|column|col|attr|attribute|prop|property|option|options|schema|validator|provider|manager|service|handler|callback|fn|func|event|events|status|store|storage|cache|map|set|list|array|enabled|required|visible|valid|strength|rules|rule|at|by|algorithm|alg|mask|masked|location|source|sources|target)$/i;
+  /(?:^|[_.\-\s]|[a-z0-9](?=[A-Z]))(?:length|len|limit|count|size|max|min|type|types|kind|name|names|label|field|fields|path|paths|file|files|dir|folder|prefix|suffix|url|uri|urls|endpoint|header|headers|param|params|expiry|expires|expiration|expiresin|ttl|timeout|index|idx|regex|regexp|re|pattern|format|mode|policy|policies|version|hint|placeholder|text|message|msg|error|errors|description|desc|title|ref|refs|id|ids|env|var|variable|column|col|attr|attribute|prop|property|option|options|schema|validator|provider|manager|service|handler|callback|fn|func|event|events|status|store|storage|cache|map|set|list|array|enabled|required|visible|valid|strength|rules|rule|at|by|algorithm|alg|mask|masked|location|source|sources|target|namespace|expression|schedule|rotation|ref)$/i;
 
 // Keys that are not credentials though named like one: database and DynamoDB keys (`primaryKey`, `sort_key`),
 // public halves (`public_key`, `publicToken`), keyboard and animation keys (`key_down_event`, `keyframe`), and
@@ -401,7 +401,7 @@ function randomLike(v: string, before = ''): boolean {
 // `COMMUNICATION_API_VERSION=rc0.13.0`, `CHROMA_HOST=…`, `PATH=…`. A credential in such a value is still caught
 // by its own shape (URL userinfo, provider tokens) before this rule.
 const ENV_META_NAME =
-  /(?:^|_)(?:VERSION|VER|NAME|MODEL|HOST|HOSTNAME|PORT|DIR|PATH|HOME|REGION|ZONE|LEVEL|MODE|ENV|TYPE|FORMAT|TIMEOUT|SIZE|COUNT|LIMIT|LANG|LOCALE|TZ|BRANCH|TAG|IMAGE|USER|USERNAME|EMAIL|CHARSET|ENCODING|PROFILE|STAGE|THEME|PREFIX|SUFFIX|PUBLIC_KEY|PUBKEY)$/;
+  /(?:^|_)(?:VERSION|VER|NAME|MODEL|HOST|HOSTNAME|PORT|DIR|PATH|HOME|REGION|ZONE|LEVEL|MODE|ENV|TYPE|FORMAT|TIMEOUT|SIZE|COUNT|LIMIT|LANG|LOCALE|TZ|BRANCH|TAG|IMAGE|USER|USERNAME|EMAIL|CHARSET|ENCODING|PROFILE|STAGE|THEME|PREFIX|SUFFIX|PUBLIC_KEY|PUBKEY|ADDR|ADDRESS|REPLICAS|SNITCH|ENGINE)$/;
 
 function envValueLike(v: string): boolean {
   const t = trimTrail(cutAtEscape(v.replace(/^\\["'`]/, ''))).replace(/^[$\\"'`]+|[\\"'`}\]]+$/g, '');
@@ -475,8 +475,16 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       return credentialLike(v, input.quoted, after);
     case 'random':
       return randomLike(v, input.before);
-    case 'env':
-      return !ENV_META_NAME.test(input.key ?? '') && envValueLike(v);
+    case 'env': {
+      const key = input.key ?? '';
+      if (ENV_META_NAME.test(key)) return false;
+      // `SHARDS=$SHARDS`, `X=${OTHER}`: a reference to another variable.
+      if (/^["']?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?["']?$/.test(v)) return false;
+      // Under a name that is not a credential's, a value that reads as a name (`ENGINE=InnoDB`) is configuration.
+      const bare = v.replace(/^["']|["']$/g, '');
+      if (!/pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i.test(key) && /^[A-Za-z]{2,32}$/.test(bare) && readsAsName(bare)) return false;
+      return envValueLike(v);
+    }
     case 'email':
       // `git@github.com:org/repo.git` is an scp-style remote; `logo@2x.png` an image name.
       return !/^:[^\s]/.test(after) && !/\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|tiff?)$/i.test(v);
