@@ -192,6 +192,7 @@ const CODE_SHAPES: RegExp[] = [
   new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])+(?:\\.${PATH})*[;,)]*$`), // index
   new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])*\\[$`), // an index whose quoted key the match stopped at: `request.form[`
   /^[[{(]$|^[[{(][\s\])}]*$|^\(\)\s*=>|^=>/, // structure opening on this line, arrow
+  new RegExp(`^&?${PATH}\\{[\\w\\s,:.&"']*\\}?[;,)]*$`), // a Go composite literal: `&api.Pod{}`
   /^-?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})(?:ms|s|m|h|d|kb|mb|gb|px|em|%)?[;,]?$/i, // numbers, durations, sizes
   /^(?:https?|file|wss?):\/\/[^@\s]*$/i, // a URL without credentials
 ];
@@ -324,8 +325,11 @@ function literalLetters(v: string, after: string): boolean {
   return /^[A-Za-z0-9]+$/.test(v) && !/^\s*[,;)]/.test(after) && !readsAsName(v);
 }
 
+// A shell command substitution (`$(python -c …)`, `` `openssl rand` ``): the value is computed, not written here.
+const COMMAND_SUBSTITUTION = /^(?:\$\(|`)/;
+
 function passwordLike(v: string, quoted: boolean, after: string): boolean {
-  if (!quoted && closesStructureWithName(v)) return false;
+  if (!quoted && (closesStructureWithName(v) || COMMAND_SUBSTITUTION.test(v))) return false;
   if (!quoted) v = withOpenCall(trimTrail(cutAtEscape(v)), after);
   if (v.length < 6 || isPlaceholder(v) || isProse(v) || isEnvName(v)) return false;
   if (quoted) return true;
@@ -340,7 +344,7 @@ function passwordLike(v: string, quoted: boolean, after: string): boolean {
 }
 
 function credentialLike(v: string, quoted: boolean, after = ''): boolean {
-  if (!quoted && closesStructureWithName(v)) return false;
+  if (!quoted && (closesStructureWithName(v) || COMMAND_SUBSTITUTION.test(v))) return false;
   if (!quoted) v = withOpenCall(trimTrail(cutAtEscape(v)), after);
   // Tokens hold no spaces and no commas (`192.168.0.0/24,127.0.0.1,localhost` is a list).
   if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v) || isEnvName(v)) return false;
@@ -409,6 +413,8 @@ function envValueLike(v: string): boolean {
   if (t.length < 6 || /^[($:]/.test(t) || /[;{}]/.test(t) || isPlaceholder(t)) return false;
   // Ciphertext that is meant to be committed: dotenvx `encrypted:…`, sops `ENC[…]`.
   if (/^(?:encrypted:|ENC\[)/.test(t)) return false;
+  // A YAML key cut out of a quoted value (`NODE="nodeSelector: { … }"`).
+  if (/^[A-Za-z_][\w.-]*:$/.test(t)) return false;
   // One word: `Release`, `production`, `distcc`.
   if (/^[A-Za-z][a-z]{0,11}$/.test(t)) return false;
   const url = /^[a-z][a-z0-9+.-]*:\/\/(?:([^\s/@:]*):([^\s/@]*)@)?/i.exec(t);
@@ -416,7 +422,7 @@ function envValueLike(v: string): boolean {
     // A database / queue URL in the environment (spec 000's own example, DATABASE_URL=postgres://…) counts as is.
     // A local development address without credentials (`redis://localhost:6379/0`, a compose service `redis://redis:6379`)
     // names no secret.
-    const local = /^[a-z+]+:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|[a-z][a-z0-9-]*:\d{2,5})(?::\d{2,5})?(?:\/[\w.-]*)?$/i.test(t);
+    const local = /^[a-z+]+:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|[a-z][a-z0-9-]*:\d{2,5}|\$\{?[A-Za-z_]\w*\}?)(?::(?:\d{2,5}|\$\{?[A-Za-z_]\w*\}?))?(?:\/[\w.-]*)?$/i.test(t);
     if (/^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle)/i.test(t)) return !local;
     return url[2] !== undefined && !isPlaceholder(url[2]) && url[2].length > 2;
   }
