@@ -318,7 +318,13 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
 
   /** Name/value pairs across lines and values built from several literals (joined-lines.ts), judged as one line. */
   function judgeJoined(text: string, lines: string[], verdicts: Array<Verdict | null>): void {
-    for (const j of joinedStatements(lines, text)) {
+    let joined: ReturnType<typeof joinedStatements>;
+    try {
+      joined = joinedStatements(lines, text);
+    } catch {
+      return; // an extra pass: every line has been judged on its own already
+    }
+    for (const j of joined) {
       if (j.lines.every((i) => verdicts[i])) continue;
       let found: { verdict: Verdict } | null;
       try {
