@@ -125,6 +125,12 @@ describe('tokens split across literals', () => {
     expectGone([`const stripe =`, `  "${t.slice(0, 12)}" +`, `  "${t.slice(12)}";`].join('\n'), [t]);
   });
 
+  it('literals joined inside a call', () => {
+    const t = 'sk-proj-' + a.b62(40);
+    expectGone(`client = OpenAI(api_key="${t.slice(0, 12)}" "${t.slice(12)}")`, [t.slice(8)]);
+    expectGone(`const c = new Client({ token: '${t.slice(0, 10)}' + '${t.slice(10)}' });`, [t.slice(8)]);
+  });
+
   it("''.join and [].join('')", () => {
     const t = 'xoxb-' + a.digits(12) + '-' + a.b62(24);
     expectGone(`SLACK = ''.join(["${t.slice(0, 10)}", "${t.slice(10)}"])`, [t]);

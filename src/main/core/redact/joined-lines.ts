@@ -9,6 +9,7 @@ import RE2 from 're2';
  * - a Terraform block `variable "db_password" {` … `default = "…"` → `db_password = "…"`;
  * - an XML element split over lines `<apiToken>` / `…` / `</apiToken>` → `<apiToken>…</apiToken>`;
  * - a shell command continued with `\\` whose credential flag is on a later line (`curl … \\` / `-u user:pw`);
+ * - literals joined inside a line (`Client(api_key="sk-" "abc…")`): the line judged with the joins collapsed;
  * - a value made of literals only: Python adjacent literals (`KEY = ("ab" "cd")`, over lines), `+` concatenation,
  *   `''.join([…])` / `[…].join('')` → `KEY = "abcd"`.
  * Plain string work, one pass, each window a few lines long; long lines are skipped (no value is built from them).
@@ -200,6 +201,16 @@ function continuationAt(lines: string[], i: number, out: JoinedStatement[]): num
   return used[used.length - 1]!;
 }
 
+// Two literals of one quote kind joined by `+` or by nothing but space: `"sk-" "abc"`, `'sk-' + 'abc'`.
+const LITERAL_JOIN = /(["'`])[ \t]*\+?[ \t]*\1/g;
+
+/** Literals joined anywhere in a line (`Client(api_key="sk-" "abc…")`): the line with the joins collapsed. */
+function collapsedAt(lines: string[], i: number, out: JoinedStatement[]): void {
+  const line = lines[i]!;
+  const collapsed = line.replace(LITERAL_JOIN, '');
+  if (collapsed !== line) out.push({ text: collapsed, lines: [i] });
+}
+
 /** The line without a trailing `#` / `//` comment (one outside string literals). */
 function stripComment(s: string): string {
   let quote = '';
@@ -300,6 +311,7 @@ export function joinedStatements(lines: readonly string[], text = lines.join('\n
     terraformAt(ls, i, out);
     xmlElementAt(ls, i, out);
     if (i > until) until = Math.max(literalValueAt(ls, i, out), continuationAt(ls, i, out));
+    collapsedAt(ls, i, out);
   }
   return out.filter((s) => s.text.length <= MAX_TEXT && s.lines.length > 0);
 }
