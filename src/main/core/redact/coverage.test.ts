@@ -44,6 +44,12 @@ describe('name/value pairs across lines', () => {
     expectGone(['extraEnv:', '  - name: GITHUB_TOKEN', `    value: ${t}`, 'image:', '  tag: "1.2.3"'].join('\n'), [t]);
   });
 
+  it('Hadoop-style XML property pairs', () => {
+    const k = a.b64(40);
+    expectGone(['<property>', '  <name>fs.s3a.secret.key</name>', `  <value>${k}</value>`, '</property>'].join('\n'), [k]);
+    expect(redact(['<property>', '  <name>fs.s3a.endpoint</name>', '  <value>s3.eu-west-1.amazonaws.com</value>', '</property>'].join('\n')).redactions).toEqual([]);
+  });
+
   it('pairs on one line (ECS, flow-style YAML) and block scalars', () => {
     const [p, q, t] = ['Tr0ub4dor&3y', 'hunter2hunter', a.b62(24)];
     expectGone(`      "environment": [{ "name": "DB_PASSWORD", "value": "${p}" }],`, [p]);

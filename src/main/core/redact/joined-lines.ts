@@ -7,6 +7,7 @@ import RE2 from 're2';
  * - a name/value pair: Kubernetes / Compose / Helm `- name: API_TOKEN` + `value: "…"`, the same in an ECS task
  *   definition's JSON (`"name": …` and `"value": …` in either order) → `API_TOKEN: "…"`;
  * - a Terraform block `variable "db_password" {` … `default = "…"` → `db_password = "…"`;
+ * - Hadoop-style `<property>` pairs (`<name>fs.s3a.secret.key</name>` / `<value>…</value>`);
  * - an XML element split over lines `<apiToken>` / `…` / `</apiToken>` → `<apiToken>…</apiToken>`;
  * - a shell command continued with `\\` whose credential flag is on a later line (`curl … \\` / `-u user:pw`);
  * - literals joined inside a line (`Client(api_key="sk-" "abc…")`): the line judged with the joins collapsed;
@@ -109,7 +110,21 @@ function terraformAt(lines: string[], i: number, out: JoinedStatement[]): void {
   }
 }
 
+// Hadoop / Java `<property>` configuration: `<name>fs.s3a.secret.key</name>` then `<value>…</value>`.
+const XML_NAME = /^[ \t]*<name>[ \t]*([A-Za-z_][\w.-]{1,200})[ \t]*<\/name>[ \t\r]*$/;
+const XML_VALUE = /^[ \t]*<value>([^<]{1,1000})<\/value>[ \t\r]*$/;
+
 function xmlElementAt(lines: string[], i: number, out: JoinedStatement[]): void {
+  const named = XML_NAME.exec(lines[i]!);
+  if (named) {
+    for (let j = i + 1; j < Math.min(lines.length, i + 4); j++) {
+      const v = XML_VALUE.exec(lines[j]!);
+      if (v) {
+        out.push({ text: `${named[1]} = "${v[1]!.trim()}"`, lines: [j] });
+        break;
+      }
+    }
+  }
   const m = XML_OPEN.exec(lines[i]!);
   if (!m || i + 2 >= lines.length) return;
   const body = XML_BODY.exec(lines[i + 1]!);
@@ -271,7 +286,7 @@ function literalValueAt(lines: string[], i: number, out: JoinedStatement[]): num
  * (`(`, `[`, `=`, `:`, `+`), a line starting with `+`, and `+` / `.join(` / two literals next to a quote.
  */
 const CANDIDATE = new RE2(
-  '(?m)^[ \\t]*(?:-[ \\t]+)?["\']?(?:name|key|Name|Key)["\']?[ \\t]*[:=]|\\{[ \\t]*["\']?(?:name|value)["\']?[ \\t]*:|^[ \\t]*variable[ \\t]|^[ \\t]*<[A-Za-z_][\\w.-]*>[ \\t\\r]*$|' +
+  '(?m)^[ \\t]*(?:-[ \\t]+)?["\']?(?:name|key|Name|Key)["\']?[ \\t]*[:=]|\\{[ \\t]*["\']?(?:name|value)["\']?[ \\t]*:|^[ \\t]*variable[ \\t]|^[ \\t]*<name>|^[ \\t]*<[A-Za-z_][\\w.-]*>[ \\t\\r]*$|' +
     '=[ \\t]*[(\\[]?[ \\t\\r]*$|\\\\[ \\t\\r]*$|^[ \\t]*\\+|["\'`][ \\t]*\\+[ \\t]*(?:["\'`]|\\r?$)|["\'`]\\.join\\(|\\]\\.join\\(["\'`]|["\'`][ \\t]+[rbuRBU]?["\'`]',
   'g',
 );
