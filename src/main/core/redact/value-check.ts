@@ -313,6 +313,9 @@ export function isEnvName(v: string): boolean {
  * parts that are not words.
  */
 function readsAsName(v: string): boolean {
+  // A one-letter hump between capitals (`…uKlF…`) or a lone capital at the end (`…piQ`) is random case, not a name
+  // (`userId`, `getIoTDevice`: the usual two-letter words are allowed).
+  if (/(?!Id|Io|Ui|Db|Os|Js|Ts|Go|Ok|Ai|Ip|Op|Up|Of|On|To|In|At|By|Is|Or|No)[A-Z][a-z][A-Z]|[a-z]{2}[A-Z]$/.test(v)) return false;
   if (isWordy(v)) return true;
   const parts = v.split('_').flatMap((p) => p.match(/[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? []);
   if (parts.length === 0 || !parts.every((p) => /^[0-9]{1,2}$/.test(p) || (p.length >= 2 && (p.length <= 4 || isWordy(p))))) return false;
