@@ -112,14 +112,13 @@ function valueOf(line: string): { value: string; quoted: boolean } {
   return { value: v, quoted: false };
 }
 
-// Operators and brackets: an unquoted line holding them with a space is an expression, not a value.
-const EXPRESSION = /[()[\]{}=?:&|<>+*;,]/;
-
 function looksLikeValue(line: string): boolean {
   const { value, quoted } = valueOf(line);
   if (value.length < 4 || isPlaceholder(value)) return false;
   if (quoted) return true;
-  if (/\s/.test(value) && EXPRESSION.test(value)) return false;
+  // An unquoted line of several words is a command or prose (`echo $GOOGLE_APPLICATION_CREDENTIALS` after an empty
+  // `export GOOGLE_APPLICATION_CREDENTIALS=`), a comment is a comment: a secret with spaces in it is quoted.
+  if (/\s/.test(value) || /^(?:#|\/\/)/.test(value)) return false;
   if (/^["'`]/.test(value)) return false; // more than one literal: an expression
   if (isCode(value) && !/\d/.test(value)) return false;
   if (/^(?:const|let|var|return|if|for|while|def|class|function|import|export|typeof|new|await)\b/.test(value)) return false;

@@ -218,7 +218,7 @@ describe('JSONL log', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redact-log-'));
     const file = path.join(dir, '.agents', 'ao', 'redaction.log');
     const redactor = createRedactor({ log: createJsonlRedactionLog(file), now: FIXED_NOW });
-    redactor.redactText('ok\nDEPLOY_REGION=eu-west-1\nok', { source: '.env', section: 'HISTORY' });
+    redactor.redactText('ok\nDEPLOY_TARGET=eu-west-1\nok', { source: '.env', section: 'HISTORY' });
     redactor.redactText('jane@example.com', { source: 'a.md', section: 'INTEL' });
     const lines = fs.readFileSync(file, 'utf8').split('\n');
     expect(lines.at(-1)).toBe('');

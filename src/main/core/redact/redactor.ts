@@ -1,5 +1,6 @@
 import { shannonEntropy } from './entropy.ts';
 import { detectOpening, continueValue, type Pending } from './multiline.ts';
+import { joinedStatements } from './joined-lines.ts';
 import { canonicalViews, mayDisguise } from './normalize.ts';
 import { compileRe2, compileRe2Set } from './re2-compile.ts';
 import { BUILTIN_RULES } from './rules.ts';
@@ -315,6 +316,26 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     }
   }
 
+  /** Name/value pairs across lines and values built from several literals (joined-lines.ts), judged as one line. */
+  function judgeJoined(text: string, lines: string[], verdicts: Array<Verdict | null>): void {
+    let joined: ReturnType<typeof joinedStatements>;
+    try {
+      joined = joinedStatements(lines, text);
+    } catch {
+      return; // an extra pass: every line has been judged on its own already
+    }
+    for (const j of joined) {
+      if (j.lines.every((i) => verdicts[i])) continue;
+      let found: { verdict: Verdict } | null;
+      try {
+        found = scan(j.text, () => false);
+      } catch {
+        found = { verdict: ERROR_RULE };
+      }
+      if (found) for (const i of j.lines) verdicts[i] ??= found.verdict;
+    }
+  }
+
   function redactText(text: string, ctx: RedactContext): RedactResult {
     const lines = text.split('\n');
     let hot: Uint8Array | null;
@@ -337,6 +358,7 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       verdicts[i] = result.verdict;
     }
     joinWrapped(lines, verdicts);
+    judgeJoined(text, lines, verdicts);
     const redactions: RedactionEvent[] = [];
     for (let i = 0; i < lines.length; i++) {
       const verdict = verdicts[i];
