@@ -1,5 +1,6 @@
 import { parseTranscript, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
 import { CliError, readInput, type CommandContext } from '../command.ts';
+import { printable } from '../printable.ts';
 
 /** Reads and parses `--transcript FILE` (or `-`); malformed lines go to stderr as FILE:LINE warnings, the rest is kept. */
 export async function readTranscriptFlag(ctx: CommandContext, file: string, flag = '--transcript'): Promise<Transcript> {
@@ -12,7 +13,7 @@ export async function readTranscriptFlag(ctx: CommandContext, file: string, flag
     if (err instanceof TranscriptError) throw new CliError(`${flag} ${err.message}`);
     throw err;
   }
-  for (const p of t.problems.slice(0, 20)) ctx.io.stderr(`${source}:${p.line}: ${p.message} (line skipped)\n`);
-  if (t.problems.length > 20) ctx.io.stderr(`${source}: ${t.problems.length - 20} more malformed lines skipped\n`);
+  for (const p of t.problems.slice(0, 20)) ctx.io.stderr(`${printable(source)}:${p.line}: ${p.message} (line skipped)\n`);
+  if (t.problems.length > 20) ctx.io.stderr(`${printable(source)}: ${t.problems.length - 20} more malformed lines skipped\n`);
   return t;
 }

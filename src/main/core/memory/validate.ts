@@ -26,6 +26,10 @@ export class NotFoundError extends Error {
 }
 
 export { DECISION_ID_PATTERN, TAG_MAX, TITLE_MAX };
+
+// A title is printed on terminals and rendered into packets: no character that drives a terminal or reorders text.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHAR = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 export const DEFAULT_PROJECT_ID = 'default';
 export const DEFAULT_AGENT_ID = 'user';
 
@@ -106,6 +110,7 @@ export function validateMemoryInput<T extends MemoryType>(input: MemoryInput<T>)
   if (typeof raw.title !== 'string' || title === '') add('title', 'is required');
   else if (title.length > TITLE_MAX) add('title', `must be at most ${TITLE_MAX} characters (got ${title.length})`);
   else if (/[\r\n]/.test(title)) add('title', 'must be a single line');
+  else if (CONTROL_CHAR.test(title)) add('title', 'must not contain control characters (escape sequences, bidi overrides)');
 
   const project_id = optionalId(raw.project_id, 'project_id', DEFAULT_PROJECT_ID, add);
   const agent_id = optionalId(raw.agent_id, 'agent_id', DEFAULT_AGENT_ID, add);

@@ -5,6 +5,7 @@ import type { LineContext } from './sources.ts';
 import { digest16, normalizeText } from './canonical.ts';
 import { evidenceLabel } from './gather.ts';
 import { citePath } from '../../../shared/provenance.ts';
+import { escapeControls } from '../../../shared/text-escape.ts';
 
 /** A candidate item after redaction, rendered, waiting for budgets to decide whether it stays. */
 export interface Item {
@@ -141,8 +142,9 @@ export function renderItem(
     context?: LineContext | null;
   },
 ): { text: string; redacted: number } {
-  const head = typeof opts.head === 'string' ? gate.pass(opts.head, opts.source, opts.section) : opts.head;
-  let text = `- ${opts.lead ?? ''}${head.text}${opts.tail ?? ''}`;
+  const head = typeof opts.head === 'string' ? gate.pass(escapeControls(opts.head), opts.source, opts.section) : opts.head;
+  // The item line is one line whatever its parts hold (a file name with a newline cannot start a fake item).
+  let text = `- ${escapeControls(`${opts.lead ?? ''}${head.text}${opts.tail ?? ''}`)}`;
   let redacted = head.redacted;
   if (opts.body !== undefined && opts.body.trim() !== '') {
     const body = gate.pass(opts.body.replace(/\s+$/, ''), opts.source, opts.section, opts.bodyFirstLine ?? 1, opts.context ?? null);
@@ -174,7 +176,8 @@ export function gatedEvidence(gate: Gate, h: SearchHit, section: string): { labe
   // Anchors are slugged (lower-cased) from headings; one stored by an older build may hide a case-sensitive token
   // (`#deploy-with-akia…`), so the anchor is judged in upper case too (gateLabel).
   const anchorSafe = !h.anchor || gateLabel(h.anchor) === h.anchor;
-  const label = gate.pass(anchorSafe ? evidenceLabel(h) : evidenceLabel({ ...h, anchor: gateLabel(h.anchor) }), citePath(h), section);
+  // Escaped before the gate, so the gate judges the label exactly as it is rendered and recorded (the item id).
+  const label = gate.pass(escapeControls(anchorSafe ? evidenceLabel(h) : evidenceLabel({ ...h, anchor: gateLabel(h.anchor) })), citePath(h), section);
   const id = `${label.text}:${h.lineStart}-${h.lineEnd}`;
   gate.cited.set(id, h);
   return { label, id };

@@ -2,6 +2,7 @@
 // rendered first and never dropped while they fit; discard rules (0–30) compress verbose tool output to its summary
 // statistics, drop duplicate outputs, repeated reads and superseded plans; the rest is scored 31–99 (recency,
 // reference, task relevance, information density) and removed lowest first until the target is met.
+import { escapeControls } from '../../../shared/text-escape.ts';
 import { countTokens } from '../tokens/index.ts';
 import { renderTurn, type Transcript } from '../transcripts/index.ts';
 import { extract, openIssuesOf, type Extraction, type Provenance } from './extract.ts';
@@ -198,7 +199,7 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
   }
 
   const { sections, checks } = preservedBlock(x);
-  const header = `# COMPACTED CONTEXT\nSource: ${t.source} (${t.format}, ${n} turns${t.session_id ? `, session ${t.session_id}` : ''})`;
+  const header = `# COMPACTED CONTEXT\nSource: ${escapeControls(t.source)} (${t.format}, ${n} turns${t.session_id ? `, session ${escapeControls(t.session_id)}` : ''})`;
   const preserved = sections.length > 0 ? `# PRESERVED (seed 002: score 100)\n\n${sections.join('\n\n')}` : '';
   const fixedTokens = count(header) + (preserved ? count(preserved) : 0) + 40;
 

@@ -1,6 +1,6 @@
 // Agent session transcripts as a source (issue #13): Claude Code JSONL, Codex CLI JSONL, Markdown chat exports,
 // behind one parser interface. Recognition is by content, so a transcript is found wherever it sits.
-import type { RedactionEvent, Redactor } from '../redact/index.ts';
+import { gateLabel, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { codexParser } from './codex.ts';
 import { markdownChatParser } from './markdown-chat.ts';
@@ -51,11 +51,15 @@ export function renderTurn(t: TranscriptTurn): string {
  */
 export function redactTranscript(t: Transcript, redactor: Redactor, section = 'TRANSCRIPT', log?: ((e: RedactionEvent) => void) | null): { transcript: Transcript; redactions: number } {
   let redactions = 0;
+  // The transcript's name (a file name, an MCP `transcript_name`) is provenance that reaches the redaction log, the
+  // handoff's `Source:` line and its stored snapshot: it passes the gate like the text, before any of them sees it.
+  const source = gateLabel(t.source, { redactor, source: 'transcript name', section });
   const turns = t.turns.map((turn) => {
-    const r = redactor.redactText(turn.text, { source: `${t.source}:${turn.line}`, section });
+    const r = redactor.redactText(turn.text, { source: `${source}:${turn.line}`, section });
     redactions += r.redactions.length;
     if (log) for (const e of r.redactions) log(e);
     return r.redactions.length > 0 ? { ...turn, text: r.text } : turn;
   });
-  return { transcript: { ...t, turns }, redactions };
+  const session_id = t.session_id ? gateLabel(t.session_id, { redactor, source: 'transcript session id', section }) : t.session_id;
+  return { transcript: { ...t, source, session_id, turns }, redactions };
 }
