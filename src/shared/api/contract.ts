@@ -2,7 +2,7 @@
 // output type. The renderer calls nothing else; preload exposes exactly these names.
 import { z } from 'zod';
 import { filterDateMs } from '../filters.ts';
-import { GLOB_MAX } from '../globs.ts';
+import { GLOB_MAX, globError } from '../globs.ts';
 import { DECISION_ID_PATTERN, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../limits.ts';
 import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type RootRecord, type SearchHit, type SearchMode, type SourceRecord, type StoreStats, type WatchStatus } from '../types.ts';
 import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree, LevelLimitFinding } from '../memory.ts';
@@ -23,7 +23,16 @@ const nonEmpty = (field: string, max = 10_000) => z.string().trim().min(1, `${fi
 const filterDate = (field: string) =>
   z.string().refine((v) => filterDateMs(v) !== null, `${field} must be a date, e.g. 2026-01-31 or 2026-01-31T12:00:00Z`);
 
-const globSchema = z.string().trim().min(1, 'a glob is empty').max(GLOB_MAX).refine((g) => !/[\r\n\0]/.test(g), 'a glob is one line');
+const globSchema = z
+  .string()
+  .trim()
+  .min(1, 'a glob is empty')
+  .max(GLOB_MAX)
+  .refine((g) => !/[\r\n\0]/.test(g), 'a glob is one line')
+  .superRefine((g, ctx) => {
+    const error = globError(g);
+    if (error) ctx.addIssue({ code: 'custom', message: error });
+  });
 
 export const searchFiltersSchema = z
   .object({

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/packet.ts';
 import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../../../shared/limits.ts';
 import { SOURCE_TYPES, type SearchFilters, type SourceType } from '../../../shared/types.ts';
-import { GLOB_MAX } from '../../../shared/globs.ts';
+import { GLOB_MAX, globError } from '../../../shared/globs.ts';
 import { TOKEN_ENCODINGS } from '../tokens/index.ts';
 import { AO_V1, LAYERED_V1 } from './templates.ts';
 
@@ -193,6 +193,8 @@ function resolveFilters(f: PacketRequest['filters'] | null | undefined): SearchF
     if (!Array.isArray(v)) throw new PacketRequestError(`filters.${key}`, 'must be an array of globs');
     const globs = v.map((g: unknown, i) => {
       if (typeof g !== 'string' || g.length > GLOB_MAX || /[\r\n\0]/.test(g)) throw new PacketRequestError(`filters.${key}[${i}]`, `must be a one-line glob of at most ${GLOB_MAX} characters`);
+      const error = globError(g);
+      if (error) throw new PacketRequestError(`filters.${key}[${i}]`, error);
       return g;
     });
     if (globs.length > 100) throw new PacketRequestError(`filters.${key}`, 'at most 100 globs');
