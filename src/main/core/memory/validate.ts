@@ -6,7 +6,7 @@ import {
   type MemoryInput,
   type MemoryType,
 } from '../../../shared/memory.ts';
-import { DECISION_ID_PATTERN, TAG_MAX, TITLE_MAX } from '../../../shared/limits.ts';
+import { DECISION_FIELD_MAX, DECISION_ID_PATTERN, MEMORY_CONTENT_MAX, overCap, TAG_MAX, TITLE_MAX } from '../../../shared/limits.ts';
 
 /** Bad input, one entry per field, so a CLI or a form can show each message next to its field. */
 export class ValidationError extends Error {
@@ -132,6 +132,12 @@ export function validateMemoryInput<T extends MemoryType>(input: MemoryInput<T>)
     else parent_memory_id = raw.parent_memory_id.trim();
   }
 
+  // The cap first: a 50 MB lesson is refused before anything walks it (and before every rehydrate would).
+  const size = contentSize(raw.content);
+  if (size > MEMORY_CONTENT_MAX) {
+    add('content', overCap('content', MEMORY_CONTENT_MAX, size, 'characters of JSON'));
+    throw new ValidationError(issues);
+  }
   const content = normalizeContent(type as MemoryType, raw.content, add);
   if (issues.length > 0) throw new ValidationError(issues);
   return {
@@ -146,6 +152,14 @@ export function validateMemoryInput<T extends MemoryType>(input: MemoryInput<T>)
     expires_at,
     parent_memory_id,
   };
+}
+
+function contentSize(v: unknown): number {
+  try {
+    return JSON.stringify(v)?.length ?? 0;
+  } catch {
+    return 0; // not JSON at all (a cycle): normalizeContent says what is wrong with it
+  }
 }
 
 function optionalId(v: unknown, field: string, fallback: string, add: (f: string, m: string) => void): string {
@@ -197,6 +211,7 @@ function normalizeContent(type: MemoryType, v: unknown, add: (f: string, m: stri
         if (value !== undefined && value !== null && typeof value !== 'string') add(field, 'must be text');
         const text = typeof value === 'string' ? trimBlock(value) : '';
         if (spec.required && text === '') add(field, 'is required');
+        if (type === 'decision' && text.length > DECISION_FIELD_MAX) add(field, overCap(field, DECISION_FIELD_MAX, text.length));
         out[key] = text;
         break;
       }

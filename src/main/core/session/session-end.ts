@@ -7,12 +7,14 @@ import type { StoredSessionView } from '../../../shared/api/contract.ts';
 import type { SessionEndResult, SessionSummary } from '../../../shared/session.ts';
 import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { countTokens } from '../tokens/index.ts';
-import { redactTranscript, type Transcript } from '../transcripts/index.ts';
+import { NOTES_MAX, overCap } from '../../../shared/limits.ts';
+import { redactTranscript, TranscriptError, type Transcript } from '../transcripts/index.ts';
 import { extract, openIssuesOf } from './extract.ts';
 import { saveExtraction } from './save.ts';
 
 /** Plain notes as a one-turn transcript, so notes and transcripts share one extractor (line numbers are the file's). */
 export function notesTranscript(text: string, source: string): Transcript {
+  if (text.length > NOTES_MAX) throw new TranscriptError(overCap(`${source}: notes`, NOTES_MAX, text.length));
   return { format: 'markdown-chat', source, session_id: null, problems: [], turns: [{ index: 0, line: 0, role: 'user', kind: 'text', ts: null, text, tool_name: null, tool_use_id: null, is_error: false }] };
 }
 

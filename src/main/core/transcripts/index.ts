@@ -1,5 +1,6 @@
 // Agent session transcripts as a source (issue #13): Claude Code JSONL, Codex CLI JSONL, Markdown chat exports,
 // behind one parser interface. Recognition is by content, so a transcript is found wherever it sits.
+import { overCap, TRANSCRIPT_MAX } from '../../../shared/limits.ts';
 import { gateLabel, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { codexParser } from './codex.ts';
@@ -26,6 +27,8 @@ export class TranscriptError extends Error {
 
 /** Parses a transcript in whichever format it is; throws TranscriptError naming the source when none fits. */
 export function parseTranscript(text: string, source: string, format?: TranscriptFormat): Transcript {
+  // One cap for every door (CLI file, MCP, API): a transcript must fit in one MCP message (limits.ts).
+  if (text.length > TRANSCRIPT_MAX) throw new TranscriptError(overCap(`${source}: transcript`, TRANSCRIPT_MAX, text.length));
   const parser = format ? TRANSCRIPT_PARSERS.find((p) => p.format === format)! : detectTranscript(text);
   if (!parser) {
     throw new TranscriptError(
