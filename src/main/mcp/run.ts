@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createApi } from '../api/index.ts';
 import { createEngines } from '../api/wire-engines.ts';
 import { getDefaultRedactor } from '../core/redact/index.ts';
 import { openStore } from '../core/store/index.ts';
 import { createMcpServer } from './server.ts';
+import { BoundedStdioServerTransport } from './stdio-transport.ts';
 
 const packageJson = fileURLToPath(new URL('../../../package.json', import.meta.url));
 
@@ -60,7 +60,8 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
     onError: (method, err) => log(`${method}: ${(err as Error).stack ?? String(err)}`),
   });
   const server = createMcpServer({ dispatch: api.dispatch, redactor: getDefaultRedactor(), version });
-  const transport = new StdioServerTransport();
+  // Bounded: an oversized or malformed line gets a JSON-RPC error, never a closed connection (stdio-transport.ts).
+  const transport = new BoundedStdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
