@@ -50,8 +50,6 @@ export function indentOf(line: string): number {
 
 const CLOSES = /[:=(|>\\+"'`-]\s*(?:#.*|\/\/.*)?$|[:=]\s*[|>][-+0-9]*\s*$/;
 
-const TRIPLE = /"""|'''/;
-
 /** An odd count of one quote character: a string left open at the end of the line. */
 function oddQuotes(line: string): boolean {
   const n = [0, 0, 0];
@@ -68,7 +66,10 @@ function oddQuotes(line: string): boolean {
 /** A line that opens a multi-line value under a sensitive key, or null. Cheap test first: what the line ends with. */
 export function detectOpening(line: string): Opening | null {
   const trimmed = line.trimEnd();
-  if (trimmed.length === 0 || !(CLOSES.test(trimmed) || TRIPLE.test(trimmed) || oddQuotes(trimmed))) return null;
+  if (trimmed.length === 0) return null;
+  // What the line ends with: its last window is enough (bounds.ts); the matchers below are RE2 over the whole line.
+  const end = trimmed.length > LINE_WINDOW ? trimmed.slice(-LINE_WINDOW) : trimmed;
+  if (!(CLOSES.test(end) || trimmed.includes('"""') || trimmed.includes("'''") || oddQuotes(trimmed))) return null;
   const m = matchers();
   // A key too long to judge (bounds.ts) counts as sensitive.
   const sensitive = (key: string | undefined) => key !== undefined && (key.length > MAX_JUDGED_VALUE || !keyIsMeta(key));

@@ -341,7 +341,8 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       }
       if (hot && !pending && !fromValue) {
         // A sensitive key whose value continues on the following lines (judged in its canonical form too).
-        for (const form of [pieces.at(-1)!, ...lastViews]) {
+        // The whole line (detectOpening is RE2 and linear scans), and the last window's views.
+        for (const form of [line, ...lastViews]) {
           const opening = detectOpening(form.split('\n').at(-1) as string);
           if (!opening) continue;
           pending = opening.pending;
