@@ -203,6 +203,22 @@ describe('a bounded gate (issue #22)', () => {
     if (text.startsWith('password:\n')) expect(lines[1]).toMatch(/^\[REDACTED: (?:timeout|password)\]$/);
   });
 
+  it('a line over the budget by the clock but not by CPU time (a loaded machine) is not a timeout; over both, it is', () => {
+    const rules: RedactionRule[] = Array.from({ length: 6 }, (_, i) => ({ id: `never${i}`, type: 'never', pattern: 'NEVER_MATCHES_ANYTHING_9f3' }));
+    const run = (cpuPerCall: number) => {
+      let wall = 0;
+      let cpu = 0;
+      // Each rule run: 30 ms of wall time (six: 180 ms), `cpuPerCall` of this thread's CPU.
+      const compile: CompileFn = (src, flags) => {
+        const real = compileRe2(src, flags);
+        return { findAll: (line) => ((wall += 30), (cpu += cpuPerCall), real.findAll(line)) };
+      };
+      return createRedactor({ rules, compile, clock: () => wall, cpuClock: () => cpu }).redactText('slow line', ctx).text;
+    };
+    expect(run(2)).toBe('slow line');
+    expect(run(30)).toBe('[REDACTED: timeout]');
+  });
+
   it('the joined check of a hard-wrapped token has a budget too', () => {
     let now = 0;
     const joined = 'Zq8xW2vK9pL4mN7bR1tY5uH3jG6';

@@ -21,6 +21,18 @@ import type {
 } from './types.ts';
 
 export const DEFAULT_TIME_BUDGET_MS = 100;
+/** Wall ms after which a line's CPU time is sampled (budgetFrom): most lines finish long before. */
+const CPU_MARK_MS = 5;
+
+/** This thread's CPU time in ms (user + system), or null where Node lacks process.threadCpuUsage. */
+function threadCpuMs(): (() => number) | null {
+  const usage = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage;
+  if (typeof usage !== 'function') return null;
+  return () => {
+    const u = usage.call(process);
+    return (u.user + u.system) / 1000;
+  };
+}
 
 /** Rule ids used when the gate fails closed rather than on a pattern match. */
 export const ERROR_RULE = { id: 'redaction_error', type: 'error' } as const;
@@ -186,6 +198,27 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
   const useKeywords = !deps.compile && !deps.compileSet;
   const budget = deps.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
   const clock = deps.clock ?? (() => performance.now());
+  const cpuClock = deps.cpuClock !== undefined ? deps.cpuClock : deps.clock ? null : threadCpuMs();
+
+  /**
+   * A per-line budget: over `budget` ms by the clock, and (when there is a CPU clock) by this thread's CPU time too.
+   * The CPU clock is a system call, so it is read only for a line already past CPU_MARK_MS: before that mark its wall
+   * time is counted as CPU time (an upper bound), after it the CPU clock's own difference.
+   */
+  function budgetFrom(): () => boolean {
+    const start = clock();
+    let mark: { wall: number; cpu: number } | null = null;
+    return () => {
+      const wall = clock() - start;
+      if (wall <= budget) {
+        if (cpuClock && mark === null && wall > CPU_MARK_MS) mark = { wall, cpu: cpuClock() };
+        return false;
+      }
+      if (!cpuClock) return true;
+      mark ??= { wall, cpu: cpuClock() };
+      return mark.wall + (cpuClock() - mark.cpu) > budget;
+    };
+  }
   const now = deps.now ?? (() => new Date());
 
   const compiled: CompiledRule[] = (deps.rules ?? BUILTIN_RULES).map((r) => compileRule(r, compile));
@@ -299,8 +332,7 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
 
   /** Verdict for one line and the state for the next. */
   function checkLine(line: string, hot: boolean, state: LineState): { verdict: Verdict | null; state: LineState } {
-    const start = clock();
-    const overBudget = () => clock() - start > budget;
+    const overBudget = budgetFrom();
     let pending = state.pending;
     let fromValue = false;
     try {
@@ -389,8 +421,7 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       const head = tail ? wrapHead(lines[i + 1]) : '';
       if (!tail || !head || tail.length + head.length < 20) continue;
       // The joined check has a budget of its own, like every line; over it, the first line is redacted as `timeout`.
-      const start = clock();
-      const overBudget = () => clock() - start > budget;
+      const overBudget = budgetFrom();
       let found: { verdict: Verdict; open: CompiledRule | null } | null = null;
       try {
         // Halves of a token read as random characters, not as names (`encodeOptions` ending a line of code).
@@ -415,10 +446,10 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     const lines = text.split('\n');
     let hot: Uint8Array | null;
     try {
-      const started = clock();
+      const over = budgetFrom();
       hot = hotLines(text, lines.length);
       // A scan that failed or ran over the per-line budget decides nothing: every line is judged (and timed) itself.
-      if (clock() - started > budget) hot = null;
+      if (over()) hot = null;
     } catch {
       hot = null;
     }
