@@ -147,7 +147,7 @@ export function renderItem(
   let text = `- ${escapeControls(`${opts.lead ?? ''}${head.text}${opts.tail ?? ''}`)}`;
   let redacted = head.redacted;
   if (opts.body !== undefined && opts.body.trim() !== '') {
-    const body = gate.pass(opts.body.replace(/\s+$/, ''), opts.source, opts.section, opts.bodyFirstLine ?? 1, opts.context ?? null);
+    const body = gate.pass(opts.body.trimEnd(), opts.source, opts.section, opts.bodyFirstLine ?? 1, opts.context ?? null);
     redacted += body.redacted;
     text += '\n' + body.text.split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
   }
