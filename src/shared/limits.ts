@@ -31,7 +31,7 @@ export const DECISION_FIELD_MAX = 10_000;
 /** A search or packet query. */
 export const QUERY_MAX = 2000;
 /** A packet's task (with its acceptance criteria). */
-export const TASK_MAX = 20_000;
+export const TASK_MAX = 100_000;
 
 /** The message every cap gives: the field, the cap and the size that broke it. */
 export function overCap(field: string, cap: number, got: number, unit = 'characters'): string {
