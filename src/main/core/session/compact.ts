@@ -8,6 +8,7 @@ import { renderTurn, type Transcript } from '../transcripts/index.ts';
 import { extract, openIssuesOf, type Extraction, type Provenance } from './extract.ts';
 
 import type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind } from '../../../shared/session.ts';
+import { joinLines } from './one-line.ts';
 
 export type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind };
 
@@ -97,7 +98,7 @@ function preservedBlock(x: Extraction): { sections: string[]; checks: PreservedC
   if (open.length > 0) {
     const lines = open.map((i) => {
       checks.push({ id: i.id, kind: 'open_issue', expect: [i.title], present: false });
-      return i.kind === 'todo' ? `- TODO: ${i.title} (${at(i.at)})` : `- ${i.key} [${i.severity.toUpperCase()}]: ${i.text.replace(/\s*\n\s*/g, ' ').replace(i.key ?? '', '').replace(/^[\s:—–-]*(\[[A-Z]+\])?[\s:—–-]*/, '')} (${at(i.at)})`;
+      return i.kind === 'todo' ? `- TODO: ${i.title} (${at(i.at)})` : `- ${i.key} [${i.severity.toUpperCase()}]: ${joinLines(i.text).replace(i.key ?? '', '').replace(/^[\s:—–-]*(\[[A-Z]+\])?[\s:—–-]*/, '')} (${at(i.at)})`;
     });
     sections.push(`## Open issues\n${lines.join('\n')}`);
   }

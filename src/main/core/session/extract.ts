@@ -3,6 +3,7 @@
 // No model is involved, so the same transcript always yields the same elements.
 import type { HandoffTaskState } from '../../../shared/session.ts';
 import type { Transcript, TranscriptTurn } from '../transcripts/index.ts';
+import { joinLines } from './one-line.ts';
 
 export interface Provenance {
   turn: number;
@@ -184,7 +185,7 @@ export function parseAlternatives(s: string): { name: string; reason: string }[]
 }
 
 function decisionFields(block: string): Pick<ExtractedDecision, 'title' | 'decision' | 'rationale' | 'alternatives' | 'impact' | 'validation' | 'agent' | 'importance'> {
-  const flat = block.replace(/\s*\n\s*/g, ' ');
+  const flat = joinLines(block);
   const m = DECISION.exec(block.split('\n')[0]!);
   const start = m ? flat.indexOf(m[2]!.slice(0, 20)) : 0;
   const body = flat.slice(Math.max(0, start));

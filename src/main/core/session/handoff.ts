@@ -24,6 +24,7 @@ import { agentCapabilities, expertiseMatch, languagesOf, tagsOfMemories } from '
 import { extract, openIssuesOf, type Extraction } from './extract.ts';
 import { renderHandoffMarkdown } from './handoff-render.ts';
 import { saveExtraction } from './save.ts';
+import { joinLines } from './one-line.ts';
 
 export interface HandoffRequest {
   type: HandoffType;
@@ -157,7 +158,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
 
   const issues: HandoffIssue[] = [];
   for (const i of x ? openIssuesOf(x) : []) {
-    issues.push({ id: i.key ?? i.id, title: i.title, severity: i.severity, detail: i.text.replace(/\s*\n\s*/g, ' '), source: `${transcript!.source}:${i.at.line}` });
+    issues.push({ id: i.key ?? i.id, title: i.title, severity: i.severity, detail: joinLines(i.text), source: `${transcript!.source}:${i.at.line}` });
   }
   if (db) for (const i of storeIssues(db)) if (!issues.some((e) => norm(e.title) === norm(i.title) || norm(i.title).includes(norm(e.title)))) issues.push(i);
 

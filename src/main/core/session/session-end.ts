@@ -11,6 +11,7 @@ import { NOTES_MAX, overCap } from '../../../shared/limits.ts';
 import { redactTranscript, TranscriptError, type Transcript } from '../transcripts/index.ts';
 import { extract, openIssuesOf } from './extract.ts';
 import { saveExtraction } from './save.ts';
+import { joinLines } from './one-line.ts';
 
 /** Plain notes as a one-turn transcript, so notes and transcripts share one extractor (line numbers are the file's). */
 export function notesTranscript(text: string, source: string): Transcript {
@@ -55,7 +56,7 @@ export function summarizeSession(input: Transcript, opts: SessionEndOptions = {}
     done,
     decisions_made: x.decisions.map((d) => ({ id: `${t.source}:${d.at.line}`, title: d.title, decision: d.decision, rationale: d.rationale, alternatives: d.alternatives, importance: d.importance, source: `${t.source}:${d.at.line}` })),
     issues_encountered: [
-      ...openIssuesOf(x).map((i) => ({ id: i.key ?? i.id, kind: i.kind, title: i.title, severity: i.severity, detail: i.text.replace(/\s*\n\s*/g, ' '), source: `${t.source}:${i.at.line}` })),
+      ...openIssuesOf(x).map((i) => ({ id: i.key ?? i.id, kind: i.kind, title: i.title, severity: i.severity, detail: joinLines(i.text), source: `${t.source}:${i.at.line}` })),
       ...x.errors.filter((e) => !e.root_cause).map((e) => ({ id: e.id, kind: 'error' as const, title: e.message.slice(0, 100), severity: 'high', detail: `${e.tool ?? 'tool'} failed ${e.occurrences}× — root cause not identified`, source: `${t.source}:${e.at.line}` })),
     ],
     current_state: x.state.task ? { task: x.state.task, completion_percentage: x.state.completion_percentage, completed: x.state.completed, in_progress: x.state.in_progress, not_started: x.state.not_started, next_actions: x.state.next_actions, blockers: x.state.blockers } : null,
