@@ -124,9 +124,9 @@ export class Gate {
 }
 
 /**
- * `- <lead><head><tail>` followed by the body indented two spaces. head and body pass the gate; lead and tail are
- * the packet's own provenance formatting (ids, line ranges, scores), kept out of the gate so a `key: value`-looking
- * `#auth:1-4` cannot cost an item its provenance line.
+ * `- <lead><head><tail>` followed by the body indented two spaces. head and body pass the gate; the lead is the
+ * packet's own formatting (ids), kept out of the gate so a `key: value`-looking `#auth:1-4` cannot cost an item its
+ * provenance line; the tail (line ranges, scores, source names) passes the gate on its own.
  */
 export function renderItem(
   gate: Gate,
@@ -143,9 +143,13 @@ export function renderItem(
   },
 ): { text: string; redacted: number } {
   const head = typeof opts.head === 'string' ? gate.pass(escapeControls(opts.head), opts.source, opts.section) : opts.head;
+  // The tail names sources (file names, memory ids): judged on its own, so a name holding a key becomes its marker
+  // and the head keeps its line.
+  const tail = opts.tail ? gate.pass(escapeControls(opts.tail), opts.source, opts.section) : { text: '', redacted: 0 };
+  if (tail.redacted > 0) tail.text = ` ${tail.text}`;
   // The item line is one line whatever its parts hold (a file name with a newline cannot start a fake item).
-  let text = `- ${escapeControls(`${opts.lead ?? ''}${head.text}${opts.tail ?? ''}`)}`;
-  let redacted = head.redacted;
+  let text = `- ${escapeControls(`${opts.lead ?? ''}${head.text}${tail.text}`)}`;
+  let redacted = head.redacted + tail.redacted;
   if (opts.body !== undefined && opts.body.trim() !== '') {
     const body = gate.pass(opts.body.trimEnd(), opts.source, opts.section, opts.bodyFirstLine ?? 1, opts.context ?? null);
     redacted += body.redacted;
