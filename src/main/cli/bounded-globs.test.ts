@@ -3,6 +3,9 @@
 // Before, `*L*L*L*L*L*L*z` against a 250-character file name backtracked for minutes; the speed is bench:globs' to
 // measure, this checks the commands come back with the right answer.
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
 import { runCliCaptured } from './testing/run-cli.ts';
@@ -37,6 +40,23 @@ describe('path globs on a 250-character file name', () => {
     expect(pack.code, pack.stderr).toBe(0);
     const evidence = JSON.parse(pack.stdout).manifest.included.filter((i: { kind: string }) => i.kind === 'evidence');
     expect(evidence.map((i: { source: string }) => i.source)).toEqual(['docs/short.md#short:1-3']);
+  });
+
+  it('MCP search with the pattern as an include glob answers (it used to wedge the server)', async () => {
+    const bin = fileURLToPath(new URL('./bin.mjs', import.meta.url));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db], env: process.env as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'globs-test', version: '0.0.0' });
+    await client.connect(transport);
+    try {
+      const call = (include: string[]) => client.callTool({ name: 'search', arguments: { query: 'petrel', filters: { include } } }) as Promise<{ isError?: boolean; content: { text?: string }[] }>;
+      const none = await call(['*L*L*L*L*L*L*z']);
+      expect(none.isError, JSON.stringify(none.content)).toBeFalsy();
+      expect(none.content.map((c) => c.text).join('\n')).not.toContain(long);
+      const hit = await call(['*L*L*L*L*L*L*.md']);
+      expect(hit.content.map((c) => c.text).join('\n')).toContain('LLLL');
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses a glob it cannot match as written, naming the flag and the fault', async () => {
