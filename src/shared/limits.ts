@@ -22,6 +22,8 @@ export const UPLOAD_BATCH_BYTES = 8 * 1024 * 1024;
 export const MCP_MESSAGE_MAX_BYTES = 10 * 1024 * 1024;
 /** A transcript handed over as text (handoff, capacity, compaction, session end): fits in one MCP message. */
 export const TRANSCRIPT_MAX = 8 * 1024 * 1024;
+/** A transcript's name (a file name or path, an MCP `transcript_name`): provenance only. */
+export const TRANSCRIPT_NAME_MAX = 1024;
 /** Session notes (`Done:` / `DECISION:` / `TODO:` lines). */
 export const NOTES_MAX = 1024 * 1024;
 /** A memory's content: its JSON form (a lesson, a state, an issue, a decision with its alternatives). */

@@ -2,7 +2,7 @@
 // a mapping onto one API method. Nothing here touches the store: every call goes through the API's dispatcher, so
 // MCP is a third transport beside IPC and HTTP, with the same validation and the same engine.
 import { z } from 'zod';
-import { capError, MAX_MAX_TOKENS, MEMORY_CONTENT_MAX, MIN_MAX_TOKENS, NOTES_MAX, QUERY_MAX, TAG_MAX, TASK_MAX, TITLE_MAX, TRANSCRIPT_MAX } from '../../shared/limits.ts';
+import { capError, MAX_MAX_TOKENS, MEMORY_CONTENT_MAX, MIN_MAX_TOKENS, NOTES_MAX, QUERY_MAX, TAG_MAX, TASK_MAX, TITLE_MAX, TRANSCRIPT_MAX, TRANSCRIPT_NAME_MAX } from '../../shared/limits.ts';
 import { SOURCE_TYPES } from '../../shared/types.ts';
 import { HANDOFF_TYPES } from '../../shared/session.ts';
 
@@ -86,7 +86,7 @@ export const TOOL_INPUTS = {
   handoff: {
     type: z.enum(HANDOFF_TYPES as unknown as [string, ...string[]]).describe('complete (25k tokens), specialist (10k), continuation (40k) or emergency (15k)'),
     transcript: z.string().min(1).max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)).optional().describe('your session transcript (Claude Code / Codex CLI JSONL or a Markdown chat); without it the package comes from project memory'),
-    transcript_name: z.string().min(1).max(200).optional().describe('a name for the transcript, shown as provenance'),
+    transcript_name: z.string().min(1).max(TRANSCRIPT_NAME_MAX, capError('transcript_name', TRANSCRIPT_NAME_MAX)).optional().describe('a name for the transcript, shown as provenance'),
     from: z.string().min(1).max(100).optional().describe('your agent id'),
     to: z.string().min(1).max(100).optional().describe('the receiving agent id'),
     reason: z.string().max(2000).optional(),

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { filterDateMs } from '../filters.ts';
 import { GLOB_MAX, globError } from '../globs.ts';
-import { DECISION_FIELD_MAX, DECISION_ID_PATTERN, MAX_MAX_TOKENS, MEMORY_CONTENT_MAX, MIN_MAX_TOKENS, NOTES_MAX, capError, overCap, QUERY_MAX, TAG_MAX, TASK_MAX, TITLE_MAX, TRANSCRIPT_MAX } from '../limits.ts';
+import { DECISION_FIELD_MAX, DECISION_ID_PATTERN, MAX_MAX_TOKENS, MEMORY_CONTENT_MAX, MIN_MAX_TOKENS, NOTES_MAX, capError, overCap, QUERY_MAX, TAG_MAX, TASK_MAX, TITLE_MAX, TRANSCRIPT_MAX, TRANSCRIPT_NAME_MAX } from '../limits.ts';
 import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type RootRecord, type SearchHit, type SearchMode, type SourceRecord, type StoreStats, type WatchStatus } from '../types.ts';
 import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree, LevelLimitFinding } from '../memory.ts';
 // For the agent-facing methods (issue #11): memory.create, memory.rehydrate, hierarchy.show, search retrieval.
@@ -108,7 +108,7 @@ const projectNameSchema = z
 const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'hash must be 64 lowercase hex digits (a context_snapshot_hash)');
 
 /** A transcript handed over as text (the browser reads the dropped file): the name is only provenance. */
-const transcriptSchema = z.object({ name: z.string().trim().min(1).max(1024), text: z.string().min(1, 'the transcript is empty').max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)) }).strict();
+const transcriptSchema = z.object({ name: z.string().trim().min(1).max(TRANSCRIPT_NAME_MAX, capError('transcript name', TRANSCRIPT_NAME_MAX)), text: z.string().min(1, 'the transcript is empty').max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)) }).strict();
 const agentSchema = z.string().trim().min(1).max(100).regex(/^[^\r\n]+$/, 'agent must be one line');
 const memoryIdSchema = z.string().trim().min(1, 'id is required').max(200);
 const tagsSchema = z.array(z.string().trim().min(1).max(TAG_MAX)).max(20);
