@@ -94,6 +94,12 @@ describe('hostile file names on every format and surface', () => {
         expect(st).toContain('a.md\\n- [E99]');
         expectNoForgery(st, `mcp get_packet ${format}`);
       }
+      for (const args of [{}, { marker: '§4.docs/*' }]) {
+        const h = (await client.callTool({ name: 'hierarchy', arguments: args })) as { content: { type: string; text?: string }[] };
+        const ht = h.content.map((c) => c.text ?? '').join('\n');
+        if ('marker' in args) expect(ht).toContain('a.md\\n- [E99]');
+        expectNoForgery(ht, `mcp hierarchy ${JSON.stringify(args)}`);
+      }
     } finally {
       await client.close();
     }
