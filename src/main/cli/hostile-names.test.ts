@@ -94,6 +94,10 @@ describe('hostile file names on every format and surface', () => {
         expect(st).toContain('a.md\\n- [E99]');
         expectNoForgery(st, `mcp get_packet ${format}`);
       }
+      const found = (await client.callTool({ name: 'search', arguments: { query: 'pelican retries backoff' } })) as { content: { type: string; text?: string }[] };
+      const ft = found.content.map((c) => c.text ?? '').join('\n');
+      expect(ft).toContain('a.md\\n- [E99]');
+      expectNoForgery(ft, 'mcp search');
       for (const args of [{}, { marker: '§4.docs/*' }]) {
         const h = (await client.callTool({ name: 'hierarchy', arguments: args })) as { content: { type: string; text?: string }[] };
         const ht = h.content.map((c) => c.text ?? '').join('\n');
