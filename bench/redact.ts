@@ -1,4 +1,4 @@
-// npm run bench:redact [-- --mb 4 --rounds 5 --dir PATH]
+// npm run bench:redact [-- --mb 4 --rounds 5 --dir PATH --lines DIR]
 // 1. Throughput of the redaction gate (the default rule set: the gate's own rules, secretlint's recommended families,
 // gitleaks' default rules) on real code and docs: the .ts/.js/.mjs/.md files of a fixed list of packages in
 // node_modules (or every such file under --dir), read in path order until --mb megabytes. Prints MB/s for a cold
@@ -7,13 +7,15 @@
 // 2. The pathological lines of issue #22 (128 KB and 1 MB token runs followed by a word and a newline, long base64,
 // minified code, a long URL, the quadratic cases found in the gate's own passes): milliseconds for the worst line,
 // with the default 100 ms per-line budget (a line over it is redacted as `timeout`). Target: ≤ 100 ms per line.
+// 3. With --lines DIR (e.g. ../shared/transcripts): every line of every file under DIR judged on its own, the worst
+// line's CPU time and the count of `timeout` redactions (real text should have none).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRedactor } from '../src/main/core/redact/index.ts';
 
 const { values } = parseArgs({
-  options: { mb: { type: 'string', default: '4' }, rounds: { type: 'string', default: '5' }, dir: { type: 'string' }, samples: { type: 'boolean', default: false } },
+  options: { mb: { type: 'string', default: '4' }, rounds: { type: 'string', default: '5' }, dir: { type: 'string' }, lines: { type: 'string' }, samples: { type: 'boolean', default: false } },
 });
 const LIMIT = Number(values.mb) * 1024 * 1024;
 const ROUNDS = Number(values.rounds);
@@ -150,3 +152,32 @@ for (const [name, text] of pathological) {
   console.log(`  ${name.padEnd(48)} ${warm.toFixed(1).padStart(7)} ms wall ${warmCpu.toFixed(1).padStart(7)} ms CPU (first ${ms[0]!.toFixed(1)})  ${outcome}`);
 }
 console.log(`max ms per line: ${worst.toFixed(1)} wall, ${worstCpu.toFixed(1)} CPU (target ≤ 100, plus the budget check's granularity)`);
+
+if (values.lines) {
+  const all: string[] = [];
+  const every = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) every(p);
+      else all.push(p);
+    }
+  };
+  every(resolve(values.lines));
+  let worstLine = 0;
+  let worstAt = '';
+  let timeouts = 0;
+  let count = 0;
+  for (const f of all) {
+    const lines = readFileSync(f, 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      count++;
+      const c0 = process.cpuUsage();
+      const r = redactor.redactText(line, { source: f, section: 'BENCH' });
+      const c = process.cpuUsage(c0);
+      const ms = (c.user + c.system) / 1000;
+      if (ms > worstLine) [worstLine, worstAt] = [ms, `${relative(resolve(values.lines!), f)}:${i + 1} (${line.length} characters)`];
+      if (r.redactions.some((e) => e.type === 'timeout')) timeouts++;
+    });
+  }
+  console.log(`--lines ${values.lines}: ${all.length} files, ${count} lines; worst line ${worstLine.toFixed(1)} ms CPU at ${worstAt}; ${timeouts} timeout redactions`);
+}
