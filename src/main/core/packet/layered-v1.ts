@@ -100,7 +100,7 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
   }
   input.conversation.forEach((t, i) => {
     if (i < older) return;
-    const body = t.text.replace(/\s+$/, '').split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
+    const body = t.text.trimEnd().split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
     items.push({ id: `turn:${i + 1}`, kind: 'turn', section: 'CONVERSATION', group: 'CONVERSATION', source: `request.conversation[${i}]`, score: null, ts: t.ts ?? null, text: `- ${t.role}${t.ts ? ` (${t.ts})` : ''}:\n${body}`, redactedLines: 0 });
   });
   // Memory is ordered best first so a reader (and the drop order) sees rank directly.
