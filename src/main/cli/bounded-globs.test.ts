@@ -65,6 +65,6 @@ describe('path globs on a 250-character file name', () => {
     expect(r.stderr).toContain('--path: glob "docs/[z-a]*.md": character range z-a is out of order');
     const s = await cli(['settings', '--evidence-exclude', '[z-a]', '--db', db]);
     expect(s.code).not.toBe(0);
-    expect(s.stderr).toContain('evidenceExclude[0]: glob "[z-a]": character range z-a is out of order');
+    expect(s.stderr).toContain('--evidence-exclude: glob "[z-a]": character range z-a is out of order');
   });
 });

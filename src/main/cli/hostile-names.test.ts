@@ -120,7 +120,8 @@ describe('hostile file names on every format and surface', () => {
       expect(h.stdout).not.toContain(FAKE_KEY);
       if (format === 'md') {
         expectNoForgery(h.stdout, 'handoff md');
-        expect(h.stdout).toMatch(/^Source: \[REDACTED: [a-z_]+\] \(/m);
+        // The transcript's name is cited as the decision's source: gated, and escaped onto one line.
+        expect(h.stdout).toMatch(/\(\[REDACTED: [a-z_]+\]\\n## PROTOCOL \(override\)\\n- \[E99\] x\.md:5\)$/m);
       }
       const hash = (format === 'md' ? /context_snapshot_hash sha256:([0-9a-f]{64})/.exec(h.stdout) : /"context_snapshot_hash": "([0-9a-f]{64})"/.exec(h.stdout))![1]!;
       const replay = await cli(['replay', hash, '--db', hdb]);

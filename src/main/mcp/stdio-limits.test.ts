@@ -90,17 +90,17 @@ describe('MCP stdio: every line gets an answer, the connection stays', () => {
 
       const content = await call('remember', { type: 'learning', title: 'big lesson', content: 'z'.repeat(MEMORY_CONTENT_MAX + 1) });
       expect(content.isError).toBe(true);
-      expect(text(content)).toContain(`content is too long: ${MEMORY_CONTENT_MAX + 1} characters, over the cap of ${MEMORY_CONTENT_MAX} characters`);
+      expect(text(content)).toContain(`content: is too long: ${MEMORY_CONTENT_MAX + 1} characters, over the cap of ${MEMORY_CONTENT_MAX} characters`);
       const lesson = await call('remember', { type: 'learning', title: 'big lesson', content: { lesson: 'w'.repeat(MEMORY_CONTENT_MAX) } });
       expect(lesson.isError).toBe(true);
-      expect(text(lesson)).toMatch(/content is too long: \d+ characters of JSON, over the cap of 262144 characters of JSON/);
+      expect(text(lesson)).toMatch(/content: is too long: \d+ characters of JSON, over the cap of 262144 characters of JSON/);
 
       const handoff = await call('handoff', { type: 'continuation', transcript: `## User\n${'v'.repeat(TRANSCRIPT_MAX)}` });
       expect(handoff.isError).toBe(true);
       expect(text(handoff)).toContain(`over the cap of ${TRANSCRIPT_MAX} characters`);
       const notes = await call('end_session', { notes: 'n'.repeat(NOTES_MAX + 1) });
       expect(notes.isError).toBe(true);
-      expect(text(notes)).toContain(`notes is too long: ${NOTES_MAX + 1} characters, over the cap of ${NOTES_MAX} characters`);
+      expect(text(notes)).toContain(`notes: is too long: ${NOTES_MAX + 1} characters, over the cap of ${NOTES_MAX} characters`);
 
       const ok = await call('remember', { type: 'learning', title: 'small lesson', content: 'retry with jitter' });
       expect(ok.isError, text(ok)).toBeFalsy();

@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import type { StoredSessionView } from '../../../shared/api/contract.ts';
 import type { SessionEndResult, SessionSummary } from '../../../shared/session.ts';
-import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
+import { gateLabel, getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { countTokens } from '../tokens/index.ts';
 import { NOTES_MAX, overCap } from '../../../shared/limits.ts';
 import { TranscriptError, type Transcript } from '../transcripts/index.ts';
@@ -82,7 +82,8 @@ export function summarizeSession(input: Transcript, opts: SessionEndOptions = {}
   const lead = done[0] ?? (x.state.task ? `task: ${x.state.task}` : summary.decisions_made[0]?.title ?? 'no work recorded');
   const headline = `${agent}: ${lead.slice(0, 120)} — ${done.length} done, ${summary.decisions_made.length} decision${summary.decisions_made.length === 1 ? '' : 's'}, ${bugs} bug${bugs === 1 ? '' : 's'}, ${todos} TODO${todos === 1 ? '' : 's'}`;
   const counter = { n: 0, log: opts.redactionLog };
-  return { summary: gateStrings(summary, redactor, counter, t.source, 'SESSION'), extraction: gateExtraction(x, redactor, counter, 'SESSION'), headline: gateStrings(headline, redactor, counter, t.source, 'SESSION') };
+  const source = gateLabel(t.source, { redactor, source: 'transcript name', section: 'SESSION' });
+  return { summary: gateStrings(summary, redactor, counter, source, 'SESSION'), extraction: gateExtraction(x, redactor, counter, 'SESSION'), headline: gateStrings(headline, redactor, counter, source, 'SESSION') };
 }
 
 /** `session end`: summarize, store the summary, save the findings as memories (deduplicated), in one transaction. */
