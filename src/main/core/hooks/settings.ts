@@ -130,8 +130,9 @@ export function lineDiff(before: string, after: string, file: string): string {
   let j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) ops.push([' ', a[i++]!]), j++;
-    else if (j < m && (i >= n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) ops.push(['+', b[j++]!]);
-    else ops.push(['-', a[i++]!]);
+    // Removals before additions, as a reader expects a changed line to show.
+    else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push(['-', a[i++]!]);
+    else ops.push(['+', b[j++]!]);
   }
   const show = ops.map((op, k) => op[0] !== ' ' || ops.slice(Math.max(0, k - 3), k + 4).some((o) => o[0] !== ' '));
   const lines = [`--- ${before === '' ? '/dev/null' : file}`, `+++ ${file}`];
