@@ -122,6 +122,15 @@ describe('contextpack hook: PreCompact → SessionStart(compact) → SessionEnd'
     expect((await hook('SessionEnd', { reason: 'other' })).code).toBe(0);
     expect(log().at(-1).message).toMatch(/^already recorded session /);
     expect(counts(db)).toEqual(before);
+    // Without the record of what was captured, the run builds again and finds it all stored: still nothing added.
+    const w = openStore(db, { loadVec: false });
+    expect(w.db.prepare("DELETE FROM meta WHERE key LIKE 'hooks.%'").run().changes).toBe(2);
+    w.close();
+    expect((await hook('PreCompact', { trigger: 'auto' })).code).toBe(0);
+    expect(log().at(-1).message).toMatch(new RegExp(`^already stored continuation handoff ${hash16} \\(`));
+    expect((await hook('SessionEnd', { reason: 'other' })).code).toBe(0);
+    expect(log().at(-1).message).toMatch(/^already recorded session .*saved 0 memories$/);
+    expect(counts(db)).toEqual(before);
   });
 
   it('a fresh start prints the rehydration bundle and the MCP pointer; resume without a handoff falls back to it', async () => {

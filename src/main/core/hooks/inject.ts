@@ -1,11 +1,13 @@
 // What a new session is handed at start: after a compaction or on resume, the latest handoff stored for that session
 // (else the project's), cut to a budget; on a fresh start, the project's rehydration bundle. Claude Code inlines a
 // hook's output up to about 10,000 characters (past that it shows a preview), so both fit under a character cap too.
+// Budgets are counted as seed 000 counts injected text (4 characters a token): loading the BPE tables would cost a
+// session start more time than everything else it does.
 import type { Database } from 'better-sqlite3';
 import type { HandoffPackage } from '../../../shared/session.ts';
 import { rehydrate } from '../memory/index.ts';
 import { decodeHandoff } from '../session/index.ts';
-import { countTokens } from '../tokens/index.ts';
+import { estimateTokens } from '../tokens/index.ts';
 
 export const DEFAULT_INJECT_TOKENS = 2_000;
 export const MAX_INJECT_CHARS = 9_500;
@@ -44,7 +46,7 @@ class Fitter {
     this.maxChars = maxChars;
   }
   add(block: string): boolean {
-    const t = countTokens(block + '\n');
+    const t = estimateTokens(block + '\n');
     if (this.tokens + t > this.maxTokens || this.chars + block.length + 1 > this.maxChars) return false;
     this.parts.push(block);
     this.tokens += t;
@@ -57,7 +59,7 @@ class Fitter {
     let hi = lines.length;
     const room = (n: number) => {
       const block = `${heading}\n${lines.slice(lines.length - n).join('\n')}`;
-      return countTokens(block + '\n') + this.tokens <= this.maxTokens && this.chars + block.length + 1 <= this.maxChars;
+      return estimateTokens(block + '\n') + this.tokens <= this.maxTokens && this.chars + block.length + 1 <= this.maxChars;
     };
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
@@ -112,7 +114,7 @@ export function startupContext(db: Database, project: string, opts: { maxTokens?
   const maxTokens = opts.maxTokens ?? DEFAULT_INJECT_TOKENS;
   const maxChars = opts.maxChars ?? MAX_INJECT_CHARS;
   const pointer = mcpPointer(project);
-  const room = maxTokens - countTokens(pointer + '\n') - 8;
+  const room = maxTokens - estimateTokens(pointer + '\n') - 8;
   let bundle = rehydrate(db, { maxTokens: room, touch: opts.touch ?? false, now: opts.now }).text.trim();
   if (bundle.length + pointer.length + 2 > maxChars) bundle = bundle.slice(0, bundle.lastIndexOf('\n', maxChars - pointer.length - 40)) + '\n[… cut to fit the hook output]';
   return `${bundle}\n\n${pointer}\n`;

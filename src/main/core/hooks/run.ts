@@ -3,10 +3,12 @@
 // session (summary, findings saved as memories with the transcript line they came from). Re-running an event on the
 // same transcript changes nothing: the handoff has the same hash and nothing is saved twice.
 import type { Database } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { RedactionEvent } from '../redact/index.ts';
 import { createHandoff, endSession } from '../session/index.ts';
+import { getMeta, setMeta } from '../store/index.ts';
 import { parseTranscript, type Transcript } from '../transcripts/index.ts';
 import { DEFAULT_INJECT_TOKENS, latestHandoff, renderHandoffContext, startupContext } from './inject.ts';
 import { HookInputError, type HookPayload } from './payload.ts';
@@ -43,7 +45,7 @@ export function transcriptLabel(path: string, home = homedir()): string {
   return home && path.startsWith(home + '/') ? `~${path.slice(home.length)}` : path;
 }
 
-export function readHookTranscript(p: HookPayload): Transcript {
+export function readHookTranscript(p: HookPayload): Transcript & { sha256: string } {
   if (!p.transcript_path) throw new HookInputError(`hook payload: "transcript_path" is missing (${p.event} needs the session's transcript)`);
   let size: number;
   try {
@@ -52,9 +54,11 @@ export function readHookTranscript(p: HookPayload): Transcript {
     throw new HookInputError(`transcript ${transcriptLabel(p.transcript_path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   if (size > MAX_TRANSCRIPT_BYTES) throw new HookInputError(`transcript ${transcriptLabel(p.transcript_path)}: ${size} bytes, over the hook's limit of ${MAX_TRANSCRIPT_BYTES}`);
-  const t = parseTranscript(readFileSync(p.transcript_path, 'utf8'), transcriptLabel(p.transcript_path));
+  const bytes = readFileSync(p.transcript_path);
+  const t = parseTranscript(bytes.toString('utf8'), transcriptLabel(p.transcript_path));
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
   // A format without a session id in its lines (Markdown) takes the agent's.
-  return t.session_id || !p.session_id ? t : { ...t, session_id: p.session_id };
+  return { ...t, session_id: t.session_id ?? p.session_id, sha256 };
 }
 
 const agentOf = (t: Transcript, given?: string) => given ?? (t.format === 'markdown-chat' ? 'agent' : t.format);
@@ -65,6 +69,12 @@ class NothingNew extends Error {}
 function preCompact(db: Database, p: HookPayload, o: HookRunOptions): HookOutcome {
   const t = readHookTranscript(p);
   const agent = agentOf(t, o.agent);
+  // The same bytes, trigger and agent were captured before: their handoff is stored, nothing to build.
+  const key = `hooks.precompact.${t.sha256}.${p.trigger ?? 'auto'}.${agent}`;
+  const seen = getMeta(db, key);
+  if (seen && db.prepare('SELECT 1 FROM packet_snapshots WHERE hash = ?').get(seen)) {
+    return { action: `already stored continuation handoff ${seen.slice(0, 16)} (same transcript)`, stdout: '', hash: seen, changed: false };
+  }
   const box: { r?: ReturnType<typeof createHandoff> } = {};
   try {
     db.transaction(() => {
@@ -80,6 +90,7 @@ function preCompact(db: Database, p: HookPayload, o: HookRunOptions): HookOutcom
     if (!(err instanceof NothingNew)) throw err;
   }
   const r = box.r!;
+  setMeta(db, key, r.hash);
   const b = r.package.budget;
   return {
     action: `${r.stored ? 'stored' : 'already stored'} continuation handoff ${r.hash.slice(0, 16)} (${b.package_tokens} / ${b.max_tokens} tokens, ${r.package.compaction.tokens_before} tokens of transcript)`,
@@ -104,6 +115,11 @@ function sessionStart(db: Database, p: HookPayload, o: HookRunOptions): HookOutc
 function sessionEnd(db: Database, p: HookPayload, o: HookRunOptions): HookOutcome {
   const t = readHookTranscript(p);
   const agent = agentOf(t, o.agent);
+  const key = `hooks.sessionend.${t.sha256}.${agent}.${o.project}`;
+  const seen = getMeta(db, key);
+  if (seen && db.prepare('SELECT 1 FROM agent_sessions WHERE id = ?').get(seen)) {
+    return { action: `already recorded session ${seen} (same transcript); saved 0 memories`, stdout: '', saved: { created: 0, duplicates: 0 }, changed: false };
+  }
   const box: { r?: ReturnType<typeof endSession> } = {};
   let changed = true;
   try {
@@ -120,6 +136,7 @@ function sessionEnd(db: Database, p: HookPayload, o: HookRunOptions): HookOutcom
     changed = false;
   }
   const res = box.r!;
+  setMeta(db, key, res.summary.session_metadata.session_id);
   return {
     action: `${changed ? 'recorded' : 'already recorded'} session ${res.summary.session_metadata.session_id}: ${res.headline}; saved ${changed ? res.saved.created.length : 0} memories`,
     stdout: '',
