@@ -1,8 +1,11 @@
 // The flywheel end to end (#27): a recorded Claude Code session goes PreCompact → SessionStart(compact) →
 // SessionEnd through `contextpack hook`, as Claude Code would call it (payload on stdin), against real SQLite stores.
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { inflightPath } from '../../core/hooks/index.ts';
 import { searchMemories } from '../../core/memory/index.ts';
 import { migrations, openStore, setMeta } from '../../core/store/index.ts';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
@@ -28,8 +31,9 @@ async function setup() {
   const transcript = join(work, `${SESSION}.jsonl`);
   copyFileSync(FIXTURE, transcript);
   const db = join(home, 'projects', 'shop', 'contextpack.db');
-  const hook = (event: string, extra: object, cwd = join(repo, 'src')) =>
-    runCliCaptured(['hook', event], { env, stdin: JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, hook_event_name: event, ...extra }) });
+  // In-process and in the foreground: the detached path (the default) is tested with real processes below.
+  const hook = (event: string, extra: object, cwd = join(repo, 'src'), flags = ['--foreground']) =>
+    runCliCaptured(['hook', event, ...flags], { env, stdin: JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, hook_event_name: event, ...extra }) });
   const log = () => (existsSync(join(home, 'projects', 'shop', 'contextpack-data', 'logs', 'hooks.jsonl')) ? readFileSync(join(home, 'projects', 'shop', 'contextpack-data', 'logs', 'hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
   return { home, repo, env, transcript, db, hook, log };
 }
@@ -170,12 +174,16 @@ describe('contextpack hook never blocks the agent', () => {
     expect(mismatch.code).toBe(0);
     expect(log().at(-1).message).toBe('hook payload: "hook_event_name" is SessionEnd, but the command was called for PreCompact');
 
-    const missing = await hook('PreCompact', { transcript_path: join(tmp.make(), 'gone.jsonl') });
+    // Checked before any worker is started, and again by the worker.
+    const missing = await hook('PreCompact', { transcript_path: join(tmp.make(), 'gone.jsonl') }, undefined, []);
+    expect(missing).toMatchObject({ code: 0, stdout: '' });
+    expect(log().at(-1).message).toMatch(/^transcript .*gone\.jsonl: ENOENT$/);
+    await hook('PreCompact', { transcript_path: join(tmp.make(), 'gone.jsonl') });
     expect(missing).toMatchObject({ code: 0, stdout: '' });
     expect(log().at(-1)).toMatchObject({ ok: false, project: 'shop' });
     expect(log().at(-1).message).toMatch(/^transcript .*gone\.jsonl: ENOENT$/);
 
-    const noPath = await hook('SessionEnd', { transcript_path: null });
+    const noPath = await hook('SessionEnd', { transcript_path: null }, undefined, []);
     expect(noPath.code).toBe(0);
     expect(log().at(-1).message).toMatch(/"transcript_path" is missing/);
 
@@ -219,5 +227,30 @@ describe('contextpack hook never blocks the agent', () => {
     expect(log2().at(-1).message).toMatch(/wrote nothing$/);
     expect(readFileSync(db2).equals(b)).toBe(true);
     expect(statSync(db2).size).toBe(size);
+  });
+});
+
+describe('contextpack hook as the agent runs it (separate processes, the writing events detached)', () => {
+  const bin = fileURLToPath(new URL('../bin.mjs', import.meta.url));
+  it('PreCompact returns before the handoff is built; SessionStart(compact) right after waits for it and prints it', async () => {
+    const { env, repo, transcript, log, db } = await setup();
+    const run = (event: string, extra: object) =>
+      spawnSync(process.execPath, [bin, 'hook', event], { env: { ...process.env, ...env }, encoding: 'utf8', input: JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: repo, hook_event_name: event, ...extra }) });
+    const pre = run('PreCompact', { trigger: 'manual' });
+    expect(pre.status).toBe(0);
+    // The agent appends after the hook fired: the worker reads the session as it stood.
+    appendFileSync(transcript, JSON.stringify({ type: 'user', sessionId: SESSION, timestamp: '2026-03-04T15:59:00Z', message: { role: 'user', content: 'TASK: something typed after the compaction started' } }) + '\n');
+    const start = run('SessionStart', { source: 'compact' });
+    expect(start.status).toBe(0);
+    expect(start.stdout).toContain(`ContextPack handoff of session ${SESSION}`);
+    expect(start.stdout).toContain('Add rate limiting to POST /login');
+    expect(start.stdout).not.toContain('something typed after');
+    expect(log().filter((l) => l.event === 'PreCompact' && l.ok)).toHaveLength(1);
+
+    expect(run('SessionEnd', { reason: 'logout' }).status).toBe(0);
+    const marker = inflightPath(db, 'SessionEnd', SESSION);
+    for (let i = 0; i < 400 && existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(log().at(-1)).toMatchObject({ event: 'SessionEnd', ok: true });
+    expect(counts(db).sessions).toBe(1);
   });
 });

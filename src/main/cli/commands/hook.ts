@@ -1,7 +1,12 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { HOOK_EVENTS, type HookPayload } from '../../core/hooks/payload.ts';
+import { fileURLToPath } from 'node:url';
+import { clearInflight, inflightPath, markInflight, waitForInflight } from '../../core/hooks/inflight.ts';
+import { appendHookLog, hookLogPath } from '../../core/hooks/log.ts';
+import { HOOK_EVENTS, parseHookPayload, type HookPayload } from '../../core/hooks/payload.ts';
+import { projectForCwd } from '../../core/hooks/project.ts';
 import { AGENT_HOOKS, HOOK_AGENTS, installHooks, lineDiff, SettingsFileError, uninstallHooks, type HookAgent } from '../../core/hooks/settings.ts';
 import { currentProjectName, projectDbPath, userDataDir } from '../../paths.ts';
 import { CliError, intOption, oneOf, type Command, type CommandContext } from '../command.ts';
@@ -10,7 +15,7 @@ import { str, subcommand } from './memory-shared.ts';
 const since = (t0: number) => Math.round(performance.now() - t0);
 
 /** `--db` (or CONTEXTPACK_DB) wins; then the project whose roots hold the agent's cwd; then --project / the default. */
-function hookTarget(ctx: CommandContext, p: HookPayload | null, projectForCwd: typeof import('../../core/hooks/index.ts').projectForCwd): { dbPath: string; project: string } {
+function hookTarget(ctx: CommandContext, p: HookPayload | null): { dbPath: string; project: string } {
   const named = str(ctx, 'project') ?? ctx.io.env.CONTEXTPACK_PROJECT;
   if (str(ctx, 'db') !== undefined || ctx.io.env.CONTEXTPACK_DB) return { dbPath: ctx.dbPath, project: named ?? 'default' };
   const match = p?.cwd ? projectForCwd(userDataDir(ctx.io.env), p.cwd) : null;
@@ -21,31 +26,41 @@ function hookTarget(ctx: CommandContext, p: HookPayload | null, projectForCwd: t
 export const hookCommand: Command = {
   name: 'hook',
   summary: "Run one agent hook (PreCompact, SessionStart, SessionEnd, Stop) from the hook's JSON on stdin; always exits 0",
-  usage: `contextpack hook ${HOOK_EVENTS.join('|')} [--project NAME] [--max-tokens N] [--agent NAME] < payload.json`,
-  options: { 'max-tokens': { type: 'string' }, agent: { type: 'string' } },
+  usage: `contextpack hook ${HOOK_EVENTS.join('|')} [--project NAME] [--max-tokens N] [--agent NAME] [--foreground] < payload.json`,
+  options: { 'max-tokens': { type: 'string' }, agent: { type: 'string' }, foreground: { type: 'boolean', default: false }, bytes: { type: 'string' } },
   gatesOutput: true,
   async run(ctx) {
     const t0 = performance.now();
-    // A hook runs in a fresh process every time: Node's on-disk compile cache saves it recompiling the engine and the
-    // tokenizer tables on each run (measured: ~150 ms of the tokenizer's ~500 ms load).
-    (await import('node:module')).enableCompileCache?.();
-    const { appendHookLog, hookLogPath, parseHookPayload, projectForCwd, runHook, writesStore } = await import('../../core/hooks/index.ts');
-    const { openStore } = await import('../../core/store/index.ts');
-    const { packetLogs } = await import('../../core/packet/index.ts');
     let payload: HookPayload | null = null;
     let target = { dbPath: ctx.dbPath, project: str(ctx, 'project') ?? 'default' };
+    let marker: string | null = null;
     try {
       payload = parseHookPayload(await ctx.io.readStdin(), ctx.args[0]);
-      target = hookTarget(ctx, payload, projectForCwd);
+      target = hookTarget(ctx, payload);
       const maxTokens = intOption(ctx, 'max-tokens', undefined, 200);
+      const writes = payload.event !== 'SessionStart';
+      if (writes && ctx.values.foreground !== true) {
+        detach(ctx, payload, target);
+        return 0;
+      }
+      if (writes && ctx.values.bytes !== undefined) marker = inflightPath(target.dbPath, payload.event, payload.session_id);
+      // After a compaction the handoff the PreCompact hook is still storing is the one to print.
+      if (payload.event === 'SessionStart' && (payload.source === 'compact' || payload.source === 'resume')) await waitForInflight(inflightPath(target.dbPath, 'PreCompact', payload.session_id));
+      // A hook runs in a fresh process every time: Node's on-disk compile cache saves it recompiling the engine and
+      // the tokenizer tables on each run.
+      (await import('node:module')).enableCompileCache?.();
+      const { runHook } = await import('../../core/hooks/run.ts');
+      const { openStore } = await import('../../core/store/index.ts');
+      const { packetLogs } = await import('../../core/packet/index.ts');
       const store = openStore(target.dbPath);
       try {
         // A damaged store is open read-only: a write would fail half-way, so an event that writes stops here.
-        if (store.readOnlyReason && writesStore(payload)) throw new Error(`${store.readOnlyReason}; ${payload.event} wrote nothing`);
+        if (store.readOnlyReason && writes) throw new Error(`${store.readOnlyReason}; ${payload.event} wrote nothing`);
         const out = runHook(store.db, payload, {
           project: target.project,
           agent: str(ctx, 'agent'),
           maxTokens,
+          transcriptBytes: intOption(ctx, 'bytes', undefined, 0),
           writable: store.readOnlyReason === null,
           redactionLog: packetLogs(target.dbPath).redactionLog,
         });
@@ -61,10 +76,35 @@ export const hookCommand: Command = {
       const file = hookLogPath(target.dbPath);
       const logged = appendHookLog(file, { ts: new Date().toISOString(), event: payload?.event ?? ctx.args[0] ?? null, session_id: payload?.session_id ?? null, project: target.project, ok: false, message, ms: since(t0) });
       ctx.io.stderr(`contextpack hook: ${message}${logged ? ` (logged to ${file})` : ''}\n`);
+    } finally {
+      if (marker) clearInflight(marker);
     }
     return 0;
   },
 };
+
+/**
+ * Hands a writing event to a detached `contextpack hook <event> --foreground` and returns: the agent waits for its
+ * hooks, and a 150k-token handoff takes longer than a hook should. The transcript's size now is passed on, so the
+ * worker reads the session as it stood when the hook fired, whatever the agent appends meanwhile.
+ */
+function detach(ctx: CommandContext, p: HookPayload, target: { dbPath: string; project: string }): void {
+  let size: number;
+  try {
+    size = statSync(p.transcript_path ?? '').size;
+  } catch (err) {
+    if (!p.transcript_path) throw new Error(`hook payload: "transcript_path" is missing (${p.event} needs the session's transcript)`);
+    throw new Error(`transcript ${p.transcript_path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const args = [fileURLToPath(new URL('../bin.mjs', import.meta.url)), 'hook', p.event, '--foreground', '--bytes', String(size), '--db', target.dbPath, '--project', target.project];
+  const agent = str(ctx, 'agent');
+  if (agent) args.push('--agent', agent);
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: ctx.io.env, windowsHide: true });
+  if (child.pid === undefined) throw new Error(`could not start the ${p.event} worker`);
+  markInflight(inflightPath(target.dbPath, p.event, p.session_id), child.pid);
+  child.stdin!.end(JSON.stringify({ session_id: p.session_id, transcript_path: p.transcript_path, cwd: p.cwd, hook_event_name: p.event, trigger: p.trigger, source: p.source, reason: p.reason }));
+  child.unref();
+}
 
 function settingsFile(ctx: CommandContext, agent: HookAgent): string {
   const user = ctx.values['user-scope'] === true;

@@ -7,3 +7,4 @@ export { DEFAULT_INJECT_TOKENS, MAX_INJECT_CHARS, latestHandoff, mcpPointer, ren
 export { MAX_TRANSCRIPT_BYTES, readHookTranscript, runHook, transcriptLabel, writesStore, type HookOutcome, type HookRunOptions } from './run.ts';
 export { appendHookLog, hookLogPath, type HookLogRecord } from './log.ts';
 export { AGENT_HOOKS, HOOK_AGENTS, SettingsFileError, hookCommand, installHooks, isOurHandler, lineDiff, uninstallHooks, type HookAgent } from './settings.ts';
+export { clearInflight, inflight, inflightPath, markInflight, waitForInflight } from './inflight.ts';

@@ -23,6 +23,8 @@ export interface HookRunOptions {
   agent?: string;
   /** Token budget of what SessionStart prints. */
   maxTokens?: number;
+  /** Read only this many bytes of the transcript (its size when the hook fired). */
+  transcriptBytes?: number;
   /** False when the store is open read-only: SessionStart then reads without counting access. */
   writable?: boolean;
   now?: () => Date;
@@ -45,7 +47,8 @@ export function transcriptLabel(path: string, home = homedir()): string {
   return home && path.startsWith(home + '/') ? `~${path.slice(home.length)}` : path;
 }
 
-export function readHookTranscript(p: HookPayload): Transcript & { sha256: string } {
+/** The session's transcript; with `maxBytes`, only what it held when the hook fired (the agent appends as it goes). */
+export function readHookTranscript(p: HookPayload, maxBytes?: number): Transcript & { sha256: string } {
   if (!p.transcript_path) throw new HookInputError(`hook payload: "transcript_path" is missing (${p.event} needs the session's transcript)`);
   let size: number;
   try {
@@ -54,7 +57,8 @@ export function readHookTranscript(p: HookPayload): Transcript & { sha256: strin
     throw new HookInputError(`transcript ${transcriptLabel(p.transcript_path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   if (size > MAX_TRANSCRIPT_BYTES) throw new HookInputError(`transcript ${transcriptLabel(p.transcript_path)}: ${size} bytes, over the hook's limit of ${MAX_TRANSCRIPT_BYTES}`);
-  const bytes = readFileSync(p.transcript_path);
+  let bytes = readFileSync(p.transcript_path);
+  if (maxBytes !== undefined && maxBytes < bytes.length) bytes = bytes.subarray(0, maxBytes);
   const t = parseTranscript(bytes.toString('utf8'), transcriptLabel(p.transcript_path));
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // A format without a session id in its lines (Markdown) takes the agent's.
@@ -67,7 +71,7 @@ const agentOf = (t: Transcript, given?: string) => given ?? (t.format === 'markd
 class NothingNew extends Error {}
 
 function preCompact(db: Database, p: HookPayload, o: HookRunOptions): HookOutcome {
-  const t = readHookTranscript(p);
+  const t = readHookTranscript(p, o.transcriptBytes);
   const agent = agentOf(t, o.agent);
   // The same bytes, trigger and agent were captured before: their handoff is stored, nothing to build.
   const key = `hooks.precompact.${t.sha256}.${p.trigger ?? 'auto'}.${agent}`;
@@ -113,7 +117,7 @@ function sessionStart(db: Database, p: HookPayload, o: HookRunOptions): HookOutc
 }
 
 function sessionEnd(db: Database, p: HookPayload, o: HookRunOptions): HookOutcome {
-  const t = readHookTranscript(p);
+  const t = readHookTranscript(p, o.transcriptBytes);
   const agent = agentOf(t, o.agent);
   const key = `hooks.sessionend.${t.sha256}.${agent}.${o.project}`;
   const seen = getMeta(db, key);
