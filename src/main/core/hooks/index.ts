@@ -8,3 +8,4 @@ export { MAX_TRANSCRIPT_BYTES, readHookTranscript, runHook, transcriptLabel, wri
 export { appendHookLog, hookLogPath, type HookLogRecord } from './log.ts';
 export { AGENT_HOOKS, HOOK_AGENTS, SettingsFileError, hookCommand, installHooks, isOurHandler, lineDiff, uninstallHooks, type HookAgent } from './settings.ts';
 export { clearInflight, inflight, inflightPath, markInflight, waitForInflight } from './inflight.ts';
+export { listCaptures } from './captures.ts';
