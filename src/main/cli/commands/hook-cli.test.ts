@@ -151,6 +151,21 @@ describe('contextpack hook: PreCompact → SessionStart(compact) → SessionEnd'
     expect(resume.stdout).toContain('# PROJECT MEMORY');
   });
 
+  it("a second session of the project is handed its own task, not the first one's", async () => {
+    const { hook, env, repo } = await setup();
+    await hook('PreCompact', {});
+    const other = join(tmp.make(), 'other.jsonl');
+    const line = (type: string, content: unknown, ts: string) => JSON.stringify({ type, sessionId: 'second-session', timestamp: ts, message: { role: type, content } });
+    writeFileSync(other, [line('user', 'The checkout e2e test is flaky on CI: find out why and make it deterministic.', '2026-03-05T09:00:00Z'), line('assistant', 'Looking at the checkout test and its fixtures first.', '2026-03-05T09:00:20Z')].join('\n') + '\n');
+    const payload = (event: string, extra: object) => JSON.stringify({ session_id: 'second-session', transcript_path: other, cwd: repo, hook_event_name: event, ...extra });
+    expect((await runCliCaptured(['hook', 'PreCompact', '--foreground'], { env, stdin: payload('PreCompact', {}) })).code).toBe(0);
+    const start = await runCliCaptured(['hook', 'SessionStart'], { env, stdin: payload('SessionStart', { source: 'compact' }) });
+    expect(start.stdout).toContain('ContextPack handoff of session second-session');
+    const task = start.stdout.slice(start.stdout.indexOf('## Current task')).split('\n')[1];
+    expect(task).toContain('The checkout e2e test is flaky on CI');
+    expect(start.stdout).not.toContain('Add rate limiting');
+  });
+
   it('outside every remembered root the project comes from --project', async () => {
     const { env, transcript } = await setup();
     const r = await runCliCaptured(['hook', 'SessionStart', '--project', 'shop'], { env, stdin: JSON.stringify({ session_id: 'x', transcript_path: transcript, cwd: tmp.make(), hook_event_name: 'SessionStart', source: 'startup' }) });

@@ -161,8 +161,10 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
   }
   if (db) for (const i of storeIssues(db)) if (!issues.some((e) => norm(e.title) === norm(i.title) || norm(i.title).includes(norm(e.title)))) issues.push(i);
 
+  // A transcript's own task (stated, or its request) wins over the store's latest state, which may be another
+  // session's: the hooks record one per compaction, and two sessions of a project would hand over each other's task.
   const state: HandoffTaskState =
-    x && (x.state.text || !db || !stateFromStore(db))
+    x && (x.state.text || x.state.task || !db || !stateFromStore(db))
       ? { task: x.state.task, completion_percentage: x.state.completion_percentage, completed: x.state.completed, in_progress: x.state.in_progress, not_started: x.state.not_started, next_actions: x.state.next_actions, blockers: x.state.blockers }
       : ((db && stateFromStore(db)) ?? { task: req.reason ?? '', completion_percentage: null, completed: [], in_progress: [], not_started: [], next_actions: [], blockers: [] });
 
