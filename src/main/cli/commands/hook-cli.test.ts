@@ -149,6 +149,9 @@ describe('contextpack hook: PreCompact → SessionStart(compact) → SessionEnd'
     expect(start.stdout).toContain('contextpack mcp --project shop');
     const resume = await hook('SessionStart', { source: 'resume', session_id: 'another-session' });
     expect(resume.stdout).toContain('# PROJECT MEMORY');
+    // Codex's form: the documented hookSpecificOutput, the context in additionalContext.
+    const json = await hook('SessionStart', { source: 'startup' }, undefined, ['--format', 'json']);
+    expect(JSON.parse(json.stdout).hookSpecificOutput).toEqual({ hookEventName: 'SessionStart', additionalContext: start.stdout });
   });
 
   it("a second session of the project is handed its own task, not the first one's", async () => {

@@ -9,7 +9,7 @@ import { HOOK_EVENTS, parseHookPayload, type HookPayload } from '../../core/hook
 import { projectForCwd } from '../../core/hooks/project.ts';
 import { AGENT_HOOKS, HOOK_AGENTS, installHooks, lineDiff, SettingsFileError, uninstallHooks, type HookAgent } from '../../core/hooks/settings.ts';
 import { currentProjectName, projectDbPath, userDataDir } from '../../paths.ts';
-import { CliError, intOption, oneOf, type Command, type CommandContext } from '../command.ts';
+import { CliError, intOption, oneOf, printJson, type Command, type CommandContext } from '../command.ts';
 import { str, subcommand } from './memory-shared.ts';
 
 const since = (t0: number) => Math.round(performance.now() - t0);
@@ -26,8 +26,8 @@ function hookTarget(ctx: CommandContext, p: HookPayload | null): { dbPath: strin
 export const hookCommand: Command = {
   name: 'hook',
   summary: "Run one agent hook (PreCompact, SessionStart, SessionEnd, Stop) from the hook's JSON on stdin; always exits 0",
-  usage: `contextpack hook ${HOOK_EVENTS.join('|')} [--project NAME] [--max-tokens N] [--agent NAME] [--foreground] < payload.json`,
-  options: { 'max-tokens': { type: 'string' }, agent: { type: 'string' }, foreground: { type: 'boolean', default: false }, bytes: { type: 'string' } },
+  usage: `contextpack hook ${HOOK_EVENTS.join('|')} [--project NAME] [--max-tokens N] [--agent NAME] [--format text|json] [--foreground] < payload.json`,
+  options: { 'max-tokens': { type: 'string' }, agent: { type: 'string' }, format: { type: 'string' }, foreground: { type: 'boolean', default: false }, bytes: { type: 'string' } },
   gatesOutput: true,
   async run(ctx) {
     const t0 = performance.now();
@@ -38,6 +38,7 @@ export const hookCommand: Command = {
       payload = parseHookPayload(await ctx.io.readStdin(), ctx.args[0]);
       target = hookTarget(ctx, payload);
       const maxTokens = intOption(ctx, 'max-tokens', undefined, 200);
+      const format = oneOf(ctx.values.format, ['text', 'json'] as const, 'format', 'text' as const);
       const writes = payload.event !== 'SessionStart';
       if (writes && ctx.values.foreground !== true) {
         detach(ctx, payload, target);
@@ -64,7 +65,9 @@ export const hookCommand: Command = {
           writable: store.readOnlyReason === null,
           redactionLog: packetLogs(target.dbPath).redactionLog,
         });
-        if (out.stdout) ctx.io.stdout(out.stdout);
+        // Both agents add SessionStart's stdout to the context; as JSON, in the documented hookSpecificOutput shape.
+        if (out.stdout && format === 'json') printJson(ctx, { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: out.stdout } });
+        else if (out.stdout) ctx.io.stdout(out.stdout);
         appendHookLog(hookLogPath(target.dbPath), { ts: new Date().toISOString(), event: payload.event, session_id: payload.session_id, project: target.project, ok: true, message: out.action, ms: since(t0) });
       } finally {
         store.close();

@@ -63,6 +63,7 @@ describe('hooks settings merge', () => {
     expect(parseJsonc(uninstallHooks(shared, 'f'))).toEqual({ hooks: { PreCompact: [{ hooks: [{ type: 'command', command: 'backup.sh' }] }] } });
     const onlyOurs = installHooks('', 'f', 'codex', 'node /opt/cp/src/main/cli/bin.mjs');
     expect(Object.keys(parseJsonc(onlyOurs).hooks).sort()).toEqual(['PreCompact', 'SessionStart', 'Stop']);
+    expect(parseJsonc(onlyOurs).hooks.SessionStart[0].hooks[0].command).toBe('node /opt/cp/src/main/cli/bin.mjs hook SessionStart --format json');
     expect(parseJsonc(uninstallHooks(onlyOurs, 'f'))).toEqual({});
   });
 

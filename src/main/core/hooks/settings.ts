@@ -14,6 +14,8 @@ interface AgentHooks {
   events: HookEvent[];
   /** Seconds the agent waits for the command (the hooks return in about a second; the agent's default is longer). */
   timeout: number;
+  /** Flags for SessionStart: Codex validates SessionStart output as its JSON shape when it looks like JSON. */
+  sessionStartFlags?: string;
 }
 
 /**
@@ -23,7 +25,7 @@ interface AgentHooks {
  */
 export const AGENT_HOOKS: Record<HookAgent, AgentHooks> = {
   'claude-code': { file: join('.claude', 'settings.json'), events: ['PreCompact', 'SessionStart', 'SessionEnd'], timeout: 30 },
-  codex: { file: join('.codex', 'hooks.json'), events: ['PreCompact', 'SessionStart', 'Stop'], timeout: 30 },
+  codex: { file: join('.codex', 'hooks.json'), events: ['PreCompact', 'SessionStart', 'Stop'], timeout: 30, sessionStartFlags: '--format json' },
 };
 
 export class SettingsFileError extends Error {
@@ -86,7 +88,7 @@ export function installHooks(text: string, file: string, agent: HookAgent, comma
   const spec = AGENT_HOOKS[agent];
   let out = text.trim() === '' ? '{}\n' : text;
   for (const event of spec.events) {
-    const want = hookCommand(command, event, project);
+    const want = hookCommand(command, event, project) + (event === 'SessionStart' && spec.sessionStartFlags ? ` ${spec.sessionStartFlags}` : '');
     if (groupsOf(settings, event).some((g) => handlersOf(g).some((h) => (h as Handler).command === want))) continue;
     const group = { hooks: [{ type: 'command', command: want, timeout: spec.timeout }] };
     const exists = Array.isArray(((parseSettings(out, file).hooks as Record<string, unknown> | undefined) ?? {})[event]);
