@@ -5,7 +5,7 @@ import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, st
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inflightPath } from '../../core/hooks/index.ts';
+import { inflightPath, markInflight } from '../../core/hooks/index.ts';
 import { searchMemories } from '../../core/memory/index.ts';
 import { migrations, openStore, setMeta } from '../../core/store/index.ts';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
@@ -210,6 +210,11 @@ describe('contextpack hook never blocks the agent', () => {
     expect((await hook('PreCompact', { transcript_path: notTranscript })).code).toBe(0);
     expect(log().at(-1).message).toMatch(/not a recognized transcript/);
 
+    // A worker still recording this session: the next Stop does not start another.
+    markInflight(inflightPath(db, 'Stop', SESSION), process.pid);
+    expect((await hook('Stop', {}, undefined, [])).code).toBe(0);
+    expect(log().at(-1)).toMatchObject({ ok: true, event: 'Stop', message: 'skipped: a Stop worker for this session is still running' });
+
     expect(counts(db)).toMatchObject({ handoffs: 0, sessions: 0 });
   });
 
@@ -270,5 +275,26 @@ describe('contextpack hook as the agent runs it (separate processes, the writing
     for (let i = 0; i < 400 && existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
     expect(log().at(-1)).toMatchObject({ event: 'SessionEnd', ok: true });
     expect(counts(db).sessions).toBe(1);
+  });
+});
+
+describe('contextpack hook with Codex', () => {
+  it('a Codex rollout: PreCompact stores its handoff, SessionStart --format json hands it back as additionalContext', async () => {
+    const home = tmp.make();
+    const rollout = join(tmp.make(), 'rollout-2026-01-20T13-00-53-0194a7c2-midtask.jsonl');
+    copyFileSync(new URL('../../core/session/fixtures/midtask.codex.jsonl', import.meta.url), rollout);
+    const env = { CONTEXTPACK_HOME: home };
+    const payload = (event: string, extra: object) => JSON.stringify({ session_id: '0194a7c2-midtask', transcript_path: rollout, cwd: '/work/api', hook_event_name: event, model: 'gpt-5-codex', turn_id: 't1', ...extra });
+    expect((await runCliCaptured(['hook', 'PreCompact', '--foreground'], { env, stdin: payload('PreCompact', { trigger: 'auto' }) })).code).toBe(0);
+    const start = await runCliCaptured(['hook', 'SessionStart', '--format', 'json'], { env, stdin: payload('SessionStart', { source: 'resume', permission_mode: 'default' }) });
+    const ctx = JSON.parse(start.stdout).hookSpecificOutput.additionalContext as string;
+    expect(ctx).toContain('ContextPack handoff of session 0194a7c2-midtask');
+    expect(ctx).toContain('Implement user profile API endpoints (65 % complete)');
+    expect(ctx).toContain('- Implement PATCH with partial update support');
+    expect(ctx).toContain('DB migration approval needed from DBA team');
+    expect((await runCliCaptured(['hook', 'Stop', '--foreground'], { env, stdin: payload('Stop', { stop_hook_active: false, last_assistant_message: 'ok' }) })).code).toBe(0);
+    const lines = readFileSync(join(home, 'contextpack-data', 'logs', 'hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toMatchObject({ event: 'Stop', ok: true });
+    expect(lines.at(-1).message).toMatch(/^recorded session 0194a7c2-midtask: codex: /);
   });
 });

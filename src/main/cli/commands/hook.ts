@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clearInflight, inflightPath, markInflight, waitForInflight } from '../../core/hooks/inflight.ts';
+import { clearInflight, inflight, inflightPath, markInflight, waitForInflight } from '../../core/hooks/inflight.ts';
 import { appendHookLog, hookLogPath } from '../../core/hooks/log.ts';
 import { HOOK_EVENTS, parseHookPayload, type HookPayload } from '../../core/hooks/payload.ts';
 import { projectForCwd } from '../../core/hooks/project.ts';
@@ -41,7 +41,8 @@ export const hookCommand: Command = {
       const format = oneOf(ctx.values.format, ['text', 'json'] as const, 'format', 'text' as const);
       const writes = payload.event !== 'SessionStart';
       if (writes && ctx.values.foreground !== true) {
-        detach(ctx, payload, target);
+        const busy = detach(ctx, payload, target);
+        if (busy) appendHookLog(hookLogPath(target.dbPath), { ts: new Date().toISOString(), event: payload.event, session_id: payload.session_id, project: target.project, ok: true, message: busy, ms: since(t0) });
         return 0;
       }
       if (writes && ctx.values.bytes !== undefined) marker = inflightPath(target.dbPath, payload.event, payload.session_id);
@@ -91,7 +92,11 @@ export const hookCommand: Command = {
  * hooks, and a 150k-token handoff takes longer than a hook should. The transcript's size now is passed on, so the
  * worker reads the session as it stood when the hook fired, whatever the agent appends meanwhile.
  */
-function detach(ctx: CommandContext, p: HookPayload, target: { dbPath: string; project: string }): void {
+function detach(ctx: CommandContext, p: HookPayload, target: { dbPath: string; project: string }): string | null {
+  // Codex's Stop ends every turn: while one worker still records this session, another would only pile up behind it
+  // (the next turn's Stop records what this one skips).
+  const marker = inflightPath(target.dbPath, p.event, p.session_id);
+  if (inflight(marker)) return `skipped: a ${p.event} worker for this session is still running`;
   let size: number;
   try {
     size = statSync(p.transcript_path ?? '').size;
@@ -104,9 +109,10 @@ function detach(ctx: CommandContext, p: HookPayload, target: { dbPath: string; p
   if (agent) args.push('--agent', agent);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: ctx.io.env, windowsHide: true });
   if (child.pid === undefined) throw new Error(`could not start the ${p.event} worker`);
-  markInflight(inflightPath(target.dbPath, p.event, p.session_id), child.pid);
+  markInflight(marker, child.pid);
   child.stdin!.end(JSON.stringify({ session_id: p.session_id, transcript_path: p.transcript_path, cwd: p.cwd, hook_event_name: p.event, trigger: p.trigger, source: p.source, reason: p.reason }));
   child.unref();
+  return null;
 }
 
 function settingsFile(ctx: CommandContext, agent: HookAgent): string {
