@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clearInflight, inflight, inflightPath, markInflight, waitForInflight } from '../../core/hooks/inflight.ts';
 import { appendHookLog, hookLogPath } from '../../core/hooks/log.ts';
-import { HOOK_EVENTS, parseHookPayload, type HookPayload } from '../../core/hooks/payload.ts';
+import { HOOK_EVENTS, parseHookPayload, transcriptLabel, type HookPayload } from '../../core/hooks/payload.ts';
 import { projectForCwd } from '../../core/hooks/project.ts';
 import { AGENT_HOOKS, HOOK_AGENTS, installHooks, lineDiff, SettingsFileError, uninstallHooks, type HookAgent } from '../../core/hooks/settings.ts';
 import { currentProjectName, projectDbPath, userDataDir } from '../../paths.ts';
@@ -102,7 +102,7 @@ function detach(ctx: CommandContext, p: HookPayload, target: { dbPath: string; p
     size = statSync(p.transcript_path ?? '').size;
   } catch (err) {
     if (!p.transcript_path) throw new Error(`hook payload: "transcript_path" is missing (${p.event} needs the session's transcript)`);
-    throw new Error(`transcript ${p.transcript_path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new Error(`transcript ${transcriptLabel(p.transcript_path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const args = [fileURLToPath(new URL('../bin.mjs', import.meta.url)), 'hook', p.event, '--foreground', '--bytes', String(size), '--db', target.dbPath, '--project', target.project];
   const agent = str(ctx, 'agent');

@@ -2,6 +2,7 @@
 // {session_id, transcript_path, cwd, hook_event_name} plus per event `trigger` (PreCompact: manual | auto),
 // `source` (SessionStart: startup | resume | clear | compact) and `reason` (SessionEnd); Codex's hooks send the same
 // field names. Only these fields are read; everything else in the payload is ignored.
+import { homedir } from 'node:os';
 
 export const HOOK_EVENTS = ['PreCompact', 'SessionStart', 'SessionEnd', 'Stop'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -76,4 +77,9 @@ export function parseHookPayload(text: string, eventArg?: string): HookPayload {
     source: optString(r, 'source', 64),
     reason: optString(r, 'reason', 64),
   };
+}
+
+/** `/home/me/.claude/…` → `~/.claude/…`: handoffs, memories and logs cite the transcript without the home folder's name. */
+export function transcriptLabel(path: string, home = homedir()): string {
+  return home && path.startsWith(home + '/') ? `~${path.slice(home.length)}` : path;
 }

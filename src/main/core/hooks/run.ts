@@ -5,13 +5,12 @@
 import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import type { RedactionEvent } from '../redact/index.ts';
 import { createHandoff, endSession } from '../session/index.ts';
 import { getMeta, setMeta } from '../store/index.ts';
 import { parseTranscript, type Transcript } from '../transcripts/index.ts';
 import { DEFAULT_INJECT_TOKENS, latestHandoff, renderHandoffContext, startupContext } from './inject.ts';
-import { HookInputError, type HookPayload } from './payload.ts';
+import { HookInputError, transcriptLabel, type HookPayload } from './payload.ts';
 
 /** A 150k-token session is under 1 MB; a file far past this is not one a hook should read in its time limit. */
 export const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
@@ -40,11 +39,6 @@ export interface HookOutcome {
   saved?: { created: number; duplicates: number };
   /** False when the run found everything already recorded and wrote nothing. */
   changed: boolean;
-}
-
-/** `/home/me/.claude/…` → `~/.claude/…`: handoffs and memories cite the transcript without naming the home folder. */
-export function transcriptLabel(path: string, home = homedir()): string {
-  return home && path.startsWith(home + '/') ? `~${path.slice(home.length)}` : path;
 }
 
 /** The session's transcript; with `maxBytes`, only what it held when the hook fired (the agent appends as it goes). */
