@@ -1,5 +1,6 @@
 // The one API contract: every method's input schema (validated at the boundary by main, for both transports) and
 // output type. The renderer calls nothing else; preload exposes exactly these names.
+import type { CapturedSession } from '../captures.ts';
 import { z } from 'zod';
 import { filterDateMs } from '../filters.ts';
 import { GLOB_MAX, globError } from '../globs.ts';
@@ -253,6 +254,7 @@ export const apiInputs = {
     .strict()
     .refine((v) => (v.notes === undefined) !== (v.transcript === undefined), { message: 'give notes or a transcript', path: ['notes'] }),
   'sessions.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
+  'sessions.captures': z.object({ limit: z.number().int().min(1).max(1000).optional(), window: windowSchema.optional() }).strict(),
   'memory.search': z
     .object({
       query: capped('query', QUERY_MAX).optional(),
@@ -549,6 +551,7 @@ export interface ApiOutputs {
   'sessions.handoffGet': { hash: string; package: HandoffPackage; text: string };
   'sessions.end': SessionEndResult;
   'sessions.list': StoredSessionView[];
+  'sessions.captures': CapturedSession[];
   'memory.search': { hits: MemorySearchHit[] };
   'memory.get': MemoryRecord;
   'memory.update': MemoryPatchView;
