@@ -91,7 +91,8 @@ export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'proje
       `at ${p.handoff_metadata.timestamp}. Hash ${h.hash.slice(0, 16)}; the whole package: \`contextpack replay ${h.hash.slice(0, 16)}\`.`,
   );
   if (s.task) f.add(`## Current task\n${oneLine(s.task, 600)}${s.completion_percentage !== null ? ` (${s.completion_percentage} % complete)` : ''}`);
-  const next = [...p.next_actions.immediate, ...p.next_actions.short_term];
+  // The package lists the open work both as immediate steps and as short-term ones: each is said once here.
+  const next = [...new Set([...p.next_actions.immediate, ...p.next_actions.short_term])];
   if (next.length) f.add(`## Next actions\n${bullets(next)}`);
   if (s.in_progress.length) f.add(`## In progress\n${bullets(s.in_progress)}`);
   if (p.context_summary.blocking_dependencies.length) f.add(`## Blockers\n${bullets(p.context_summary.blocking_dependencies)}`);
