@@ -26,7 +26,7 @@ function hookTarget(ctx: CommandContext, p: HookPayload | null): { dbPath: strin
 export const hookCommand: Command = {
   name: 'hook',
   summary: "Run one agent hook (PreCompact, SessionStart, SessionEnd, Stop) from the hook's JSON on stdin; always exits 0",
-  usage: `contextpack hook ${HOOK_EVENTS.join('|')} [--project NAME] [--max-tokens N] [--agent NAME] [--format text|json] [--foreground] < payload.json`,
+  usage: `contextpack hook ${HOOK_EVENTS.join('|')} [--project NAME] [--max-tokens N] [--agent NAME] [--format text|json] [--foreground [--bytes N]] < payload.json`,
   options: { 'max-tokens': { type: 'string' }, agent: { type: 'string' }, format: { type: 'string' }, foreground: { type: 'boolean', default: false }, bytes: { type: 'string' } },
   gatesOutput: true,
   async run(ctx) {
