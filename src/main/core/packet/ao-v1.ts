@@ -1,9 +1,8 @@
 import type { DroppedItem, TruncationEvent } from '../../../shared/packet.ts';
 import type { Gathered } from './gather.ts';
-import { day, fmtScore, gatedEvidence, renderItem, type Gate, type Item } from './items.ts';
+import { day, fmtScore, renderEvidence, renderItem, type Gate, type Item } from './items.ts';
 import type { Compressor } from './compress.ts';
 import type { AoEvictionStep, AoSectionName, AoSectionSpec, AoTemplate } from './templates.ts';
-import { citePath } from '../../../shared/provenance.ts';
 
 // 000's five-section packet: gather everything at full content, trim sections over their own target by their
 // rule, then apply the overflow order to the whole packet, then the pathological fallback.
@@ -78,9 +77,8 @@ export function buildAoItems(g: Gathered, gate: Gate, task: string | null, proto
 
   const I = 'INTEL';
   g.evidence.forEach((h, i) => {
-    const { label, id: source } = gatedEvidence(gate, h, I);
-    push(I, 'evidence', { id: source, kind: 'evidence', source, score: h.norm, ts: null },
-      renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: citePath(h), section: I, bodyFirstLine: h.lineStart, context: h.context }));
+    const r = renderEvidence(gate, h, i + 1, I);
+    push(I, 'evidence', { id: r.id, kind: 'evidence', source: r.id, score: h.norm, ts: null }, r);
   });
   g.hierarchy.forEach((h, i) =>
     push(I, 'hierarchy', { id: `hierarchy ${h.marker}`, kind: 'evidence', source: `hierarchy ${h.marker}`, score: h.score, ts: null },

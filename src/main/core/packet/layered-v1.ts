@@ -1,10 +1,9 @@
 import type { AllocatorSignals, ConversationTurn, DroppedItem, PacketTool, TaskProfile, TruncationEvent } from '../../../shared/packet.ts';
 import type { TokenCounter } from '../tokens/index.ts';
 import type { Gathered } from './gather.ts';
-import { day, fmtScore, gatedEvidence, renderItem, toolSignature, type Gate, type Item } from './items.ts';
+import { day, fmtScore, renderEvidence, renderItem, toolSignature, type Gate, type Item } from './items.ts';
 import type { Compressor } from './compress.ts';
 import type { DynamicLayer, LayerName, LayeredTemplate } from './templates.ts';
-import { citePath } from '../../../shared/provenance.ts';
 
 // 003's layered pack: System → Task → Tools → Evidence → Memory → Conversation → Slack. Fixed floors, the
 // remainder split by profile weights, then the deterministic drop order Memory → older Evidence → older
@@ -58,8 +57,8 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
     items.push({ id: `tool:${t.name}`, kind: 'tool', section: 'TOOLS', group: 'TOOLS', source: 'request.tools', score: null, ts: null, text: `- ${toolSignature(t.name, t.input_schema)}: ${t.purpose}${meta ? ` (${meta})` : ''}`, redactedLines: input.toolRedactions[i] ?? 0 });
   });
   g.evidence.forEach((h, i) => {
-    const { label, id: source } = gatedEvidence(gate, h, 'EVIDENCE');
-    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: citePath(h), section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
+    const r = renderEvidence(gate, h, i + 1, 'EVIDENCE');
+    add('EVIDENCE', { id: r.id, kind: 'evidence', source: r.id, score: h.norm, ts: null }, r);
   });
   // L2/L3 hierarchy sections relevant to the query: evidence with their § markers.
   g.hierarchy.forEach((h, i) =>

@@ -115,6 +115,8 @@ export interface PacketSources {
    * first / last line when the chunker split that line across chunks. Null members: nothing to add.
    */
   lineContext?: ((documentId: number, lineStart: number, lineEnd: number) => LineContext) | null;
+  /** A whole document's lines as indexed (from its chunks), so a hit can widen to its whole definition; null: unknown. */
+  documentText?: ((documentId: number) => string[] | null) | null;
   /** Model id of the embedder behind the retriever, when it has one. */
   embedderId?: string | null;
   /** The project's "exclude from evidence by default" globs (settings, migration 80); absent → none. */
@@ -218,5 +220,28 @@ export function chunkLineContext(db: Database): (documentId: number, lineStart: 
       if (r) before = r.text.split('\n').slice(0, Math.max(0, lineStart - r.line_start));
     }
     return { before, first: fullLine(documentId, lineStart), last: lineEnd === lineStart ? null : fullLine(documentId, lineEnd) };
+  };
+}
+
+/**
+ * A document's lines rebuilt from its chunks (line_start + offset). Null when a line was split across chunks (its
+ * pieces differ): a rebuilt line would be a fragment the gate judges alone, so such a document keeps its chunks.
+ */
+export function chunkDocumentText(db: Database): (documentId: number) => string[] | null {
+  const rows = db.prepare('SELECT line_start AS start, text FROM chunks WHERE document_id = ? ORDER BY line_start, ordinal');
+  return (documentId) => {
+    const lines: (string | undefined)[] = [];
+    const all = rows.all(documentId) as { start: number; text: string }[];
+    if (all.length === 0) return null;
+    for (const r of all) {
+      const parts = r.text.split('\n');
+      for (let i = 0; i < parts.length; i++) {
+        const ln = r.start + i - 1;
+        const seen = lines[ln];
+        if (seen === undefined) lines[ln] = parts[i]!;
+        else if (seen !== parts[i]) return null;
+      }
+    }
+    return Array.from(lines, (l) => l ?? '');
   };
 }

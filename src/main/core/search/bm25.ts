@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { sep } from 'node:path';
 import type { SearchHit } from '../../../shared/types.ts';
-import { queryIsAboutTests } from './code-paths.ts';
-import { rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
+import { DEFAULT_RANK_SIGNALS, rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
+import { roleWeigher } from './code-task.ts';
 import { buildFtsQuery, queryTerms } from './fts-query.ts';
 import { ftsScorer, type ScoredRow } from './fts-scorer.ts';
 import { HIT_JOINS, filterSql, loadHits, loadHitsStatement, type FilterSql } from './hits.ts';
@@ -116,7 +116,9 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     if (missing.length > 0) rows.push(...chunksOfDocuments(missing, match, filter));
 
     const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: r.score, relPath: relPathOf(r), isFile: r.isFile === 1 }));
-    const ranked = rankCandidates(candidates, fieldScores, { signals, aboutTests: queryIsAboutTests(queryTerms(query.text)) });
+    const sig = { ...DEFAULT_RANK_SIGNALS, ...signals };
+    const weigh = roleWeigher(query.text, sig);
+    const ranked = rankCandidates(candidates, fieldScores, { signals, roleFactor: (p) => weigh(p).factor });
     return hitsInOrder(ranked.slice(0, query.k), loaded);
   }
 
