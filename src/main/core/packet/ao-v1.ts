@@ -30,7 +30,7 @@ export interface AoLayout {
   budgetChars: number;
 }
 
-export function buildAoItems(g: Gathered, gate: Gate, task: string | null, protocol: string): Item[] {
+export function buildAoItems(g: Gathered, gate: Gate, task: string | null, protocol: string, query = ''): Item[] {
   const items: Item[] = [];
   const push = (section: AoSectionName, group: string, partial: Omit<Item, 'section' | 'group' | 'text' | 'redactedLines'>, r: { text: string; redacted: number }) =>
     items.push({ ...partial, section, group, text: r.text, redactedLines: r.redacted });
@@ -97,6 +97,8 @@ export function buildAoItems(g: Gathered, gate: Gate, task: string | null, proto
   mem('issues', 'issue', g.issues);
 
   if (task !== null && task.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'task', source: 'request.task', score: null, ts: null, text: task.trim(), redactedLines: 0 });
+  // Issue #23: a query given without a task is the task (already gated, as the packet's inputs hold it).
+  else if (query.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'task', source: 'request.query', score: null, ts: null, text: query.trim(), redactedLines: 0 });
   items.push({ id: 'protocol', kind: 'protocol', section: 'PROTOCOL', group: 'protocol', source: 'resources/protocol/ao-v1.md', score: null, ts: null, text: protocol.trim(), redactedLines: 0 });
   return items;
 }
@@ -147,9 +149,13 @@ export function packetBody(query: string, sectionTexts: string[]): string {
   return `# CONTEXT PACKET\nQuery: ${query}\n\n${sectionTexts.join('\n\n')}\n`;
 }
 
-export function layoutAo(template: AoTemplate, items: Item[], query: string, maxTokens: number, compress: Compressor | null = null): AoLayout {
-  const budgetChars = maxTokens * template.charsPerToken;
-  const factor = budgetChars / template.totalTarget;
+/**
+ * `charBudget`: the packet's size in chars when the caller knows better than maxTokens × charsPerToken (the exact
+ * budget: code has fewer chars per token, so assemble lowers it until the real token count fits).
+ */
+export function layoutAo(template: AoTemplate, items: Item[], query: string, maxTokens: number, compress: Compressor | null = null, charBudget?: number): AoLayout {
+  const budgetChars = charBudget ?? maxTokens * template.charsPerToken;
+  const factor = (maxTokens * template.charsPerToken) / template.totalTarget;
   const scale = (x: number) => Math.round(x * factor);
   const states = new Map<AoSectionName, SectionState>();
   for (const spec of template.sections) {

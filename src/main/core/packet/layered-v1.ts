@@ -51,6 +51,8 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
 
   items.push({ id: 'system', kind: 'system', section: 'SYSTEM', group: 'SYSTEM', source: 'resources/protocol/layered-v1-system.md', score: null, ts: null, text: input.system.trim(), redactedLines: 0 });
   if (input.task !== null && input.task.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'TASK', source: 'request.task', score: null, ts: null, text: input.task.trim(), redactedLines: 0 });
+  // Issue #23: a query given without a task is the task.
+  else if (input.query.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'TASK', source: 'request.query', score: null, ts: null, text: input.query.trim(), redactedLines: 0 });
   // Tools arrive already gated (they are also recorded in the packet's inputs), so they are not passed twice.
   input.tools.forEach((t, i) => {
     const meta = [t.capability_class, t.risk_level, t.approval_mode].filter(Boolean).join(', ');
