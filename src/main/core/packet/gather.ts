@@ -3,6 +3,7 @@ import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
 import { roundScore } from './canonical.ts';
 import { selectEvidence } from './evidence-select.ts';
 import { wholeUnits } from './whole-units.ts';
+import { focusHits } from './focus.ts';
 import { queryIsAboutTests, type PathRole } from '../search/code-paths.ts';
 import { queryTerms } from '../search/fts-query.ts';
 import type { Gate } from './items.ts';
@@ -64,7 +65,10 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   const lineContext = sources.lineContext ?? null;
   // Whole definitions, merged per file, in line order (whole-units.ts); a unit's role comes from its file.
   const roleOf = new Map(selection.kept.map((k) => [k.hit.documentId, k.role]));
-  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(selection.kept, sources.documentText ?? null), selection.kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
+  // The best source files' other chunks that match about as well (focus.ts), then whole definitions.
+  const focus = await attempt('evidence.focus', degradations, gate, () => focusHits(selection.kept, rawQuery, sources.fileChunks ?? null, sources.documentText ?? null), []);
+  const kept = [...selection.kept, ...focus];
+  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, sources.documentText ?? null), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
   const evidence = units.map(({ hit: h, relative, also }) => ({
     ...h,
     norm: roundScore(relative),

@@ -117,6 +117,8 @@ export interface PacketSources {
   lineContext?: ((documentId: number, lineStart: number, lineEnd: number) => LineContext) | null;
   /** A whole document's lines as indexed (from its chunks), so a hit can widen to its whole definition; null: unknown. */
   documentText?: ((documentId: number) => string[] | null) | null;
+  /** The query's BM25 matches among the chunks of some documents (a packet's focus files), best first. */
+  fileChunks?: ((documentIds: number[], query: string) => FileChunkMatch[]) | null;
   /** Model id of the embedder behind the retriever, when it has one. */
   embedderId?: string | null;
   /** The project's "exclude from evidence by default" globs (settings, migration 80); absent → none. */
@@ -243,5 +245,27 @@ export function chunkDocumentText(db: Database): (documentId: number) => string[
       }
     }
     return Array.from(lines, (l) => l ?? '');
+  };
+}
+
+export interface FileChunkMatch {
+  documentId: number;
+  lineStart: number;
+  lineEnd: number;
+  score: number;
+}
+
+/** BM25 (FTS5, the retriever's column weights) over the chunks of the given documents only. */
+export function chunkFileMatches(db: Database, buildMatch: (query: string) => string | null): (documentIds: number[], query: string) => FileChunkMatch[] {
+  const st = db.prepare(
+    `SELECT c.document_id AS documentId, c.line_start AS lineStart, c.line_end AS lineEnd, -bm25(chunks_fts, 1.25, 1.25, 1) AS score
+     FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+     WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?))
+     ORDER BY score DESC, c.id`,
+  );
+  return (documentIds, query) => {
+    const match = buildMatch(query);
+    if (match === null || documentIds.length === 0) return [];
+    return st.all(match, JSON.stringify(documentIds)) as FileChunkMatch[];
   };
 }

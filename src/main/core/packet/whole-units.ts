@@ -15,7 +15,7 @@ export interface Definition {
 }
 
 /** A definition longer than this is not shown whole: its hit chunk stands instead. */
-export const MAX_UNIT_LINES = Number(process.env.CP_CAP ?? 150);
+export const MAX_UNIT_LINES = 150;
 /** Spans of one file this close (in lines) become one. */
 const MERGE_GAP = 3;
 
