@@ -66,9 +66,10 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   // Whole definitions, merged per file, in line order (whole-units.ts); a unit's role comes from its file.
   const roleOf = new Map(selection.kept.map((k) => [k.hit.documentId, k.role]));
   // The best source files' other chunks that match about as well (focus.ts), then whole definitions.
-  const focus = await attempt('evidence.focus', degradations, gate, () => focusHits(selection.kept, rawQuery, sources.fileChunks ?? null, sources.documentText ?? null), []);
+  const docText = memoized(sources.documentText ?? null);
+  const focus = await attempt('evidence.focus', degradations, gate, () => focusHits(selection.kept, rawQuery, sources.fileChunks ?? null, docText), []);
   const kept = [...selection.kept, ...focus];
-  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, sources.documentText ?? null), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
+  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
   const evidence = units.map(({ hit: h, relative, also }) => ({
     ...h,
     norm: roundScore(relative),
@@ -126,6 +127,16 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
       fallback_reason: sources.retrievalFallback ? gate.pass(sources.retrievalFallback, 'retrieval.fallback', 'MANIFEST').text : null,
       ...(selection.stop ? { evidence_stop: selection.stop } : {}),
     },
+  };
+}
+
+/** One packet reads a document's text once (focus files and whole units both need it). */
+function memoized(f: ((documentId: number) => string[] | null) | null): ((documentId: number) => string[] | null) | null {
+  if (!f) return null;
+  const seen = new Map<number, string[] | null>();
+  return (id) => {
+    if (!seen.has(id)) seen.set(id, f(id));
+    return seen.get(id)!;
   };
 }
 

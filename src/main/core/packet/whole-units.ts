@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SearchHit } from '../../../shared/types.ts';
 import { parserFor } from '../ingest/code/grammars.ts';
 import { symbolLanguage } from '../ingest/code/languages.ts';
@@ -19,10 +20,28 @@ export const MAX_UNIT_LINES = 150;
 /** Spans of one file this close (in lines) become one. */
 const MERGE_GAP = 3;
 
+// Parsing is most of a packet's cost for large files; a long-running server packs the same files again and again.
+const DEFS_CACHE = 256;
+const defsCache = new Map<string, Definition[]>();
+
 /** Every definition of a source file, nested ones included, in source order; [] for other files or on a parse failure. */
 export async function definitionsOf(path: string, text: string): Promise<Definition[]> {
   const lang = symbolLanguage(path);
   if (!lang) return [];
+  const key = `${lang}\0${createHash('sha1').update(text).digest('hex')}`;
+  const hit = defsCache.get(key);
+  if (hit) {
+    defsCache.delete(key);
+    defsCache.set(key, hit);
+    return hit;
+  }
+  const defs = await parseDefinitions(lang, text);
+  defsCache.set(key, defs);
+  if (defsCache.size > DEFS_CACHE) defsCache.delete(defsCache.keys().next().value!);
+  return defs;
+}
+
+async function parseDefinitions(lang: NonNullable<ReturnType<typeof symbolLanguage>>, text: string): Promise<Definition[]> {
   const parser = await parserFor(lang);
   const tree = parser.parse(text);
   if (!tree) return [];
