@@ -157,7 +157,8 @@ export async function wholeUnits(hits: readonly RankedHit[], documentText: ((doc
   for (const [doc, list] of byDoc) {
     const path = list[0]!.hit.relPath ?? list[0]!.hit.path;
     // Whole files only (a JSONL record's lines are not its document's).
-    const lines = documentText && list[0]!.hit.externalId == null ? documentText(doc) : null;
+    // Only a code file (whole definitions) or a file with several hits (merging) needs its text.
+    const lines = documentText && list[0]!.hit.externalId == null && (list.length > 1 || symbolLanguage(path)) ? documentText(doc) : null;
     const defs = lines && symbolLanguage(path) ? await definitionsOf(path, lines.join('\n')) : [];
     const raw = list.map(({ hit, relative }) => {
       const u = defs.length > 0 ? unitFor(defs, hit.lineStart, hit.lineEnd) : { start: hit.lineStart, end: hit.lineEnd, names: [] };
