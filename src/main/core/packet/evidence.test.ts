@@ -6,6 +6,7 @@ import { selectEvidence } from './evidence-select.ts';
 import { focusHits } from './focus.ts';
 import { packetStore } from './fixtures.testkit.ts';
 import { definitionsOf, mergeSpans, unitFor } from './whole-units.ts';
+import { namesFrom, relatedHits } from './related.ts';
 import type { Store } from '../store/index.ts';
 
 const tmp = tempDirs('cp-evidence-');
@@ -164,5 +165,32 @@ describe('focus files', () => {
     expect(seen).toEqual([[1]]);
     expect(out.map((o) => [o.hit.lineStart, o.hit.lineEnd, o.relative, o.hit.text.split('\n')[0]])).toEqual([[40, 50, 0.5, 'line 40']]);
     expect(focusHits(kept, 'q', null, () => lines)).toEqual([]);
+  });
+});
+
+describe('related code', () => {
+  it('follows a hit to its same-name definitions and the functions it calls, scored below it and few', async () => {
+    const f = await packetStore(tmp.make(), {
+      files: {
+        'lib/app.js': 'function handle(req) {\n  const route = matchRoute(req.path);\n  return dispatch(route, req);\n}\n',
+        'lib/router.js': 'function matchRoute(path) {\n  return table[path];\n}\n\nfunction dispatch(route, req) {\n  return route(req);\n}\n',
+        'lib/sync.js': 'function handle(req) {\n  return null;\n}\n',
+        'test/app.test.js': 'function matchRoute() {}\n',
+      },
+    });
+    stores.push(f.store);
+    const seed = hit({ documentId: 1, anchor: 'handle', text: 'function handle(req) {\n  const route = matchRoute(req.path);\n  return dispatch(route, req);\n}', lineStart: 1, lineEnd: 4 });
+    expect(namesFrom(seed)).toEqual(['handle', 'matchRoute', 'dispatch']);
+    const found = f.sources.definitionsNamed!(['handle', 'matchRoute', 'dispatch'], 10).map((h) => `${h.relPath}#${h.anchor}`);
+    // matchRoute and dispatch share a chunk (small neighbours), anchored by the first: found by either name.
+    expect(found).toEqual(expect.arrayContaining(['lib/router.js#matchRoute', 'lib/sync.js#handle']));
+    expect(f.sources.definitionsNamed!(['dispatch'], 10).map((h) => `${h.relPath}#${h.anchor}`)).toEqual(['lib/router.js#matchRoute']);
+    const app = f.sources.definitionsNamed!(['handle'], 10).find((h) => h.relPath === 'lib/app.js')!;
+    const related = relatedHits([{ hit: { ...app, text: seed.text }, role: 'source', relative: 1 }], f.sources.definitionsNamed!, 0.25);
+    // Not the seed itself, not a test; half the seed's relevance.
+    expect(related.map((r) => [r.hit.relPath, r.hit.anchor, r.relative])).toEqual(expect.arrayContaining([['lib/sync.js', 'handle', 0.5], ['lib/router.js', 'matchRoute', 0.5]]));
+    expect(related.some((r) => r.hit.relPath === 'lib/app.js' || r.hit.relPath!.startsWith('test/'))).toBe(false);
+    // A seed too weak for its related code to clear the floor leads nowhere.
+    expect(relatedHits([{ hit: app, role: 'source', relative: 0.4 }], f.sources.definitionsNamed!, 0.25)).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import type { PacketInputs, RetrievalParams } from '../../../shared/packet.ts';
 import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
 import { roundScore } from './canonical.ts';
-import { selectEvidence } from './evidence-select.ts';
+import { RELEVANCE_FLOOR as RELATED_FLOOR, selectEvidence } from './evidence-select.ts';
+import { relatedHits } from './related.ts';
 import { wholeUnits } from './whole-units.ts';
 import { focusHits } from './focus.ts';
 import { queryIsAboutTests, type PathRole } from '../search/code-paths.ts';
@@ -68,7 +69,9 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   // The best source files' other chunks that match about as well (focus.ts), then whole definitions.
   const docText = memoized(sources.documentText ?? null);
   const focus = await attempt('evidence.focus', degradations, gate, () => focusHits(selection.kept, rawQuery, sources.fileChunks ?? null, docText), []);
-  const kept = [...selection.kept, ...focus];
+  // Definitions the best hits lead to: same-name definitions and the functions they call (related.ts).
+  const related = await attempt('evidence.related', degradations, gate, () => relatedHits(selection.kept, sources.definitionsNamed ?? null, RELATED_FLOOR), []);
+  const kept = [...selection.kept, ...focus, ...related];
   const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
   const evidence = units.map(({ hit: h, relative, also }) => ({
     ...h,

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
 import type { Retriever } from '../search/index.ts';
+import { loadHits } from '../search/index.ts';
+import type { SearchHit } from '../../../shared/types.ts';
+import { splitIdentifier } from '../search/code-words.ts';
 
 // What packet assembly reads, as injected providers. Only the retriever is required; a missing or empty
 // provider leaves its section with 000's degradation note instead of failing the packet.
@@ -119,6 +122,8 @@ export interface PacketSources {
   documentText?: ((documentId: number) => string[] | null) | null;
   /** The query's BM25 matches among the chunks of some documents (a packet's focus files), best first. */
   fileChunks?: ((documentIds: number[], query: string) => FileChunkMatch[]) | null;
+  /** Definitions named `name` (anchor `name` or `X.name`) in code files, at most `limit`, in store order. */
+  definitionsNamed?: ((names: string[], limit: number) => SearchHit[]) | null;
   /** Model id of the embedder behind the retriever, when it has one. */
   embedderId?: string | null;
   /** The project's "exclude from evidence by default" globs (settings, migration 80); absent → none. */
@@ -267,5 +272,30 @@ export function chunkFileMatches(db: Database, buildMatch: (query: string) => st
     const match = buildMatch(query);
     if (match === null || documentIds.length === 0) return [];
     return st.all(match, JSON.stringify(documentIds)) as FileChunkMatch[];
+  };
+}
+
+/**
+ * Definitions by name through the documents' symbol field (doc_fields_fts, words of each defined name): the files
+ * defining a word sequence, then their chunks whose anchor is the name or ends in `.name`.
+ */
+export function chunkDefinitionsNamed(db: Database): ((names: string[], limit: number) => SearchHit[]) | null {
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'doc_fields_fts'").get() === undefined) return null;
+  const docs = db.prepare('SELECT rowid AS id FROM doc_fields_fts WHERE doc_fields_fts MATCH ? LIMIT 30');
+  const chunks = db.prepare("SELECT id, anchor, heading_path AS headings FROM chunks WHERE document_id IN (SELECT value FROM json_each(?)) AND anchor != '' ORDER BY document_id, ordinal");
+  return (names, limit) => {
+    const phrases = [...new Set(names)].map((n) => splitIdentifier(n.replace(/_/g, ' ')).join(' ')).filter((p) => p !== '').map((p) => `symbols : "${p}"`);
+    if (phrases.length === 0 || limit <= 0) return [];
+    const ids = (docs.all(phrases.join(' OR ')) as { id: number }[]).map((r) => r.id);
+    if (ids.length === 0) return [];
+    const wanted = new Set(names);
+    const found: { chunkId: number; score: number }[] = [];
+    // A chunk of small neighbours is anchored by its first symbol and lists the others in its heading path.
+    const defines = (c: { anchor: string; headings: string }) =>
+      [c.anchor, ...c.headings.split(/[^\w.$]+/)].some((n) => n !== '' && wanted.has(n.slice(n.lastIndexOf('.') + 1)));
+    for (const c of chunks.all(JSON.stringify(ids)) as { id: number; anchor: string; headings: string }[]) {
+      if (found.length < limit && defines(c)) found.push({ chunkId: c.id, score: 0 });
+    }
+    return loadHits(db, found);
   };
 }
