@@ -3,7 +3,7 @@ import type { SearchHit } from '../../../shared/types.ts';
 import { gateLabel, redactionMarker, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import type { LineContext } from './sources.ts';
 import { digest16, normalizeText } from './canonical.ts';
-import { evidenceLabel } from './gather.ts';
+import { evidenceLabel, type EvidenceEntry } from './gather.ts';
 import { citePath } from '../../../shared/provenance.ts';
 import { escapeControls } from '../../../shared/text-escape.ts';
 
@@ -307,4 +307,16 @@ export function fmtScore(score: number | null): string {
 
 export function day(ts: string | null): string {
   return ts ? ts.slice(0, 10) : 'undated';
+}
+
+/**
+ * One evidence item (both templates): `[E1] path#main (also: a, b):12-40 · score`, then the span's lines; a test
+ * the task is not about is only its pointer line, `tested in path#anchor:12-40`.
+ */
+export function renderEvidence(gate: Gate, h: EvidenceEntry, n: number, section: string): { id: string; text: string; redacted: number } {
+  const { label, id } = gatedEvidence(gate, h, section);
+  const also = h.also.length > 0 ? gate.pass(` (also: ${h.also.slice(0, 6).join(', ')}${h.also.length > 6 ? `, +${h.also.length - 6}` : ''})`, citePath(h), section) : { text: '', redacted: 0 };
+  const head = { text: label.text + also.text.replace(/\n/g, ' '), redacted: label.redacted + also.redacted };
+  const r = renderItem(gate, { lead: `[E${n}] ${h.pointer ? 'tested in ' : ''}`, head, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.pointer ? undefined : h.text, source: citePath(h), section, bodyFirstLine: h.lineStart, context: h.context });
+  return { id, ...r };
 }
