@@ -21,22 +21,23 @@ const KEY_WORD = '(?i:pass|pwd|pw|pswd|secret|token|key|cred|auth|conn)';
 
 // `=`, `:`, `:=`, `=>`, `||=`, `??=`, and a markdown table's `|`, but not `==` / `===` (comparison, not assignment).
 // A table cell's `|` needs a space before it: `a|b` is an alternative, not an assignment.
-const ASSIGN = '["\'\\]]?(?:\\s*(?:=>|:\\s*=|\\|\\|=|\\?\\?=|=|:)|\\s+\\|)\\s*';
+// Also Make's `::=` / `:::=` / `?=`, PHP's `.=` and `+=`.
+const ASSIGN = '["\'\\]]?(?:\\s*(?:=>|:{1,3}\\s*=|\\|\\|=|\\?\\??=|[.+]=|=|:)|\\s+\\|)\\s*';
 
 /** Rules adapted from secretlint's recommended preset: JS lookarounds become RE2 boundary classes. */
 const SECRETLINT_FAMILIES: readonly RedactionRule[] = [
   { id: 'cloudflare_api_token', type: 'cloudflare_token', pattern: '\\b(?:cfk|cfut|cfat)_[A-Za-z0-9]{32,}', keywords: ['cfk_', 'cfut_', 'cfat_'], description: 'secretlint-rule-cloudflare: account / user API tokens and global keys (cfat_, cfut_, cfk_).' },
   { id: 'shopify_token_any', type: 'shopify_token', pattern: '\\bshp(?:ss|at|ca|pa)_[a-zA-Z0-9]{32,64}', keywords: ['shpss_', 'shpat_', 'shpca_', 'shppa_'], description: 'secretlint-rule-shopify: shared secret, access, custom-app and private-app tokens.' },
-  { id: 'tailscale_key', type: 'tailscale_key', pattern: '\\btskey-[A-Za-z0-9_-]{20,}', keywords: ['tskey-'], description: 'secretlint-rule-tailscale: tskey-<type>-<id>-<secret> (auth, api, client, scim, webhook).' },
+  { id: 'tailscale_key', type: 'tailscale_key', pattern: '(?:^|[^A-Za-z])tskey-[A-Za-z0-9_-]{20,}', keywords: ['tskey-'], description: 'secretlint-rule-tailscale: tskey-<type>-<id>-<secret> (auth, api, client, scim, webhook).' },
   { id: 'vercel_token', type: 'vercel_token', pattern: '\\b(?:vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,}', keywords: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], description: 'secretlint-rule-vercel: personal, integration, app-access, app-refresh and API-key tokens.' },
-  { id: 'sendgrid_api_key_any', type: 'sendgrid_key', pattern: '\\bSG\\.[A-Za-z0-9_-]{10,128}\\.[A-Za-z0-9_-]{10,128}', keywords: ['sg.'], description: 'secretlint-rule-sendgrid: SG.<id>.<secret>.' },
+  { id: 'sendgrid_api_key_any', type: 'sendgrid_key', pattern: '\\bSG\\.[A-Za-z0-9_-]{10,128}\\.[A-Za-z0-9_-]{10,128}|SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}', keywords: ['sg.'], description: 'secretlint-rule-sendgrid: SG.<id>.<secret>.' },
   { id: 'onepassword_service_account_token', type: 'onepassword_token', pattern: '\\bops_ey[A-Za-z0-9+/=_-]{60,}', keywords: ['ops_ey'], description: 'secretlint-rule-1password: service-account tokens (ops_ + base64 JSON).' },
   { id: 'databricks_token_any', type: 'databricks_token', pattern: '\\b(?:dapi|dkea|dose|dsapi)[A-Fa-f0-9]{32}(?:-\\d+)?', keywords: ['dapi', 'dkea', 'dose', 'dsapi'], description: 'secretlint-rule-databricks: dapi… personal access tokens (any case, with -N suffix), and the dose/dkea/dsapi OAuth-secret forms.' },
   { id: 'grafana_token_any', type: 'grafana_token', pattern: '\\b(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})', keywords: ['glc_', 'glsa_'], description: 'secretlint-rule-grafana.' },
   { id: 'openai_project_key', type: 'openai_key', pattern: '\\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}', keywords: ['sk-'], description: 'secretlint-rule-openai: project / service-account / admin keys.' },
   { id: 'npm_token_any', type: 'npm_token', pattern: '\\bnpm_[A-Za-z0-9_]{36}', keywords: ['npm_'], description: 'secretlint-rule-npm.' },
   { id: 'github_oauth_basic', type: 'github_token', pattern: 'https?://[^\\s:@/]{1,256}:x-oauth-basic@github\\.com', flags: 'i', keywords: ['x-oauth-basic'], description: 'secretlint-rule-npm: token:x-oauth-basic@github.com URLs.' },
-  { id: 'huggingface_token_any', type: 'huggingface_token', pattern: '\\bhf_[A-Za-z]{34}', keywords: ['hf_'], description: 'secretlint-rule-huggingface.' },
+  { id: 'huggingface_token_any', type: 'huggingface_token', pattern: '\\bhf_([A-Za-z]{34})', keywords: ['hf_'], valueCheck: 'token', description: 'secretlint-rule-huggingface.' },
   { id: 'notion_integration_token', type: 'notion_token', pattern: '\\bntn_[0-9]{11}[A-Za-z0-9]{32,}', keywords: ['ntn_'], description: 'secretlint-rule-notion.' },
   { id: 'linear_api_key_any', type: 'linear_token', pattern: '\\blin_(?:api|oauth)_[A-Za-z0-9_]{32,128}', keywords: ['lin_api_', 'lin_oauth_'], description: 'secretlint-rule-linear.' },
   { id: 'figma_token_any', type: 'figma_token', pattern: '\\bfig[dhu]_[A-Za-z0-9_-]{40,200}', keywords: ['figd_', 'figh_', 'figu_'], description: 'secretlint-rule-figma.' },
@@ -185,7 +186,14 @@ const OWN_RULES: readonly RedactionRule[] = [
   { id: 'crates_io_token', type: 'registry_token', pattern: '\\bcio[A-Za-z0-9]{32}\\b', keywords: ['cio'] },
 
   // ── Chat, payment, email, SaaS ───────────────────────────────────────────
-  { id: 'slack_token', type: 'slack_token', pattern: '\\bxox[abposre]-[0-9A-Za-z-]{10,}', keywords: ['xox'] },
+  {
+    id: 'slack_token',
+    type: 'slack_token',
+    // Every Slack token carries a workspace / user number of 8+ digits as one of its dash-separated parts
+    // (`xoxb-23984754863-…`); `xoxb-my-bot-token`, `xoxo-indieweb-1.jpg` and `xoxp-1234-1234` do not.
+    pattern: '\\bxox[abposre]-(?:[0-9A-Za-z]+-)*[0-9]{8,}(?:-[0-9A-Za-z-]*)?',
+    keywords: ['xox'],
+  },
   { id: 'slack_app_token', type: 'slack_token', pattern: '\\bxapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+', keywords: ['xapp-'] },
   {
     id: 'slack_webhook',
@@ -251,7 +259,14 @@ const OWN_RULES: readonly RedactionRule[] = [
   // ── LLM providers ────────────────────────────────────────────────────────
   { id: 'anthropic_api_key', type: 'anthropic_key', pattern: '\\bsk-ant-[A-Za-z0-9_-]{20,}', keywords: ['sk-ant-'] },
   { id: 'openai_api_key', type: 'openai_key', pattern: '\\bsk-[A-Za-z0-9_-]{20,}', keywords: ['sk-'] },
-  { id: 'huggingface_token', type: 'huggingface_token', pattern: '\\b(?:hf_[A-Za-z0-9]{30,}|api_org_[A-Za-z0-9]{30,})', keywords: ['hf_', 'api_org_'] },
+  {
+    id: 'huggingface_token',
+    type: 'huggingface_token',
+    pattern: '\\b(?:hf_([A-Za-z0-9]{30,})|api_org_([A-Za-z0-9]{30,}))',
+    keywords: ['hf_', 'api_org_'],
+    // `hf_requiredCharacteristicTypesForDisplayMetadata` is an Objective-C selector, not a token.
+    valueCheck: 'token',
+  },
   { id: 'groq_api_key', type: 'llm_api_key', pattern: '\\bgsk_[A-Za-z0-9]{40,}', keywords: ['gsk_'] },
   { id: 'xai_api_key', type: 'llm_api_key', pattern: '\\bxai-[A-Za-z0-9]{50,}', keywords: ['xai-'] },
   { id: 'perplexity_api_key', type: 'llm_api_key', pattern: '\\bpplx-[A-Za-z0-9]{40,}', keywords: ['pplx-'] },
@@ -276,15 +291,27 @@ const OWN_RULES: readonly RedactionRule[] = [
     pattern:
       '\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|' +
       'cockroachdb|clickhouse|neo4j(?:\\+s)?|bolt|couchbase|cassandra|nats|kafka|ldaps?|snowflake)://' +
-      '(?:[^\\s/@]*:([^\\s/@]+)@|\\S*[?&;](?:password|pwd|pass|secret|token|auth|authtoken|api[_-]?key|access[_-]?key|sig)=([^\\s&;]+))',
+      '(?:([^\\s/@"\'`<>{}]*):([^\\s/@"\'`<>{}]+)@|\\S*[?&;](?:password|pwd|pass|secret|token|auth|authtoken|api[_-]?key|access[_-]?key|sig)=([^\\s&;]+))',
     flags: 'i',
+    keyGroup: 1,
     valueCheck: 'userinfo',
     description:
       "Spec 000's (postgres|mysql|mongodb|redis)://…, widened to other database/queue schemes, when it carries a credential " +
       '(user:password@ or a password/token query parameter that is not a placeholder); a bare host is not a secret.',
     keywords: ['://'],
   },
-  { id: 'jdbc_connection_string', type: 'connection_string', pattern: '\\bjdbc:[a-z0-9]+:\\S+', flags: 'i', keywords: ['jdbc:'] },
+  {
+    id: 'jdbc_connection_string',
+    type: 'connection_string',
+    // A JDBC URL with a password in it: `//user:password@`, Oracle's `thin:user/password@`, or a `password=` property.
+    pattern:
+      '\\bjdbc:[a-z0-9]+:(?://([^\\s/@"\'`:]*):([^\\s/@"\'`]+)@|(?:thin:)?([^\\s/@"\'`:]+)/([^\\s@"\'`]+)@|\\S*?[?&;:](?:password|pwd|pass)=([^\\s&;"\'`]+))',
+    flags: 'i',
+    keyGroup: 1,
+    valueCheck: 'userinfo',
+    keywords: ['jdbc:'],
+    description: 'A JDBC URL carrying a password that is not a placeholder (a bare JDBC URL names a host, not a secret).',
+  },
   {
     id: 'ado_connection_string',
     type: 'connection_string',
@@ -295,7 +322,10 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'url_credentials',
     type: 'url_credentials',
-    pattern: '\\b[a-z][a-z0-9+.-]{1,30}://[^\\s/?#@:]*:([^\\s/?#@]+)@',
+    // The userinfo of a URL never holds quotes or JSON / HTML structure (they are percent-encoded there): a match that
+    // runs over `","logo":{"@type"` has left the URL (JSON-LD in HTML).
+    pattern: '\\b[a-z][a-z0-9+.-]{1,30}://([^\\s/?#@:"\'`<>{}\\[\\]]*):([^\\s/?#@"\'`<>{}\\[\\]]+)@',
+    keyGroup: 1,
     flags: 'i',
     valueCheck: 'userinfo',
     description: 'user:password@ in any URL, unless the password is a placeholder (`:password@`, `:${PASS}@`).',
@@ -360,6 +390,41 @@ const OWN_RULES: readonly RedactionRule[] = [
     valueCheck: 'userinfo',
   },
   {
+    id: 'sql_password',
+    type: 'password',
+    // CREATE USER … IDENTIFIED BY '…' (MySQL, Oracle), CREATE / ALTER USER | ROLE … WITH [ENCRYPTED] PASSWORD '…'
+    // (PostgreSQL), SET PASSWORD [FOR …] = [PASSWORD(]'…', sp_addlogin / CREATE LOGIN … WITH PASSWORD = '…'.
+    pattern:
+      '\\b(?:identified\\s+(?:with\\s+[\\w\'"`]+\\s+)?by(?:\\s+password)?|(?:create|alter)\\s+(?:user|role|login)\\b[^;\'"]{0,120}?\\bpassword(?:\\s*=)?|' +
+      'set\\s+password\\b[^;=]{0,120}=\\s*(?:password\\s*\\()?)\\s*[\'"`]([^\'"`]+)[\'"`]',
+    flags: 'i',
+    keywords: ['identified', 'password'],
+    valueCheck: 'userinfo',
+    description: 'A password set by SQL: IDENTIFIED BY, WITH PASSWORD, SET PASSWORD; anything but a placeholder (a bind `?`, `%s`, `:pw`).',
+  },
+  {
+    id: 'cookie_header',
+    type: 'session_cookie',
+    // The whole header value: the check reads its `name=value` pairs (a session or auth cookie, or a random value).
+    // A header (`Cookie:`) or a string assigned to a cookie (`document.cookie = "…"`), not code (`cookie = jar.get(…)`).
+    pattern: '\\b(?:set-)?cookie["\']?\\s*(?::\\s*["\']?|=\\s*["\'`])([^\\r\\n]*=[^\\r\\n]*)|(?:^|\\s)(?:-b|--cookie)\\s+["\']?([^"\'\\s]*=[^"\'\\s]*)',
+    flags: 'i',
+    keywords: ['cookie', '-b'],
+    valueCheck: 'cookie',
+    description: 'Cookie / Set-Cookie headers and curl -b / --cookie: a session-like cookie (session, sid, token, auth…) or a random value.',
+  },
+  {
+    id: 'terraform_variable_default',
+    type: 'password',
+    pattern: '\\bvariable\\s+"(' + SECRET_KEY_NAME + ')"\\s*\\{[^}]*?\\bdefault\\s*=\\s*"([^"]+)"',
+    flags: 'i',
+    keywords: ['variable'],
+    keyGroup: 1,
+    valueCheck: 'keyed',
+    valueQuoted: true,
+    description: 'A Terraform variable named for a secret with its default on the same line (the block form is joined-lines.ts).',
+  },
+  {
     id: 'xml_secret_element',
     type: 'password',
     pattern: '<(' + SECRET_KEY_NAME + ')(?:\\s[^>]*)?>([^<\\s]+)',
@@ -383,7 +448,8 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'secret_key_value_pair',
     type: 'password',
-    pattern: '["\'`](' + SECRET_KEY_NAME + ')["\'`]\\s*,\\s*["\'`]([^"\'`]+)["\'`]',
+    // The key opens the argument list: `("username", "password", "message")` is a tuple of names, not a call.
+    pattern: '\\(\\s*["\'`](' + SECRET_KEY_NAME + ')["\'`]\\s*,\\s*["\'`]([^"\'`]+)["\'`]',
     flags: 'i',
     trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'`]\\s*,',
     keyGroup: 1,
@@ -397,7 +463,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     pattern:
       '(' + SECRET_KEY_NAME + ')' + ASSIGN + '(?:"([^"]*[^"\\s][^"]*)"|\'([^\']*[^\'\\s][^\']*)\'|`([^`]*[^`\\s][^`]*)`)',
     flags: 'i',
-    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[=:|?]',
+    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[.+]?[=:|?]',
     keyGroup: 1,
     valueCheck: 'keyed',
     valueQuoted: true,
@@ -408,7 +474,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'password',
     pattern: '(' + SECRET_KEY_NAME + ')' + ASSIGN + '((?:[^\\s"\'`,;=|]|\\|[^\\s|"\'`,;=])[^\\s"\',;]*)',
     flags: 'i',
-    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[=:|?]',
+    trigger: KEY_WORD + '[A-Za-z0-9_.-]*["\'\\]]?\\s*[.+]?[=:|?]',
     keyGroup: 1,
     valueCheck: 'keyed',
     description: 'An unquoted value under a password / token / key name (.env, YAML, INI, properties, tables); code is not a value.',
@@ -416,8 +482,9 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'env_var_assignment',
     type: 'env_assignment',
-    pattern: '\\b[A-Z_][A-Z0-9_]*[A-Z_]=([^\\s=]\\S*)',
+    pattern: '\\b([A-Z_][A-Z0-9_]*[A-Z_])=([^\\s=]\\S*)',
     trigger: '\\b[A-Z_][A-Z0-9_]*[A-Z_]=\\S',
+    keyGroup: 1,
     valueCheck: 'env',
     description: 'Spec 000: [A-Z_]{2,}=\\S+ (digits allowed after the first character), except obviously safe values (numbers, short words, paths, $VAR).',
   },
@@ -426,9 +493,11 @@ const OWN_RULES: readonly RedactionRule[] = [
     type: 'high_entropy_secret',
     // Up to three short filler words between the key word and the value, so prose
     // ("the staging API key for CI is 9fK2...") is covered as well as code.
+    // The whole name around the key word is captured: `credentialsId`, `primaryKey`, `public_key` name no secret.
     pattern:
-      '(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]{0,25}' +
+      '([A-Za-z0-9_.-]{0,30}(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]{0,25})' +
       '(?:[\\s"\'`:=,(>|-]{1,6}[A-Za-z]{1,8}){0,3}?[\\s"\'`:=,(>|-]{1,6}([A-Za-z0-9+/=_.~-]{16,})',
+    keyGroup: 1,
     flags: 'i',
     // The key word, the rest of its name, then the separator every match has next (a cheap superset for the scan).
     trigger: '(?:key|token|secret|passw|pwd|credential|auth)[A-Za-z0-9_.-]*[\\s"\'`:=,(>|-]',
@@ -452,6 +521,7 @@ const OWN_RULES: readonly RedactionRule[] = [
     id: 'email_address',
     type: 'email',
     pattern: '[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}',
+    valueCheck: 'email',
     // A domain after the @, so JSDoc's `@param` does not make a line worth judging.
     trigger: '@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2}',
     description: 'Spec 000 PII: email addresses, verbatim.',

@@ -48,7 +48,7 @@ export interface RedactionRule {
    * A named check the value must pass for the match to count (value-check.ts): `password`, `credential`,
    * `keyed` (password or credential, chosen by the captured key name), `random`, `env`, `userinfo` (not a placeholder).
    */
-  valueCheck?: 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag';
+  valueCheck?: 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie' | 'token';
   /** The value was a quoted literal (changes what counts as code in `valueCheck`). */
   valueQuoted?: boolean;
   /** Why the rule exists / what it covers. */
@@ -126,6 +126,12 @@ export interface RedactorDeps {
   timeBudgetMs?: number;
   /** Monotonic ms clock used for the budget (default performance.now). */
   clock?: () => number;
+  /**
+   * This thread's CPU time in ms, which confirms a line over the budget by the clock really spent it (a loaded machine
+   * stretches wall time, not the gate's work). Default: process.threadCpuUsage where Node has it, unless `clock` is
+   * injected; null: the clock alone decides.
+   */
+  cpuClock?: (() => number) | null;
   /** Single-pattern compiler (default RE2). */
   compile?: CompileFn;
   /**

@@ -19,9 +19,14 @@ import { shannonEntropy } from './entropy.ts';
  * - `userinfo`: the password of `scheme://user:password@` or a credential query parameter: anything but a
  *   placeholder (`:password@`, `:${PASS}@`, `:<password>@`), however short.
  * - `env`: spec 000's `NAME=value`: everything except obviously safe values
- *   (numbers, booleans, short words, paths, `$VAR` references).
+ *   (numbers, booleans, short words, paths, `$VAR` references) and names that say what the value is not
+ *   (`…_VERSION`, `…_MODEL_NAME`, `…_HOST`).
+ * - `email`: an address, unless it is an scp-style remote (`git@github.com:org/repo`) or an image (`logo@2x.png`).
+ * - `token`: the body of a provider token shape, unless it is a name made of words (`hf_requiredCharacteristicTypes…`).
+ * - `cookie`: a Cookie / Set-Cookie value holding a session-like cookie (`session`, `sid`, `token`, `auth`…) that is
+ *   not a placeholder, or any cookie whose value reads as random.
  */
-export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag';
+export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie' | 'token';
 
 export interface ValueCheckInput {
   value: string;
@@ -52,6 +57,7 @@ const PLACEHOLDER_WORDS = new Set([
   // Fixtures in tests and docs: wrong, fake and demo passwords.
   'foobar', 'foobarbaz', 'nogood', 'wrong', 'wrongpass', 'wrongpassword', 'badpass', 'badpassword', 'invalidpassword',
   'incorrect', 'notsecret', 'testpass', 'testpassword', 'mysecretpassword', 'secretpassword', 'pass123', 'secret123',
+  'abc',
 ]);
 
 const PLACEHOLDER_SHAPES: RegExp[] = [
@@ -74,7 +80,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
 
 // Inside a value: reads like a placeholder even with more around it (`sk-xxxx…`, `your_api_key_here`).
 const PLACEHOLDER_INSIDE =
-  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:own[_ -]?)?(?:api|access|secret|app|auth|real|private)?[_ -]?(?:key|token|secret|pass(?:word)?|pwd|id)|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?me|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
+  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:[a-z0-9]+[_ -]){0,4}(?:key|token|secret|pass(?:word)?|pwd|id)|[_-](?:goes[_-])?here$|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?(?:me|with)|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -186,6 +192,7 @@ const CODE_SHAPES: RegExp[] = [
   new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])+(?:\\.${PATH})*[;,)]*$`), // index
   new RegExp(`^${PATH}(?:\\[[\\w$.'"+\\-]*\\])*\\[$`), // an index whose quoted key the match stopped at: `request.form[`
   /^[[{(]$|^[[{(][\s\])}]*$|^\(\)\s*=>|^=>/, // structure opening on this line, arrow
+  new RegExp(`^&?${PATH}\\{[\\w\\s,:.&"']*\\}?[;,)]*$`), // a Go composite literal: `&api.Pod{}`
   /^-?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})(?:ms|s|m|h|d|kb|mb|gb|px|em|%)?[;,]?$/i, // numbers, durations, sizes
   /^(?:https?|file|wss?):\/\/[^@\s]*$/i, // a URL without credentials
 ];
@@ -199,6 +206,11 @@ function isFilePath(v: string): boolean {
   return v.split(/[\\/]/).every((p) => p.length <= 3 || /^[a-z0-9._@-]+$/.test(p) || isWordy(p));
 }
 
+/** `db_password`, `max_retry_count`: snake_case with a real word in it (`abc_def` is not). */
+function snakeName(p: string): boolean {
+  return /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(p) && p.split('_').some((w) => w.length >= 4 && isWordy(w));
+}
+
 /** `Math.max`, `this.options.getItemKey`, `TOKEN_TYPES.Identifier`: each part a word, a short name or CONSTANT_CASE. */
 function isIdentifierPath(path: string): boolean {
   if (path.replace(/[^A-Za-z]/g, '').length < 3) return false; // `QM(`, `Ab[`: too short to read as a name
@@ -206,7 +218,7 @@ function isIdentifierPath(path: string): boolean {
   if (/^[_$]*(?:[a-z][a-z0-9_$]{2,15}|[a-z]{2,}(?:[A-Z][a-z]*)*[0-9]{0,2}|(?:[A-Z][a-z]+){2,}[0-9]{0,2})$/.test(path)) return true;
   const parts = path.split(/\?\.|\.|::|->|!\./);
   if (parts.length === 1) return isWordy(path);
-  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_[a-z]+)$/.test(p));
+  return parts.every((p) => isWordy(p) || /^\$?(?:[a-z]{1,12}|[A-Z][a-z]{1,12}|[A-Z][A-Z0-9_]{0,30}|_+[a-z][a-z0-9_]*)$/.test(p) || snakeName(p));
 }
 
 /** An unquoted value that is code, a type, a number, a URL or a path, not a literal secret. */
@@ -226,11 +238,18 @@ export function isCode(value: string): boolean {
 
 // A key name that describes a credential without holding one: `passwordLength`, `tokenType`, `secretName`, `keyPath`.
 const META_KEY_SUFFIX =
-  /(?:^|[_.\-\s]|[a-z0-9](?=[A-Z]))(?:length|len|limit|count|size|max|min|type|types|kind|name|names|label|field|fields|path|paths|file|files|dir|folder|prefix|suffix|url|uri|urls|endpoint|header|headers|param|params|expiry|expires|expiration|expiresin|ttl|timeout|index|idx|regex|regexp|re|pattern|format|mode|policy|policies|version|hint|placeholder|text|message|msg|error|errors|description|desc|title|ref|refs|id|ids|env|var|variable|column|col|attr|attribute|prop|property|option|options|schema|validator|provider|manager|service|handler|callback|fn|func|event|events|status|store|storage|cache|map|set|list|array|enabled|required|visible|valid|strength|rules|rule|at|by|algorithm|alg|mask|masked|location|source|sources|target)$/i;
+  /(?:^|[_.\-\s]|[a-z0-9](?=[A-Z]))(?:length|len|limit|count|size|max|min|type|types|kind|name|names|label|field|fields|path|paths|file|files|dir|folder|prefix|suffix|url|uri|urls|endpoint|header|headers|param|params|expiry|expires|expiration|expiresin|ttl|timeout|index|idx|regex|regexp|re|pattern|format|mode|policy|policies|version|hint|placeholder|text|message|msg|error|errors|description|desc|title|ref|refs|id|ids|env|var|variable|column|col|attr|attribute|prop|property|option|options|schema|validator|provider|manager|service|handler|callback|fn|func|event|events|status|store|storage|cache|map|set|list|array|enabled|required|visible|valid|strength|rules|rule|at|by|algorithm|alg|mask|masked|location|source|sources|target|namespace|expression|schedule|rotation|ref)$/i;
+
+// Keys that are not credentials though named like one: database and DynamoDB keys (`primaryKey`, `sort_key`),
+// public halves (`public_key`, `publicToken`), keyboard and animation keys (`key_down_event`, `keyframe`), and
+// anti-forgery tokens (`csrf-token`, `authenticity_token`), which a page prints into every form it serves.
+const NOT_A_CREDENTIAL_KEY =
+  /(?:^|[_.\-]|[a-z](?=[A-Z]))(?:public|pub|primary|foreign|schema|sequence|bucket|idx|natural|sort|partition|range|hash|cache|row|map|dict|lookup|csrf|xsrf|authenticity)[_.\-]?(?:key|token)(?:$|[_.\-A-Z])|(?:^|[_.\-]|[a-z](?=[A-Z]))key[_.\-]?(?:alias|board|code|frame|pair|press(?:ed)?|ring|selector|stone|word|up|down|left|right|event|mesh)(?:$|[_.\-A-Z])/i;
 
 export function keyIsMeta(key: string | undefined): boolean {
   if (!key) return false;
   const k = key.replace(/^["'`[]+|["'`\]]+$/g, '');
+  if (NOT_A_CREDENTIAL_KEY.test(k)) return true;
   // `api_key`, `secret_key`, `private_key`: the trailing word is the credential itself.
   if (/(?:api|access|secret|private|signing|encryption|master|session|client|app|auth|account|storage|license|service|server|host|deploy|ssh|gpg|pgp|webhook|shared|consumer)[_.\-]?key$/i.test(k)) return false;
   if (/(?:^|[_.\-])(?:pass(?:word)?|pwd|secret|token)$/i.test(k)) return false;
@@ -243,6 +262,15 @@ function isProse(v: string): boolean {
   if (!/\s/.test(v)) return false;
   const words = v.trim().split(/\s+/);
   return words.length > 6 || PROSE_WORDS.test(v) || /[.!?:]$/.test(v.trim()) || /^[A-Z][a-z]/.test(v);
+}
+
+/**
+ * An unquoted value read on a line of escaped text (a JSON string holding code: `Client(auth=api_key)\n    self…`)
+ * ends at the first escape sequence; the decoded view judges what follows as the next line.
+ */
+function cutAtEscape(v: string): string {
+  const k = v.search(/\\[nrt"'\\]/);
+  return k > 0 ? v.slice(0, k) : v;
 }
 
 /** Trailing `,` `;` and unbalanced `)` of an unquoted value (`password=password,`, `bytes)`). */
@@ -270,26 +298,60 @@ function withOpenCall(v: string, after: string): string {
   return opens > 0 && /^\s*,/.test(after) ? `${v},` : v;
 }
 
+/**
+ * `GOOGLE_APPLICATION_CREDENTIALS`, `DB_PASSWORD`: an environment variable's name given where its value would go
+ * (`password: DB_PASSWORD`, a table of required variables). Upper-case parts joined by `_`, one of them a word.
+ */
+export function isEnvName(v: string): boolean {
+  if (!/^[A-Z][A-Z]*[0-9]*(?:_[A-Z]+[0-9]*)+$/.test(v)) return false;
+  return v.split('_').some((p) => /^(?:KEY|TOKEN|SECRET|PASS|PASSWORD|PWD|AUTH|CREDS?|API|URL|ID)$/.test(p) || (p.length >= 4 && isWordy(p)));
+}
+
+/**
+ * A name as people write them in code: camelCase / snake_case parts, each a word or a short abbreviation
+ * (`pwdHash`, `userPassword`, `db_pass`). Random letters (`pdclsxHKifxiCvQU`) break into single capitals and long
+ * parts that are not words.
+ */
+function readsAsName(v: string): boolean {
+  // A one-letter hump between capitals (`…uKlF…`) or a lone capital at the end (`…piQ`) is random case, not a name
+  // (`userId`, `getIoTDevice`: the usual two-letter words are allowed).
+  if (/(?!Id|Io|Ui|Db|Os|Js|Ts|Go|Ok|Ai|Ip|Op|Up|Of|On|To|In|At|By|Is|Or|No)[A-Z][a-z][A-Z]|[a-z]{2}[A-Z]$/.test(v)) return false;
+  if (isWordy(v)) return true;
+  const parts = v.split('_').flatMap((p) => p.match(/[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? []);
+  if (parts.length === 0 || !parts.every((p) => /^[0-9]{1,2}$/.test(p) || (p.length >= 2 && (p.length <= 4 || isWordy(p))))) return false;
+  // Abbreviations lean on a word (`pwdHash`, `dbPass`); a run of two-letter humps (`QwRtZxPlKm`) is not a name.
+  return parts.length <= 2 || parts.some((p) => p.length >= 4 && /[a-z]{3}/.test(p) && isWordy(p));
+}
+
+/** Letters and digits that do not read as a name (`password: pdclsxHKifxiCvQU`): a literal, whatever its case. */
+function literalLetters(v: string, after: string): boolean {
+  return /^[A-Za-z0-9]+$/.test(v) && !/^\s*[,;)]/.test(after) && !readsAsName(v);
+}
+
+// A shell command substitution (`$(python -c …)`, `` `openssl rand` ``): the value is computed, not written here.
+const COMMAND_SUBSTITUTION = /^(?:\$\(|`)/;
+
 function passwordLike(v: string, quoted: boolean, after: string): boolean {
-  if (!quoted && closesStructureWithName(v)) return false;
-  if (!quoted) v = withOpenCall(trimTrail(v), after);
-  if (v.length < 6 || isPlaceholder(v) || isProse(v)) return false;
+  if (!quoted && (closesStructureWithName(v) || COMMAND_SUBSTITUTION.test(v))) return false;
+  if (!quoted) v = withOpenCall(trimTrail(cutAtEscape(v)), after);
+  if (v.length < 6 || isPlaceholder(v) || isProse(v) || isEnvName(v)) return false;
   if (quoted) return true;
   if (/\s/.test(v)) return false;
   // `credentials: neither can be re-created …`: a word followed by more words is prose.
   if (/^\s+[A-Za-z]/.test(after) && isWordy(v) && /^[A-Za-z]+$/.test(v)) return false;
   if (!isCode(v)) return true;
+  if (literalLetters(v, after)) return true;
   // `password: hunter2` in YAML / INI is a literal; `password: userPassword,` or `pwd: opts.pwd` in code is not.
   // A camelCase identifier, a path or call, or one followed by `,` / `;` / `)` reads as code.
   return !(/^\s*[,;)]/.test(after) || /[.([$:<>]/.test(v) || /[a-z][A-Z]/.test(v));
 }
 
 function credentialLike(v: string, quoted: boolean, after = ''): boolean {
-  if (!quoted && closesStructureWithName(v)) return false;
-  if (!quoted) v = withOpenCall(trimTrail(v), after);
+  if (!quoted && (closesStructureWithName(v) || COMMAND_SUBSTITUTION.test(v))) return false;
+  if (!quoted) v = withOpenCall(trimTrail(cutAtEscape(v)), after);
   // Tokens hold no spaces and no commas (`192.168.0.0/24,127.0.0.1,localhost` is a list).
-  if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v)) return false;
-  if (!quoted && isCode(v)) return false;
+  if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v) || isEnvName(v)) return false;
+  if (!quoted && isCode(v) && !literalLetters(v, after)) return false;
   if (isWordy(v)) return false;
   // `pkcs12-file`, `x-api-key`, `sha256_digest`: a lower-case name of short parts, half of them words.
   if (/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/.test(v)) {
@@ -297,6 +359,23 @@ function credentialLike(v: string, quoted: boolean, after = ''): boolean {
     if (parts.every((p) => p.length <= 12) && parts.filter((p) => isWordy(p)).length * 2 >= parts.length) return false;
   }
   return shannonEntropy(v) >= 2.5;
+}
+
+const COOKIE_ATTRIBUTE = /^(?:path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned|version|comment)$/i;
+const SESSION_COOKIE = /sess|sid|token|auth|jwt|remember|login|secret|key|cred|uid|^id$|[_.-]id$/i;
+
+/** A Cookie / Set-Cookie header value: some `name=value` pair is a session-like cookie, or its value reads as random. */
+function cookieLike(header: string): boolean {
+  for (const pair of header.split(/;\s*/)) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim().replace(/^["'`]+/, '');
+    const value = pair.slice(eq + 1).trim().replace(/["'`,)]+$/, '');
+    // A cookie name is a token: no spaces, parentheses or commas (`jar.get(key, domain=…)` is code).
+    if (!/^[\w.!#$%&'*+^`|~-]+$/.test(name) || COOKIE_ATTRIBUTE.test(name) || value.length < 6 || isPlaceholder(value)) continue;
+    if (SESSION_COOKIE.test(name) || credentialLike(value, true)) return true;
+  }
+  return false;
 }
 
 function longestRun(v: string): number {
@@ -325,16 +404,29 @@ function randomLike(v: string, before = ''): boolean {
   return shannonEntropy(v) >= 3;
 }
 
+// Environment names that say what their value is, and it is not a credential: `OPENAI_MODEL_NAME=gpt-4o`,
+// `COMMUNICATION_API_VERSION=rc0.13.0`, `CHROMA_HOST=…`, `PATH=…`. A credential in such a value is still caught
+// by its own shape (URL userinfo, provider tokens) before this rule.
+const ENV_META_NAME =
+  /(?:^|_)(?:VERSION|VER|NAME|MODEL|HOST|HOSTNAME|PORT|DIR|PATH|HOME|REGION|ZONE|LEVEL|MODE|ENV|TYPE|FORMAT|TIMEOUT|SIZE|COUNT|LIMIT|LANG|LOCALE|TZ|BRANCH|TAG|IMAGE|USER|USERNAME|EMAIL|CHARSET|ENCODING|PROFILE|STAGE|THEME|PREFIX|SUFFIX|PUBLIC_KEY|PUBKEY|ADDR|ADDRESS|REPLICAS|SNITCH|ENGINE)$/;
+
 function envValueLike(v: string): boolean {
-  const t = trimTrail(v).replace(/^[$\\"'`]+|[\\"'`}\]]+$/g, '');
+  const t = trimTrail(cutAtEscape(v.replace(/^\\["'`]/, ''))).replace(/^[$\\"'`]+|[\\"'`}\]]+$/g, '');
   // Shell arrays and substitutions, short values: `COMPREPLY=()`, `IFS=$'\n'`, `X=$(cmd)`; code: `{FS=":";printf`.
   if (t.length < 6 || /^[($:]/.test(t) || /[;{}]/.test(t) || isPlaceholder(t)) return false;
+  // Ciphertext that is meant to be committed: dotenvx `encrypted:…`, sops `ENC[…]`.
+  if (/^(?:encrypted:|ENC\[)/.test(t)) return false;
+  // A YAML key cut out of a quoted value (`NODE="nodeSelector: { … }"`).
+  if (/^[A-Za-z_][\w.-]*:$/.test(t)) return false;
   // One word: `Release`, `production`, `distcc`.
   if (/^[A-Za-z][a-z]{0,11}$/.test(t)) return false;
   const url = /^[a-z][a-z0-9+.-]*:\/\/(?:([^\s/@:]*):([^\s/@]*)@)?/i.exec(t);
   if (url) {
     // A database / queue URL in the environment (spec 000's own example, DATABASE_URL=postgres://…) counts as is.
-    if (/^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle)/i.test(t)) return true;
+    // A local development address without credentials (`redis://localhost:6379/0`, a compose service `redis://redis:6379`)
+    // names no secret.
+    const local = /^[a-z+]+:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|[a-z][a-z0-9-]*:\d{2,5}|\$\{?[A-Za-z_]\w*\}?)(?::(?:\d{2,5}|\$\{?[A-Za-z_]\w*\}?))?(?:\/[\w.-]*)?$/i.test(t);
+    if (/^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle)/i.test(t)) return !local;
     return url[2] !== undefined && !isPlaceholder(url[2]) && url[2].length > 2;
   }
   if (/^-?\d+(?:\.\d+)?$/.test(t)) return false;
@@ -354,17 +446,20 @@ const PASSWORD_KEY = /pass|pwd|pw(?:$|[^a-z])|pswd|cred/i;
 export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolean {
   let v = input.value.trim();
   const after = input.after ?? '';
-  if (name !== 'env' && name !== 'random' && keyIsMeta(input.key)) return false;
+  // (The key of `userinfo` is the user name of a URL, not a key name.)
+  if (name !== 'env' && name !== 'userinfo' && keyIsMeta(input.key)) return false;
   switch (name) {
     case 'keyed': {
       const key = (input.key ?? '').replace(/^["'`]+|["'`]+$/g, '');
-      // A bare `pass` / `pw` is as often English ("First pass: process…") as a key: it needs a random-looking value.
-      if (/^(?:pass|pw)$/i.test(key)) return credentialLike(v, input.quoted, after);
+      // A bare `pass` / `pw` is as often English ("First pass: ~$5-7/100 URLs") as a key: it needs a random-looking
+      // value with a long unbroken run.
+      if (/^(?:pass|pw)$/i.test(key)) return credentialLike(v, input.quoted, after) && longestRun(v) >= 8;
       return PASSWORD_KEY.test(key) ? passwordLike(v, input.quoted, after) : credentialLike(v, input.quoted, after);
     }
     case 'prose': {
       // "the admin password is hunter2"; but "a password file to decrypt:" (after `to`, a lower-case word is a verb).
-      const w = v.replace(/[:.;!?]+$/, '');
+      // `<input type=password name=password>`: the tag's end is not part of the value.
+      const w = v.replace(/\/?>+$/, '').replace(/[:.;!?]+$/, '');
       if (/^to$/i.test(input.key ?? '') && /^[a-z]+$/.test(w)) return false;
       return passwordLike(w, false, after);
     }
@@ -376,6 +471,8 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       // `u:p@`, `:x@` are fixtures; `{}`/`%s`/`${VAR}`/`{{password}}` are templates (quotes around them too).
       const q = v.replace(/^["'`@]+|["'`]+$/g, '');
       if (q.length <= 2 || isPlaceholder(q)) return false;
+      // `mongodb://mongodb:mongodb@`, `admin:admin@`: a password equal to the user name is a fixture.
+      if (input.key !== undefined && input.key.toLowerCase() === q.toLowerCase()) return false;
       v = q;
       // `user:pass%20pass@`: every word of the (percent-decoded) password a placeholder word.
       const words = v.replace(/%[0-9A-Fa-f]{2}/g, ' ').split(/[^A-Za-z0-9]+/).filter(Boolean);
@@ -387,7 +484,22 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       return credentialLike(v, input.quoted, after);
     case 'random':
       return randomLike(v, input.before);
-    case 'env':
+    case 'env': {
+      const key = input.key ?? '';
+      if (ENV_META_NAME.test(key)) return false;
+      // `SHARDS=$SHARDS`, `X=${OTHER}`: a reference to another variable.
+      if (/^["']?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?["']?$/.test(v)) return false;
+      // Under a name that is not a credential's, a value that reads as a name (`ENGINE=InnoDB`) is configuration.
+      const bare = v.replace(/^["']|["']$/g, '');
+      if (!/pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i.test(key) && /^[A-Za-z]{2,32}$/.test(bare) && readsAsName(bare)) return false;
       return envValueLike(v);
+    }
+    case 'email':
+      // `git@github.com:org/repo.git` is an scp-style remote; `logo@2x.png` an image name.
+      return !/^:[^\s]/.test(after) && !/\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|tiff?)$/i.test(v);
+    case 'cookie':
+      return cookieLike(v);
+    case 'token':
+      return !isWordy(v);
   }
 }
