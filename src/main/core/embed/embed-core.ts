@@ -16,6 +16,8 @@ export type CoreOptions = {
   spec: ModelSpec;
   // onnxruntime intra-op threads; undefined lets onnxruntime choose (one per physical core).
   threads?: number;
+  // How many external-data files the graph has (probe.ts found them); the folder, not config.json, decides.
+  externalData?: number;
 };
 
 export type TokenizedText = { ids: number[]; typeIds: number[] };
@@ -71,6 +73,7 @@ export async function loadEmbedCore(options: CoreOptions): Promise<EmbedCore> {
       local_files_only: true,
       dtype: spec.dtype,
       device: 'cpu',
+      use_external_data_format: options.externalData ?? 0,
       session_options: options.threads ? { intraOpNumThreads: options.threads } : {},
     });
   } catch (err) {

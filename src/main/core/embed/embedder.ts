@@ -75,7 +75,12 @@ function wrap(model: ModelFound, dims: number, backend: Backend): Embedder {
 }
 
 function initFor(model: ModelFound, options: EmbedderOptions): CoreOptions {
-  return { root: model.root, spec: model.spec, ...(options.threads ? { threads: options.threads } : {}) };
+  return {
+    root: model.root,
+    spec: model.spec,
+    externalData: model.externalData.length,
+    ...(options.threads ? { threads: options.threads } : {}),
+  };
 }
 
 function checkDims(model: ModelFound, dims: number): void {
