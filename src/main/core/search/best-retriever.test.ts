@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPaths } from '../ingest/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { tempDirs, writeTree } from '../testing/tmp.ts';
+import { backfillVectors } from '../vectors/index.ts';
 import { tinyModels, type TinyModelDir } from '../vectors/testing/tiny-embedder.ts';
 import { createBm25Retriever } from './bm25.ts';
 import { chooseRetriever, hybridBlocker } from './best-retriever.ts';
@@ -77,6 +78,29 @@ describe('the retriever factory', () => {
     expect(search.retriever.mode).toBe('bm25');
     expect(search.retriever.params).toBeUndefined();
     expect(hybridBlocker(store.db, { loaded: false, reason: 'disabled' })).toMatch(/sqlite-vec is not loaded/);
+  });
+
+  it('while a first embedding run is under way, answers with BM25 and says how far the run is', async () => {
+    const fresh = openStore(join(tmp.make(), 'first.db'));
+    try {
+      const root = tmp.make();
+      writeTree(root, { 'a.md': '# A\n\nalpha notes\n', 'b.md': '# B\n\nbeta notes\n', 'c.md': '# C\n\ngamma notes\n' });
+      await ingestPaths(fresh.db, [root]);
+      const embedder = await models.open();
+      const stop = new AbortController();
+      try {
+        // One batch of one chunk, then stopped: the space is building, not active.
+        const r = await backfillVectors(fresh.db, embedder, { batchSize: 1, signal: stop.signal, onProgress: () => stop.abort() });
+        expect(r).toMatchObject({ aborted: true, active: false, embedded: 1 });
+      } finally {
+        await embedder.close();
+      }
+      const choice = await chooseRetriever({ db: fresh.db, vec: fresh.vec, openSemantic: () => Promise.reject(new Error('not opened while building')) }, { purpose: 'search' });
+      expect(choice.retriever.mode).toBe('bm25');
+      expect(choice.fallbackReason).toMatch(/^semantic search off: no vectors yet; embedding with Xenova\/all-MiniLM-L6-v2 has covered 1 of 3 chunks, BM25 answers until it finishes$/);
+    } finally {
+      fresh.close();
+    }
   });
 
   it('chooses hybrid once every chunk has a vector and the model is here; falls back when a chunk lacks one or the model is gone', async () => {

@@ -3,7 +3,7 @@
 // CLI and the MCP server all come through here, so a packet is built the same way whichever door it was asked at.
 import type { Database } from 'better-sqlite3';
 import type { SearchHit } from '../../../shared/types.ts';
-import { activeSpace, spaceCoverage } from '../vectors/spaces.ts';
+import { activeSpace, listSpaces, spaceCoverage } from '../vectors/spaces.ts';
 import { createBm25Retriever } from './bm25.ts';
 import { DEFAULT_RRF_K, type FusionMethod } from './fusion.ts';
 import { DEFAULT_MMR_LAMBDA } from './mmr.ts';
@@ -68,7 +68,15 @@ function writeStamp(db: Database): string {
 
 function coverageBlocker(db: Database): string | null {
   const space = activeSpace(db);
-  if (!space) return 'semantic search off: no vectors yet; install a local model and run `contextpack embed`';
+  if (!space) {
+    // A first embedding run under way: say how far it is, so a BM25 answer is not mistaken for "no model".
+    const building = listSpaces(db).find((s) => s.state === 'building');
+    if (building) {
+      const b = spaceCoverage(db, building);
+      return `semantic search off: no vectors yet; embedding with ${building.modelId} has covered ${b.chunks - b.missing - b.otherVersion} of ${b.chunks} chunks, BM25 answers until it finishes`;
+    }
+    return 'semantic search off: no vectors yet; install a local model and run `contextpack embed`';
+  }
   const c = spaceCoverage(db, space);
   const missing = c.missing + c.otherVersion;
   if (missing > 0) return `vectors of ${space.modelId} cover ${c.chunks - missing} of ${c.chunks} chunks; run \`contextpack embed\``;
