@@ -35,6 +35,8 @@ const { positionals, values } = parseArgs({
     tiny: { type: 'boolean', default: false },
     // Every fusion/MMR variant, not only bm25, vector and the default hybrid.
     variants: { type: 'boolean', default: false },
+    // Only what fusion is chosen from: bm25, vector and the hybrid variants (implies --variants).
+    fusion: { type: 'boolean', default: false },
     'embed-cache': { type: 'string', default: fileURLToPath(new URL('../.bench/', import.meta.url)) },
   },
 });
@@ -59,16 +61,18 @@ const rescanS = (performance.now() - t1) / 1000;
 // Issue #15's floor, measured in the same run: the same chunk texts straight into a bare FTS5 table.
 const rawFts = rawFts5InsertSeconds(store.db, join(tmp, 'raw-fts.db'));
 
-async function runMode(retriever: Retriever) {
+// k = 300 chunk hits give Recall@100 over documents; `depth` lower asks as a packet does (~40 hits), where fusion
+// normalizes over fewer candidates.
+async function runMode(retriever: Retriever, depth = 300) {
   const run: Run = new Map();
   const times: number[] = [];
   // Diversity: distinct documents among the top 10 chunk hits, before collapsing to one hit per document.
   let distinct = 0;
   // Untimed warm-up: JIT, prepared statements and the page cache, as in a running app.
-  for (const q of queries.slice(0, 10)) await retriever.search({ text: q.text, k: 300 });
+  for (const q of queries.slice(0, 10)) await retriever.search({ text: q.text, k: depth });
   for (const q of queries) {
     const s = performance.now();
-    const chunks = await retriever.search({ text: q.text, k: 300 });
+    const chunks = await retriever.search({ text: q.text, k: depth });
     const hits = bestPerDocument(chunks, 100);
     times.push(performance.now() - s);
     distinct += new Set(chunks.slice(0, 10).map((h) => h.documentId)).size;
@@ -81,11 +85,13 @@ async function runMode(retriever: Retriever) {
 const DEFAULT_ROW = `hybrid default (${DEFAULT_HYBRID.fusion}, bm25 weight ${DEFAULT_HYBRID.weights[0]}, ${DEFAULT_HYBRID.mmrLambda < 1 ? `MMR ${DEFAULT_HYBRID.mmrLambda}` : 'no MMR'})`;
 const rows: { mode: string; ndcg10: number; recall100: number; p50: number; p95: number; distinct10: number }[] = [];
 rows.push({ mode: 'bm25', ...(await runMode(createBm25Retriever(store.db))) });
-// The same ranking from FTS5's bm25() alone (no postings scorer, core/search/fts-scorer.ts): identical results, slower.
-rows.push({ mode: 'bm25, FTS5 bm25() only', ...(await runMode(createBm25Retriever(store.db, { postings: false }))) });
-// What packets use on a store without vectors (core/search/best-retriever.ts): BM25, then MMR with text similarity.
-rows.push({ mode: 'bm25 + text MMR 0.5', ...(await runMode(createTextMmrRetriever(createBm25Retriever(store.db)))) });
-rows.push({ mode: 'bm25 + text MMR 0.7', ...(await runMode(createTextMmrRetriever(createBm25Retriever(store.db), { mmrLambda: 0.7 }))) });
+if (!values.fusion) {
+  // The same ranking from FTS5's bm25() alone (no postings scorer, core/search/fts-scorer.ts): identical results, slower.
+  rows.push({ mode: 'bm25, FTS5 bm25() only', ...(await runMode(createBm25Retriever(store.db, { postings: false }))) });
+  // What packets use on a store without vectors (core/search/best-retriever.ts): BM25, then MMR with text similarity.
+  rows.push({ mode: 'bm25 + text MMR 0.5', ...(await runMode(createTextMmrRetriever(createBm25Retriever(store.db)))) });
+  rows.push({ mode: 'bm25 + text MMR 0.7', ...(await runMode(createTextMmrRetriever(createBm25Retriever(store.db), { mmrLambda: 0.7 }))) });
+}
 
 // Vector and hybrid modes: only with a model; the vectors are made by the same backfill job the app runs, through a
 // cache under .bench/ keyed by model fingerprint and passage text, so the corpus is embedded once across runs.
@@ -127,13 +133,16 @@ else {
       { index, embedQuery, fusion: 'normalized', weights: DEFAULT_HYBRID.weights, mmrLambda: l },
     ]),
   ];
-  for (const [mode, options] of values.variants ? variants : []) rows.push({ mode, ...(await runMode(createHybridRetriever(store.db, options))) });
+  for (const [mode, options] of values.variants || values.fusion ? variants : []) rows.push({ mode, ...(await runMode(createHybridRetriever(store.db, options))) });
   rows.push({ mode: DEFAULT_ROW, ...(await runMode(createHybridRetriever(store.db, { index, embedQuery }))) });
+  // Asked as a packet asks (k 40, fusion over fetch_k 50 candidates): nDCG@10 must hold; Recall@100 cannot.
+  rows.push({ mode: 'bm25, k 40', ...(await runMode(createBm25Retriever(store.db), 40)) });
+  rows.push({ mode: 'hybrid default, k 40', ...(await runMode(createHybridRetriever(store.db, { index, embedQuery }), 40)) });
   await embedder.close();
 }
 
 // LanceDB's full-text search on the same chunk texts, same queries, same k (optional: CONTEXTPACK_LANCEDB_DIR).
-const lance = await lancedbFtsP50(store.db, queries.map((q) => q.text), process.env.CONTEXTPACK_LANCEDB_DIR, tmp, 300).catch((err: Error) => err);
+const lance = values.fusion ? null : await lancedbFtsP50(store.db, queries.map((q) => q.text), process.env.CONTEXTPACK_LANCEDB_DIR, tmp, 300).catch((err: Error) => err);
 
 console.log(`dataset    ${dataset} (${values.split}: ${queries.length} queries, ${report.chunks} chunks from ${report.files} file)`);
 console.log(`ingest     ${ingestS.toFixed(2)} s   rescan (unchanged) ${rescanS.toFixed(3)} s`);

@@ -1,4 +1,4 @@
-// npm run bench:localize -- <git repo dir> [--limit N] [--max-tokens 8000] [--subjects fix|any] [--keep-db FILE]
+// npm run bench:localize -- <git repo dir> [--limit N] [--max-tokens 8000] [--subjects fix|any] [--keep-db FILE] [--model ID]
 // Tasks from the repository's own history (fix commits touching 1–3 non-test source files; query = subject without
 // its prefix and PR number; gold = those files), the repository's *current HEAD tree* indexed once into a fresh
 // store (not the tree at each commit), then for each task: is a gold file in the packet (real assembly, ao-v1,
@@ -6,13 +6,20 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ingestPaths } from '../src/main/core/ingest/index.ts';
 import { createGrepBaseline, scoreFiles } from '../src/main/core/localize/grep-baseline.ts';
 import { buildTasks } from '../src/main/core/localize/tasks.ts';
 import { buildPacket } from '../src/main/core/packet/assemble.ts';
 import { createStoreSources } from '../src/main/core/packet/store-sources.ts';
-import { chooseRetriever, createBm25Retriever } from '../src/main/core/search/index.ts';
+import { chooseRetriever, createBm25Retriever, openSemanticSearch } from '../src/main/core/search/index.ts';
+import { openEmbedder } from '../src/main/core/embed/embedder.ts';
+import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
+import { probeModel } from '../src/main/core/embed/probe.ts';
+import { backfillVectors } from '../src/main/core/vectors/index.ts';
+import { defaultModelDirs } from '../src/main/paths.ts';
+import { cachedEmbedder, embedCachePath } from './lib/embed-cache.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 
 const { positionals, values } = parseArgs({
@@ -23,6 +30,8 @@ const { positionals, values } = parseArgs({
     subjects: { type: 'string', default: 'fix' },
     'keep-db': { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    // Embed the tree with this model (vectors cached under .bench/) and retrieve with the factory's hybrid choice.
+    model: { type: 'string' },
   },
 });
 if (!positionals[0]) {
@@ -57,10 +66,29 @@ const pathOfSource = (source: string) => {
 
 const indexed = store.db.prepare("SELECT path FROM sources WHERE status = 'indexed'").all() as { path: string }[];
 const grep = createGrepBaseline(indexed.map((s) => ({ path: rel(s.path), text: readFileSync(s.path, 'utf8') })));
-const retriever = createBm25Retriever(store.db);
+const bm25 = createBm25Retriever(store.db);
 // The packet retrieves as `contextpack pack` does: the retriever factory's choice for packets (a fresh store has
-// no vectors, so BM25 with text MMR); search top-10 is the plain BM25 order `contextpack search` gives.
-const choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25: retriever, openSemantic: async () => ({ ok: false, reason: 'bench: BM25 only' }) }, { purpose: 'packet' });
+// no vectors, so BM25 with text MMR); search top-10 is the plain BM25 order `contextpack search` gives. With
+// --model, the tree is embedded first and both use the factory's hybrid choice.
+const modelDirs = [...defaultModelDirs(process.env), realModelCacheDir()];
+if (values.model) await embedTree(values.model);
+const openSemantic = values.model ? () => openSemanticSearch(store.db, { dirs: modelDirs, inProcess: true }) : async () => ({ ok: false as const, reason: 'bench: BM25 only' });
+const choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25, openSemantic }, { purpose: 'packet' });
+const retriever = values.model ? (await chooseRetriever({ db: store.db, vec: store.vec, bm25, openSemantic }, { purpose: 'search' })).retriever : bm25;
+
+async function embedTree(modelId: string): Promise<void> {
+  const found = await probeModel({ modelId, dirs: modelDirs });
+  if (!found.ok) throw new Error(`${found.reason}; \`npm run models:real\` fetches the real model`);
+  const embedder = await openEmbedder(found);
+  try {
+    const cached = cachedEmbedder(embedder, embedCachePath(fileURLToPath(new URL('../.bench/', import.meta.url)), found.fingerprint));
+    const t = performance.now();
+    const fill = await backfillVectors(store.db, cached, { onProgress: (p) => process.stderr.write(`\rembedding ${p.done}/${p.total}`) });
+    process.stderr.write(`\rembedded ${fill.embedded} chunks with ${modelId} in ${((performance.now() - t) / 1000).toFixed(1)} s (${cached.hits()} cached)\n`);
+  } finally {
+    await embedder.close();
+  }
+}
 const sources = createStoreSources(store.db, { retriever: choice.retriever, retrievalFallback: choice.fallbackReason });
 
 interface Tally { hit: number; recall: number; files: number }
@@ -95,7 +123,7 @@ for (const task of tasks) {
 packetMs.sort((a, b) => a - b);
 const n = tasks.length;
 const f = (x: number) => (x / n).toFixed(2);
-console.log(`repo ${repo} · ${n} tasks (${subjects === 'fix' ? 'fix commits' : 'all commits'}) · HEAD tree indexed: ${report.files} files, ${report.chunks} chunks in ${ingestS.toFixed(1)} s · bm25, no embedding model`);
+console.log(`repo ${repo} · ${n} tasks (${subjects === 'fix' ? 'fix commits' : 'all commits'}) · HEAD tree indexed: ${report.files} files, ${report.chunks} chunks in ${ingestS.toFixed(1)} s · ${values.model ? `search ${retriever.mode}${retriever.params?.fusion ? ` (${retriever.params.fusion.method})` : ''}, ${values.model}` : 'bm25, no embedding model'}`);
 console.log(`packet: ao-v1, --max-tokens ${maxTokens}, retriever ${choice.retriever.mode}${choice.retriever.params?.mmr ? ` + ${choice.retriever.params.mmr.similarity} MMR λ ${choice.retriever.params.mmr.lambda}` : ''}: mean ${Math.round(tokensUsed / n)} tokens (${((100 * tokensUsed) / n / maxTokens).toFixed(0)} % of the budget), evidence ${Math.round(evidenceTokens / n)} tokens, p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms`);
 console.log('');
 console.log('| | hit rate | file recall | files shown |');

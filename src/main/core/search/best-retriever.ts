@@ -1,4 +1,4 @@
-// The one place that decides how packets and default searches retrieve: hybrid (RRF + MMR over chunk vectors) when
+// The one place that decides how packets and default searches retrieve: hybrid (DEFAULT_HYBRID's fusion) when
 // the active vector space covers every chunk and its model is here, BM25 otherwise, with the reason. The API, the
 // CLI and the MCP server all come through here, so a packet is built the same way whichever door it was asked at.
 import type { Database } from 'better-sqlite3';
@@ -6,7 +6,7 @@ import type { SearchHit } from '../../../shared/types.ts';
 import { activeSpace, listSpaces, spaceCoverage } from '../vectors/spaces.ts';
 import { createBm25Retriever } from './bm25.ts';
 import { DEFAULT_RRF_K, type FusionMethod } from './fusion.ts';
-import { DEFAULT_MMR_LAMBDA } from './mmr.ts';
+import { DEFAULT_HYBRID } from './hybrid.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
 import type { OpenSemanticSearch, SemanticSearch } from './semantic-search.ts';
 import { createTextMmrRetriever } from './text-mmr.ts';
@@ -83,19 +83,23 @@ function coverageBlocker(db: Database): string | null {
   return null;
 }
 
-/** Hybrid search of an open semantic engine, as a Retriever that records its fusion and MMR settings. */
-export function semanticHybridRetriever(engine: SemanticSearch, options: Omit<RetrievalOptions, 'purpose'> = {}): Retriever {
-  const mmrLambda = options.mmrLambda ?? DEFAULT_MMR_LAMBDA;
+/**
+ * Hybrid search of an open semantic engine, as a Retriever that records its fusion and MMR settings. Packets and
+ * searches share DEFAULT_HYBRID: no MMR, because every MMR setting measured on SciFact cost relevance (README).
+ */
+export function semanticHybridRetriever(engine: SemanticSearch, options: Partial<RetrievalOptions> = {}): Retriever {
+  const mmrLambda = options.mmrLambda ?? DEFAULT_HYBRID.mmrLambda;
   const fetchK = options.fetchK ?? DEFAULT_FETCH_K;
-  const fusion = options.fusion ?? 'rrf';
+  const fusion = options.fusion ?? DEFAULT_HYBRID.fusion;
+  const weights = fusion === 'normalized' ? DEFAULT_HYBRID.weights : undefined;
   return {
     mode: 'hybrid',
     params: {
-      fusion: fusion === 'rrf' ? { method: 'rrf', k: DEFAULT_RRF_K } : { method: 'normalized' },
+      fusion: fusion === 'rrf' ? { method: 'rrf', k: DEFAULT_RRF_K } : { method: 'normalized', weights: DEFAULT_HYBRID.weights },
       mmr: mmrLambda < 1 ? { lambda: mmrLambda, fetch_k: fetchK, similarity: 'vector' } : null,
     },
     search: (q: RetrievalQuery): Promise<SearchHit[]> =>
-      engine.search({ text: q.text, k: q.k, mode: 'hybrid', mmrLambda, fetchK, fusion, filters: q.filters }),
+      engine.search({ text: q.text, k: q.k, mode: 'hybrid', mmrLambda, fetchK, fusion, weights, filters: q.filters }),
   };
 }
 
