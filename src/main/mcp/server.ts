@@ -59,7 +59,7 @@ function toApiFilters(
 function retrievalLine(r: { mode: string; retrieval?: ApiOutput<'search.query'>['retrieval'] }): string {
   const parts = [`mode ${r.mode}`];
   const x = r.retrieval;
-  if (x?.fusion) parts.push(`fusion ${x.fusion.method}${x.fusion.k !== undefined ? ` k=${x.fusion.k}` : ''}`);
+  if (x?.fusion) parts.push(`fusion ${x.fusion.method}${x.fusion.k !== undefined ? ` k=${x.fusion.k}` : ''}${x.fusion.weights ? ` weights bm25 ${x.fusion.weights[0]}, vector ${x.fusion.weights[1]}` : ''}`);
   if (x?.mmr) parts.push(`MMR λ=${x.mmr.lambda} over ${x.mmr.fetch_k} (${x.mmr.similarity} similarity)`);
   if (x?.fallback_reason) parts.push(`not hybrid: ${x.fallback_reason}`);
   return `retrieval: ${parts.join('; ')}`;

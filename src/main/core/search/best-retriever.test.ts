@@ -7,6 +7,7 @@ import { backfillVectors } from '../vectors/index.ts';
 import { tinyModels, type TinyModelDir } from '../vectors/testing/tiny-embedder.ts';
 import { createBm25Retriever } from './bm25.ts';
 import { chooseRetriever, hybridBlocker } from './best-retriever.ts';
+import { DEFAULT_HYBRID } from './hybrid.ts';
 import { openSemanticSearch } from './semantic-search.ts';
 import { createTextMmrRetriever, textVectors } from './text-mmr.ts';
 
@@ -109,7 +110,7 @@ describe('the retriever factory', () => {
     const hybrid = await chooseRetriever(deps([models.root]), { purpose: 'packet' });
     try {
       expect(hybrid).toMatchObject({ embedderId: 'Xenova/all-MiniLM-L6-v2', fallbackReason: null });
-      expect(hybrid.retriever).toMatchObject({ mode: 'hybrid', params: { fusion: { method: 'rrf', k: 60 }, mmr: { similarity: 'vector' } } });
+      expect(hybrid.retriever).toMatchObject({ mode: 'hybrid', params: { fusion: { method: 'normalized', weights: DEFAULT_HYBRID.weights }, mmr: null } });
       expect((await hybrid.retriever.search({ text: 'pelican gateway', k: 5 })).length).toBe(5);
     } finally {
       const opened = await openSemanticSearch(store.db, { dirs: [models.root], inProcess: true });
