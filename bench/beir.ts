@@ -124,11 +124,11 @@ else {
     ['hybrid rrf k60', { index, embedQuery, fusion: 'rrf', mmrLambda: 1 }],
     ['hybrid rrf k60 + MMR 0.5 (old default)', { index, embedQuery, fusion: 'rrf', mmrLambda: 0.5 }],
     ['hybrid rrf k60 + MMR 0.9', { index, embedQuery, fusion: 'rrf', mmrLambda: 0.9 }],
-    ...[0.2, 0.3, 0.4, 0.5, 0.6].map((w): [string, HybridRetrieverOptions] => [
+    ...[0.3, 0.4, 0.5, 0.6, 0.7].map((w): [string, HybridRetrieverOptions] => [
       `hybrid convex bm25 ${w}`,
       { index, embedQuery, fusion: 'normalized', weights: [w, 1 - w], mmrLambda: 1 },
     ]),
-    ...[0.7, 0.9].map((l): [string, HybridRetrieverOptions] => [
+    ...[0.8, 0.9].map((l): [string, HybridRetrieverOptions] => [
       `hybrid convex bm25 ${DEFAULT_HYBRID.weights[0]} + MMR ${l}`,
       { index, embedQuery, fusion: 'normalized', weights: DEFAULT_HYBRID.weights, mmrLambda: l },
     ]),

@@ -23,12 +23,14 @@ export interface HybridRetrieverOptions {
 }
 
 /**
- * Hybrid defaults, chosen on SciFact's train queries (README "Semantic search"): a convex combination of min-max
- * normalized scores, and no MMR, since every MMR setting measured cost relevance.
+ * Hybrid defaults, chosen on SciFact's 809 train queries with the real default model (README "Semantic search"):
+ * a convex combination of min-max normalized scores beat RRF at every k tried (0.733 against at most 0.719 nDCG@10);
+ * equal weights sit on the plateau (bm25 weight 0.5-0.6 within 0.003) and assume nothing about a corpus; and no
+ * MMR, since every λ tried (0.7-0.95) cost nDCG@10.
  */
 export const DEFAULT_HYBRID: { fusion: FusionMethod; weights: [number, number]; mmrLambda: number } = {
   fusion: 'normalized',
-  weights: [0.4, 0.6],
+  weights: [0.5, 0.5],
   mmrLambda: 1,
 };
 
