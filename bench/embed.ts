@@ -221,11 +221,16 @@ async function sweep(): Promise<void> {
   );
   console.log('batch  threads  order     padding  passages/s  passages per CPU-s  10k chunks');
   const arrival = (n: number, size: number) => Array.from({ length: Math.ceil(n / size) }, (_, b) => Array.from({ length: Math.min(size, n - b * size) }, (_, i) => b * size + i));
-  const configs: [number, number, 'sorted' | 'arrival'][] = [];
-  for (const threads of [2, 1]) for (const batch of [8, 16, 32, 64]) configs.push([batch, threads, 'sorted']);
-  configs.push([32, 2, 'arrival']);
-  for (const [batch, threads, order] of configs) {
-    const session = await ort.InferenceSession.create(model.onnxPath, { intraOpNumThreads: threads, interOpNumThreads: 1 });
+  const configs: [number, number, 'sorted' | 'arrival', number][] = [];
+  for (const threads of [2, 1]) for (const batch of [8, 16, 32, 64]) configs.push([batch, threads, 'sorted', 1]);
+  configs.push([32, 2, 'arrival', 1]);
+  // Two sessions of one thread each, batches handed out alternately and run at the same time (data parallel).
+  for (const batch of [16, 32]) configs.push([batch, 1, 'sorted', 2]);
+  for (const [batch, threads, order, sessionCount] of configs) {
+    const sessions = await Promise.all(
+      Array.from({ length: sessionCount }, () => ort.InferenceSession.create(model.onnxPath, { intraOpNumThreads: threads, interOpNumThreads: 1 })),
+    );
+    const session = sessions[0]!;
     const plan = order === 'sorted' ? planBatches(tok.map((t) => t.ids.length), batch) : arrival(tok.length, batch);
     const padded = plan.map((idx) => core.pad(idx.map((i) => tok[i]!)));
     const real = tok.reduce((s, t) => s + t.ids.length, 0);
@@ -239,17 +244,21 @@ async function sweep(): Promise<void> {
       };
       return Object.fromEntries(session.inputNames.map((n) => [n, all[n]!]));
     };
-    await session.run(feed(padded[0]!));
+    for (const x of sessions) await x.run(feed(padded[0]!));
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    for (const b of padded) await session.run(feed(b));
+    await Promise.all(
+      sessions.map(async (x, si) => {
+        for (let b = si; b < padded.length; b += sessions.length) await x.run(feed(padded[b]!));
+      }),
+    );
     const wall = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuS = (cpu.user + cpu.system) / 1e6;
     const rate = tok.length / wall;
     console.log(
-      `${String(batch).padStart(5)}  ${String(threads).padStart(7)}  ${order.padEnd(8)}  ${((100 * (slots - real)) / slots).toFixed(0).padStart(5)} %  ${rate.toFixed(1).padStart(10)}  ${(tok.length / cpuS).toFixed(1).padStart(18)}  ${(10000 / rate).toFixed(0).padStart(8)} s`,
+      `${String(batch).padStart(5)}  ${`${sessionCount > 1 ? `${sessionCount}x` : ''}${threads}`.padStart(7)}  ${order.padEnd(8)}  ${((100 * (slots - real)) / slots).toFixed(0).padStart(5)} %  ${rate.toFixed(1).padStart(10)}  ${(tok.length / cpuS).toFixed(1).padStart(18)}  ${(10000 / rate).toFixed(0).padStart(8)} s`,
     );
-    await session.release();
+    for (const x of sessions) await x.release();
   }
 }
