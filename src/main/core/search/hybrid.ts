@@ -53,7 +53,9 @@ export function createHybridRetriever(db: Database, options: HybridRetrieverOpti
     async search(query: RetrievalQuery): Promise<SearchHit[]> {
       if (query.k <= 0 || query.text.trim() === '') return [];
       const n = Math.max(query.k, fetchK);
-      const [keyword, q] = await Promise.all([bm25.search({ text: query.text, k: n, filters: query.filters }), embedQuery(query.text)]);
+      // The query goes to the embedding worker first, so BM25 runs on this thread while the worker infers.
+      const embedding = embedQuery(query.text);
+      const [keyword, q] = await Promise.all([bm25.search({ text: query.text, k: n, filters: query.filters }), embedding]);
       const semantic = index.knn(q, n, { filters: query.filters });
       const lists = [keyword.map((h) => ({ chunkId: h.chunkId, score: h.score })), semantic];
       const fused = fusion === 'rrf' ? reciprocalRankFusion(lists, options.rrfK ?? DEFAULT_RRF_K) : normalizedScoreFusion(lists, weights);
