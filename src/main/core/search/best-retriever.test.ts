@@ -104,6 +104,25 @@ describe('the retriever factory', () => {
     }
   });
 
+  it('keeps BM25 on a store that is mostly source code, vectors or not, and says why', async () => {
+    const code = openStore(join(tmp.make(), 'code.db'));
+    try {
+      const root = tmp.make();
+      writeTree(root, {
+        'src/retry.ts': 'export function retry(fn: () => void, times: number) {\n  for (let i = 0; i < times; i++) fn();\n}\n',
+        'src/backoff.ts': 'export function backoff(attempt: number): number {\n  return 2 ** attempt * 100;\n}\n',
+        'README.md': '# Retry\n\nHelpers for retrying with backoff.\n',
+      });
+      await ingestPaths(code.db, [root]);
+      await models.embedAll(code.db);
+      const choice = await chooseRetriever({ db: code.db, vec: code.vec, openSemantic: () => Promise.reject(new Error('not opened for code')) }, { purpose: 'packet' });
+      expect(choice.retriever.mode).toBe('bm25');
+      expect(choice.fallbackReason).toMatch(/^code-aware BM25: 2 of 3 chunks are source code/);
+    } finally {
+      code.close();
+    }
+  });
+
   it('chooses hybrid once every chunk has a vector and the model is here; falls back when a chunk lacks one or the model is gone', async () => {
     await models.embedAll(store.db);
     expect(hybridBlocker(store.db, store.vec)).toBeNull();
