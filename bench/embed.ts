@@ -1,4 +1,4 @@
-// npm run bench:embed [-- --model <id>] [--tiny] [--passages 512] [--batch 32] [--rounds 3] [--layers 6] [--dim 384]
+// npm run bench:embed [-- --model <id>] [--tiny] [--passages 512] [--batch 32] [--rounds 3] [--layers 6] [--dim 384] [--corpus F] [--sweep]
 // Embedder end to end (tokenize, worker thread, batching, pooling, normalization) against raw onnxruntime-node
 // InferenceSession.run on the same tokenized batches of the same model, in the same run. Target: ratio >= 0.9.
 // Uses a real model when one is in the models folders (resources/models, CONTEXTPACK_MODELS_DIR); otherwise builds a
@@ -15,6 +15,7 @@ import type { EncodedBatch } from '../src/main/core/embed/embed-core.ts';
 import { openEmbedder } from '../src/main/core/embed/embedder.ts';
 import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../src/main/core/embed/model-dirs.ts';
 import { DEFAULT_MODEL_ID } from '../src/main/core/embed/models.ts';
+import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
 import { probeModel } from '../src/main/core/embed/probe.ts';
 import type { ModelFound } from '../src/main/core/embed/probe.ts';
 import { buildTinyModel } from '../src/main/core/embed/testing/tiny-model.ts';
@@ -32,6 +33,9 @@ const { values } = parseArgs({
     layers: { type: 'string', default: '6' },
     dim: { type: 'string', default: '384' },
     corpus: { type: 'string', default: fileURLToPath(new URL('../../shared/bench/beir/scifact/corpus.jsonl', import.meta.url)) },
+    // Profile raw inference instead: batch sizes x intra-op threads, length-sorted batches against arrival order,
+    // on whole corpus documents (their natural, varied lengths), wall and CPU time.
+    sweep: { type: 'boolean', default: false },
   },
 });
 const passageCount = Number(values.passages);
@@ -42,7 +46,8 @@ const TARGET_TOKENS = 150;
 let tmp: string | undefined;
 let model: ModelFound;
 let modelLabel: string;
-const real = values.tiny ? undefined : await probeModel({ modelId: values.model, dirs: modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: process.env }) });
+const modelDirs = [...modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: process.env }), realModelCacheDir()];
+const real = values.tiny ? undefined : await probeModel({ modelId: values.model, dirs: modelDirs });
 if (real?.ok) {
   model = real;
   modelLabel = `${real.modelId} (${real.spec.dtype}) from ${real.dir}`;
@@ -83,6 +88,11 @@ function makeChunks(): string[] {
     at += n;
   }
   return chunks;
+}
+
+if (values.sweep) {
+  await sweep();
+  process.exit(0);
 }
 
 const chunks = makeChunks();
@@ -186,3 +196,69 @@ await embedder.close();
 await session.release();
 if (tmp) await rm(tmp, { recursive: true, force: true });
 process.exitCode = ratio >= 0.9 ? 0 : 1;
+
+// Whole documents (title + text), truncated by the tokenizer at the model's limit, as chunks of prose arrive.
+function corpusPassages(): string[] {
+  if (!existsSync(values.corpus)) throw new Error(`--sweep needs --corpus <BEIR corpus.jsonl> (no ${values.corpus})`);
+  const out: string[] = [];
+  for (const line of readFileSync(values.corpus, 'utf8').split('\n')) {
+    if (!line) continue;
+    const doc = JSON.parse(line) as { title: string; text: string };
+    out.push(`${doc.title}\n${doc.text}`);
+    if (out.length === passageCount) break;
+  }
+  return out;
+}
+
+async function sweep(): Promise<void> {
+  const texts = corpusPassages();
+  const tok = core.tokenize(texts.map((t) => model.spec.passagePrefix + t));
+  await core.dispose();
+  const lengths = tok.map((t) => t.ids.length).sort((a, b) => a - b);
+  console.log(`model: ${modelLabel}`);
+  console.log(
+    `sweep: ${tok.length} passages from ${values.corpus}, word pieces p10/p50/p90/max ${[0.1, 0.5, 0.9].map((q) => lengths[Math.floor(q * (lengths.length - 1))]).join('/')}/${lengths.at(-1)}`,
+  );
+  console.log('batch  threads  order     padding  passages/s  passages per CPU-s  10k chunks');
+  const arrival = (n: number, size: number) => Array.from({ length: Math.ceil(n / size) }, (_, b) => Array.from({ length: Math.min(size, n - b * size) }, (_, i) => b * size + i));
+  const configs: [number, number, 'sorted' | 'arrival', number][] = [];
+  for (const threads of [2, 1]) for (const batch of [8, 16, 32, 64]) configs.push([batch, threads, 'sorted', 1]);
+  configs.push([32, 2, 'arrival', 1]);
+  // Two sessions of one thread each, batches handed out alternately and run at the same time (data parallel).
+  for (const batch of [16, 32]) configs.push([batch, 1, 'sorted', 2]);
+  for (const [batch, threads, order, sessionCount] of configs) {
+    const sessions = await Promise.all(
+      Array.from({ length: sessionCount }, () => ort.InferenceSession.create(model.onnxPath, { intraOpNumThreads: threads, interOpNumThreads: 1 })),
+    );
+    const session = sessions[0]!;
+    const plan = order === 'sorted' ? planBatches(tok.map((t) => t.ids.length), batch) : arrival(tok.length, batch);
+    const padded = plan.map((idx) => core.pad(idx.map((i) => tok[i]!)));
+    const real = tok.reduce((s, t) => s + t.ids.length, 0);
+    const slots = padded.reduce((s, b) => s + b.size * b.seqLen, 0);
+    const feed = (b: EncodedBatch) => {
+      const shape = [b.size, b.seqLen];
+      const all: Record<string, ort.Tensor> = {
+        input_ids: new ort.Tensor('int64', b.inputIds, shape),
+        attention_mask: new ort.Tensor('int64', b.attentionMask, shape),
+        token_type_ids: new ort.Tensor('int64', b.tokenTypeIds, shape),
+      };
+      return Object.fromEntries(session.inputNames.map((n) => [n, all[n]!]));
+    };
+    for (const x of sessions) await x.run(feed(padded[0]!));
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await Promise.all(
+      sessions.map(async (x, si) => {
+        for (let b = si; b < padded.length; b += sessions.length) await x.run(feed(padded[b]!));
+      }),
+    );
+    const wall = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuS = (cpu.user + cpu.system) / 1e6;
+    const rate = tok.length / wall;
+    console.log(
+      `${String(batch).padStart(5)}  ${`${sessionCount > 1 ? `${sessionCount}x` : ''}${threads}`.padStart(7)}  ${order.padEnd(8)}  ${((100 * (slots - real)) / slots).toFixed(0).padStart(5)} %  ${rate.toFixed(1).padStart(10)}  ${(tok.length / cpuS).toFixed(1).padStart(18)}  ${(10000 / rate).toFixed(0).padStart(8)} s`,
+    );
+    for (const x of sessions) await x.release();
+  }
+}

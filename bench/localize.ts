@@ -1,13 +1,14 @@
-// npm run bench:localize -- <git repo dir>... [--limit N] [--max-tokens 8000] [--verbose] [--only pack|all]
+// npm run bench:localize -- <git repo dir>... [--limit N] [--max-tokens 8000] [--verbose] [--only pack|all] [--model ID]
 // Line-level localization on real fix commits (issue #23): for each fix commit (subject starts with `fix`,
 // modifies 1–3 non-test source files), the *parent* tree is extracted, indexed into a fresh store (BM25 only, no
-// model), and the commit subject (without prefix and PR numbers) is the query. Gold: the files the fix modifies and
+// model unless --model), and the commit subject (without prefix and PR numbers) is the query. Gold: the files the fix modifies and
 // its hunks at the parent (deleted lines, or the line just before an insertion). For the packet (real ao-v1
 // assembly at --max-tokens), search top-10 chunks and an idf-weighted grep (whole files, top 10 and as many as fit
 // the same token budget): file hit / recall, hunk hit / recall, the share of evidence items that are tests, docs,
 // changelogs, lock, generated files or images, and tokens.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,7 +18,13 @@ import { buildLineTasks, scoreHunks, type ShownSpan } from '../src/main/core/loc
 import { buildPacket } from '../src/main/core/packet/assemble.ts';
 import { createStoreSources } from '../src/main/core/packet/store-sources.ts';
 import { isNoiseRole, pathRole } from '../src/main/core/search/code-paths.ts';
-import { chooseRetriever, createBm25Retriever } from '../src/main/core/search/index.ts';
+import { chooseRetriever, createBm25Retriever, openSemanticSearch } from '../src/main/core/search/index.ts';
+import { openEmbedder } from '../src/main/core/embed/embedder.ts';
+import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
+import { probeModel } from '../src/main/core/embed/probe.ts';
+import { backfillVectors } from '../src/main/core/vectors/index.ts';
+import { defaultModelDirs } from '../src/main/paths.ts';
+import { cachedEmbedder, embedCachePath } from './lib/embed-cache.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { createTokenCounter } from '../src/main/core/tokens/index.ts';
 
@@ -27,14 +34,26 @@ const { positionals, values } = parseArgs({
     limit: { type: 'string', default: '30' },
     'max-tokens': { type: 'string', default: '8000' },
     verbose: { type: 'boolean', default: false },
+    // Embed each tree with this model (vectors cached under .bench/) and retrieve with the factory's hybrid choice.
+    model: { type: 'string' },
   },
 });
 if (positionals.length === 0) {
-  console.error('usage: npm run bench:localize -- <git repo dir>... [--limit N] [--max-tokens 8000] [--verbose]');
+  console.error('usage: npm run bench:localize -- <git repo dir>... [--limit N] [--max-tokens 8000] [--verbose] [--model ID]');
   process.exit(2);
 }
 const maxTokens = Number(values['max-tokens']);
 const counter = createTokenCounter('o200k_base');
+
+// --model: every parent tree is embedded (vectors cached by text, so the trees' shared chunks are embedded once) and
+// the packet and search top-10 use the retriever factory's choice, as `contextpack pack` and `search` do.
+const modelDirs = [...defaultModelDirs(process.env), realModelCacheDir()];
+const embedder = values.model ? await openModel(values.model) : null;
+async function openModel(modelId: string) {
+  const found = await probeModel({ modelId, dirs: modelDirs });
+  if (!found.ok) throw new Error(`${found.reason}; \`npm run models:real\` fetches the real model`);
+  return cachedEmbedder(await openEmbedder(found), embedCachePath(fileURLToPath(new URL('../.bench/', import.meta.url)), found.fingerprint));
+}
 
 interface Row { fileHit: number; fileRecall: number; hunkHit: number; hunkRecall: number; noise: number; items: number; tokens: number; over: number }
 const METHODS = ['packet', 'search', 'grep10', 'grepBudget'] as const;
@@ -62,8 +81,11 @@ for (const dir of positionals) {
     await ingestPaths(store.db, [tree]);
     ingestS += (performance.now() - t0) / 1000;
     const rel = (p: string) => (p.startsWith(tree + sep) ? relative(tree, p) : p).split(sep).join('/');
-    const retriever = createBm25Retriever(store.db);
-    const choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25: retriever, openSemantic: async () => ({ ok: false, reason: 'bench: BM25 only' }) }, { purpose: 'packet' });
+    const bm25 = createBm25Retriever(store.db);
+    if (embedder) await backfillVectors(store.db, embedder, {});
+    const openSemantic = embedder ? () => openSemanticSearch(store.db, { dirs: modelDirs, inProcess: true }) : async () => ({ ok: false as const, reason: 'bench: BM25 only' });
+    const choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25, openSemantic }, { purpose: 'packet' });
+    const retriever = embedder ? (await chooseRetriever({ db: store.db, vec: store.vec, bm25, openSemantic }, { purpose: 'search' })).retriever : bm25;
     const sources = createStoreSources(store.db, { retriever: choice.retriever, retrievalFallback: choice.fallbackReason });
 
     const s = performance.now();
@@ -128,6 +150,7 @@ for (const dir of positionals) {
     if (m === 'packet') table.push(`| ${basename(repo)} (${n}) | ${f(r.fileHit)} | ${f(r.hunkHit)} | ${f(r.hunkRecall)} | ${f(r.noise)} | ${Math.round(r.tokens / n)} | ${r.over} |`);
   }
 }
+await embedder?.close();
 if (table.length > 1) {
   console.log('\npacket, all repositories');
   console.log('| repository (tasks) | file hit | hunk hit | hunk recall | noise share | tokens | over budget |');

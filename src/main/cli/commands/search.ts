@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Store } from '../../core/store/index.ts';
-import { bestPerDocument, bm25Fallback, createBm25Retriever, openSemanticSearch, semanticHybridRetriever, type FusionMethod, type Retriever, type SemanticSearch } from '../../core/search/index.ts';
+import { bestPerDocument, bm25Fallback, createBm25Retriever, DEFAULT_HYBRID, openSemanticSearch, semanticHybridRetriever, type FusionMethod, type Retriever, type SemanticSearch } from '../../core/search/index.ts';
 import type { SearchHit } from '../../../shared/types.ts';
 import { provenance } from '../../../shared/provenance.ts';
 import { defaultModelDirs } from '../../paths.ts';
@@ -42,7 +42,7 @@ export const searchCommand: Command = {
   async run(ctx) {
     const k = intOption(ctx, 'k', ctx.values.queries ? 100 : 10);
     const requested = oneOf<RequestedMode>(ctx.values.mode, MODES, 'mode', 'best');
-    const fusion = oneOf(ctx.values.fusion, FUSIONS, 'fusion', 'rrf');
+    const fusion = oneOf(ctx.values.fusion, FUSIONS, 'fusion', DEFAULT_HYBRID.fusion);
     const mmrLambda = ctx.values['mmr-lambda'] === undefined ? undefined : numberOption(ctx, 'mmr-lambda', 0.5, 0, 1);
     const fetchK = intOption(ctx, 'fetch-k', undefined);
     const filters = filtersFromFlags(ctx);

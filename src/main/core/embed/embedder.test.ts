@@ -97,11 +97,11 @@ describe('in-process embedder on the tiny model', () => {
     await embedder.close();
   });
 
-  it('gives the same vectors batched as one by one, in input order', async () => {
+  it('gives the same vectors batched as one by one, in input order, with one session or several side by side', async () => {
     // 70 texts with batches of 4 span two tokenization windows (16 batches each) and a partial third.
     const texts = Array.from({ length: 70 }, (_, i) => `chunk ${i} ` + 'about sqlite vector search '.repeat(i % 4));
-    const batched = await openInProcessEmbedder(await found('Xenova/all-MiniLM-L6-v2'), { batchSize: 4 });
-    const single = await openInProcessEmbedder(await found('Xenova/all-MiniLM-L6-v2'), { batchSize: 1 });
+    const batched = await openInProcessEmbedder(await found('Xenova/all-MiniLM-L6-v2'), { batchSize: 4, sessions: 3 });
+    const single = await openInProcessEmbedder(await found('Xenova/all-MiniLM-L6-v2'), { batchSize: 1, sessions: 1 });
     const a = await batched.embedPassages(texts);
     const b: Float32Array[] = [];
     for (const t of texts) b.push(...(await single.embedPassages([t])));

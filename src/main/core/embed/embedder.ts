@@ -1,5 +1,6 @@
 // The Embedder the rest of ContextPack uses: passages and queries in, unit vectors out, with the model's prefixes
 // applied here so callers cannot forget them. The default runs transformers.js in a worker thread.
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 // embed-core (transformers.js, onnxruntime, sharp) is imported only where inference runs: in the worker, or in
 // process on request. The Electron main process loads this file and must never load those.
@@ -25,8 +26,10 @@ export type Embedder = {
 
 export type EmbedderOptions = {
   batchSize?: number;
-  // onnxruntime intra-op threads; leave unset to use every core, or lower it to keep a core free for the UI.
+  // onnxruntime intra-op threads per session; leave unset to share every core among the sessions.
   threads?: number;
+  // Sessions embedding batches side by side (embed-core.ts says why); default: 2 on a machine with 2+ cores.
+  sessions?: number;
 };
 
 export type WorkerDeps = {
@@ -74,8 +77,20 @@ function wrap(model: ModelFound, dims: number, backend: Backend): Embedder {
   };
 }
 
+export function defaultSessions(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(2, cores));
+}
+
 function initFor(model: ModelFound, options: EmbedderOptions): CoreOptions {
-  return { root: model.root, spec: model.spec, ...(options.threads ? { threads: options.threads } : {}) };
+  const sessions = options.sessions ?? defaultSessions();
+  const threads = options.threads ?? (sessions > 1 ? Math.max(1, Math.floor(availableParallelism() / sessions)) : undefined);
+  return {
+    root: model.root,
+    spec: model.spec,
+    externalData: model.externalData.length,
+    sessions,
+    ...(threads ? { threads } : {}),
+  };
 }
 
 function checkDims(model: ModelFound, dims: number): void {

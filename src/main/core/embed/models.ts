@@ -29,6 +29,10 @@ export const ONNX_FILE_BY_DTYPE: Record<ModelDtype, string> = {
   q4: 'model_q4.onnx',
 };
 
+// When a folder lacks the registry's dtype, the first of these present is used: quantized first (what the hub and
+// the npm package ship for CPU), full precision last.
+export const DTYPE_PREFERENCE: readonly ModelDtype[] = ['q8', 'q4', 'int8', 'uint8', 'fp16', 'fp32'];
+
 export const MODEL_SPECS: Readonly<Record<string, ModelSpec>> = {
   'Xenova/all-MiniLM-L6-v2': {
     id: 'Xenova/all-MiniLM-L6-v2',

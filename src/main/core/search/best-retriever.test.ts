@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPaths } from '../ingest/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { tempDirs, writeTree } from '../testing/tmp.ts';
+import { backfillVectors } from '../vectors/index.ts';
 import { tinyModels, type TinyModelDir } from '../vectors/testing/tiny-embedder.ts';
 import { createBm25Retriever } from './bm25.ts';
 import { chooseRetriever, hybridBlocker } from './best-retriever.ts';
+import { DEFAULT_HYBRID } from './hybrid.ts';
 import { openSemanticSearch } from './semantic-search.ts';
 import { createTextMmrRetriever, textVectors } from './text-mmr.ts';
 
@@ -79,13 +81,55 @@ describe('the retriever factory', () => {
     expect(hybridBlocker(store.db, { loaded: false, reason: 'disabled' })).toMatch(/sqlite-vec is not loaded/);
   });
 
+  it('while a first embedding run is under way, answers with BM25 and says how far the run is', async () => {
+    const fresh = openStore(join(tmp.make(), 'first.db'));
+    try {
+      const root = tmp.make();
+      writeTree(root, { 'a.md': '# A\n\nalpha notes\n', 'b.md': '# B\n\nbeta notes\n', 'c.md': '# C\n\ngamma notes\n' });
+      await ingestPaths(fresh.db, [root]);
+      const embedder = await models.open();
+      const stop = new AbortController();
+      try {
+        // One batch of one chunk, then stopped: the space is building, not active.
+        const r = await backfillVectors(fresh.db, embedder, { batchSize: 1, signal: stop.signal, onProgress: () => stop.abort() });
+        expect(r).toMatchObject({ aborted: true, active: false, embedded: 1 });
+      } finally {
+        await embedder.close();
+      }
+      const choice = await chooseRetriever({ db: fresh.db, vec: fresh.vec, openSemantic: () => Promise.reject(new Error('not opened while building')) }, { purpose: 'search' });
+      expect(choice.retriever.mode).toBe('bm25');
+      expect(choice.fallbackReason).toMatch(/^semantic search off: no vectors yet; embedding with Xenova\/all-MiniLM-L6-v2 has covered 1 of 3 chunks, BM25 answers until it finishes$/);
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it('keeps BM25 on a store that is mostly source code, vectors or not, and says why', async () => {
+    const code = openStore(join(tmp.make(), 'code.db'));
+    try {
+      const root = tmp.make();
+      writeTree(root, {
+        'src/retry.ts': 'export function retry(fn: () => void, times: number) {\n  for (let i = 0; i < times; i++) fn();\n}\n',
+        'src/backoff.ts': 'export function backoff(attempt: number): number {\n  return 2 ** attempt * 100;\n}\n',
+        'README.md': '# Retry\n\nHelpers for retrying with backoff.\n',
+      });
+      await ingestPaths(code.db, [root]);
+      await models.embedAll(code.db);
+      const choice = await chooseRetriever({ db: code.db, vec: code.vec, openSemantic: () => Promise.reject(new Error('not opened for code')) }, { purpose: 'packet' });
+      expect(choice.retriever.mode).toBe('bm25');
+      expect(choice.fallbackReason).toMatch(/^code-aware BM25: 2 of 3 chunks are source code/);
+    } finally {
+      code.close();
+    }
+  });
+
   it('chooses hybrid once every chunk has a vector and the model is here; falls back when a chunk lacks one or the model is gone', async () => {
     await models.embedAll(store.db);
     expect(hybridBlocker(store.db, store.vec)).toBeNull();
     const hybrid = await chooseRetriever(deps([models.root]), { purpose: 'packet' });
     try {
       expect(hybrid).toMatchObject({ embedderId: 'Xenova/all-MiniLM-L6-v2', fallbackReason: null });
-      expect(hybrid.retriever).toMatchObject({ mode: 'hybrid', params: { fusion: { method: 'rrf', k: 60 }, mmr: { similarity: 'vector' } } });
+      expect(hybrid.retriever).toMatchObject({ mode: 'hybrid', params: { fusion: { method: 'normalized', weights: DEFAULT_HYBRID.weights }, mmr: null } });
       expect((await hybrid.retriever.search({ text: 'pelican gateway', k: 5 })).length).toBe(5);
     } finally {
       const opened = await openSemanticSearch(store.db, { dirs: [models.root], inProcess: true });

@@ -1,12 +1,12 @@
-// The one place that decides how packets and default searches retrieve: hybrid (RRF + MMR over chunk vectors) when
+// The one place that decides how packets and default searches retrieve: hybrid (DEFAULT_HYBRID's fusion) when
 // the active vector space covers every chunk and its model is here, BM25 otherwise, with the reason. The API, the
 // CLI and the MCP server all come through here, so a packet is built the same way whichever door it was asked at.
 import type { Database } from 'better-sqlite3';
 import type { SearchHit } from '../../../shared/types.ts';
-import { activeSpace, spaceCoverage } from '../vectors/spaces.ts';
+import { activeSpace, listSpaces, spaceCoverage } from '../vectors/spaces.ts';
 import { createBm25Retriever } from './bm25.ts';
 import { DEFAULT_RRF_K, type FusionMethod } from './fusion.ts';
-import { DEFAULT_MMR_LAMBDA } from './mmr.ts';
+import { DEFAULT_HYBRID } from './hybrid.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
 import type { OpenSemanticSearch, SemanticSearch } from './semantic-search.ts';
 import { createTextMmrRetriever } from './text-mmr.ts';
@@ -68,26 +68,57 @@ function writeStamp(db: Database): string {
 
 function coverageBlocker(db: Database): string | null {
   const space = activeSpace(db);
-  if (!space) return 'semantic search off: no vectors yet; install a local model and run `contextpack embed`';
+  if (!space) {
+    // A first embedding run under way: say how far it is, so a BM25 answer is not mistaken for "no model".
+    const building = listSpaces(db).find((s) => s.state === 'building');
+    if (building) {
+      const b = spaceCoverage(db, building);
+      return `semantic search off: no vectors yet; embedding with ${building.modelId} has covered ${b.chunks - b.missing - b.otherVersion} of ${b.chunks} chunks, BM25 answers until it finishes`;
+    }
+    return 'semantic search off: no vectors yet; install a local model and run `contextpack embed`';
+  }
   const c = spaceCoverage(db, space);
   const missing = c.missing + c.otherVersion;
   if (missing > 0) return `vectors of ${space.modelId} cover ${c.chunks - missing} of ${c.chunks} chunks; run \`contextpack embed\``;
-  return null;
+  return codeBlocker(db);
 }
 
-/** Hybrid search of an open semantic engine, as a Retriever that records its fusion and MMR settings. */
-export function semanticHybridRetriever(engine: SemanticSearch, options: Omit<RetrievalOptions, 'purpose'> = {}): Retriever {
-  const mmrLambda = options.mmrLambda ?? DEFAULT_MMR_LAMBDA;
+/**
+ * Hybrid stays off where most chunks are source code. Measured with the default model (README "Semantic search",
+ * bench:localize): on flask's fix commits hybrid's search top-10 found a changed file for 0.53 of tasks against
+ * code-aware BM25's 0.71, and its packets 0.79 against 0.81; cobra's packets gained (0.96 against 0.87) but its
+ * search did not. A prose model does not know code, and fusion drops BM25's per-file spreading.
+ */
+export const CODE_SHARE_FOR_BM25 = 0.5;
+
+function codeBlocker(db: Database): string | null {
+  const r = db
+    .prepare(
+      `SELECT count(*) AS total, coalesce(sum(s.type = 'code'), 0) AS code
+       FROM chunks c JOIN documents d ON d.id = c.document_id JOIN sources s ON s.id = d.source_id`,
+    )
+    .get() as { total: number; code: number };
+  if (r.total === 0 || r.code / r.total < CODE_SHARE_FOR_BM25) return null;
+  return `code-aware BM25: ${r.code} of ${r.total} chunks are source code, where hybrid search with a prose embedding model measured worse than BM25`;
+}
+
+/**
+ * Hybrid search of an open semantic engine, as a Retriever that records its fusion and MMR settings. Packets and
+ * searches share DEFAULT_HYBRID: no MMR, because every MMR setting measured on SciFact cost relevance (README).
+ */
+export function semanticHybridRetriever(engine: SemanticSearch, options: Partial<RetrievalOptions> = {}): Retriever {
+  const mmrLambda = options.mmrLambda ?? DEFAULT_HYBRID.mmrLambda;
   const fetchK = options.fetchK ?? DEFAULT_FETCH_K;
-  const fusion = options.fusion ?? 'rrf';
+  const fusion = options.fusion ?? DEFAULT_HYBRID.fusion;
+  const weights = fusion === 'normalized' ? DEFAULT_HYBRID.weights : undefined;
   return {
     mode: 'hybrid',
     params: {
-      fusion: fusion === 'rrf' ? { method: 'rrf', k: DEFAULT_RRF_K } : { method: 'normalized' },
+      fusion: fusion === 'rrf' ? { method: 'rrf', k: DEFAULT_RRF_K } : { method: 'normalized', weights: DEFAULT_HYBRID.weights },
       mmr: mmrLambda < 1 ? { lambda: mmrLambda, fetch_k: fetchK, similarity: 'vector' } : null,
     },
     search: (q: RetrievalQuery): Promise<SearchHit[]> =>
-      engine.search({ text: q.text, k: q.k, mode: 'hybrid', mmrLambda, fetchK, fusion, filters: q.filters }),
+      engine.search({ text: q.text, k: q.k, mode: 'hybrid', mmrLambda, fetchK, fusion, weights, filters: q.filters }),
   };
 }
 

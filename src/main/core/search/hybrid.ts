@@ -4,7 +4,7 @@ import type { VectorIndex } from '../vectors/vector-index.ts';
 import { createBm25Retriever } from './bm25.ts';
 import { DEFAULT_RRF_K, normalizedScoreFusion, reciprocalRankFusion, type FusionMethod } from './fusion.ts';
 import { loadHits } from './hits.ts';
-import { DEFAULT_MMR_LAMBDA, mmrSelect } from './mmr.ts';
+import { mmrSelect } from './mmr.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
 import { DEFAULT_FETCH_K, type EmbedQuery } from './vector.ts';
 
@@ -22,28 +22,45 @@ export interface HybridRetrieverOptions {
   fetchK?: number;
 }
 
-/** BM25 and vector candidates, fused (RRF k=60 by default), then MMR over the fused list with chunk vectors. */
+/**
+ * Hybrid defaults, chosen on SciFact's 809 train queries with the real default model (README "Semantic search"):
+ * a convex combination of min-max normalized scores beat RRF at every k tried (0.733 against at most 0.719 nDCG@10);
+ * equal weights sit on the plateau (bm25 weight 0.5-0.6 within 0.003) and assume nothing about a corpus; and no
+ * MMR, since every λ tried (0.7-0.95) cost nDCG@10.
+ */
+export const DEFAULT_HYBRID: { fusion: FusionMethod; weights: [number, number]; mmrLambda: number } = {
+  fusion: 'normalized',
+  weights: [0.5, 0.5],
+  mmrLambda: 1,
+};
+
+/** BM25 and vector candidates, fused (DEFAULT_HYBRID unless told), then optionally MMR with chunk vectors. */
 export function createHybridRetriever(db: Database, options: HybridRetrieverOptions): Retriever {
   const { index, embedQuery } = options;
   const bm25 = options.bm25 ?? createBm25Retriever(db);
-  const fusion = options.fusion ?? 'rrf';
-  const lambda = options.mmrLambda ?? DEFAULT_MMR_LAMBDA;
+  const fusion = options.fusion ?? DEFAULT_HYBRID.fusion;
+  const weights = options.weights ?? (fusion === 'normalized' ? DEFAULT_HYBRID.weights : undefined);
+  const lambda = options.mmrLambda ?? DEFAULT_HYBRID.mmrLambda;
   const fetchK = options.fetchK ?? DEFAULT_FETCH_K;
   if (!(lambda >= 0 && lambda <= 1)) throw new Error(`mmrLambda must be in [0, 1], got ${lambda}`);
   if (!Number.isInteger(fetchK) || fetchK < 1) throw new Error(`fetchK must be a positive integer, got ${fetchK}`);
   return {
     mode: 'hybrid',
     params: {
-      fusion: fusion === 'rrf' ? { method: 'rrf', k: options.rrfK ?? DEFAULT_RRF_K } : { method: 'normalized', ...(options.weights ? { weights: options.weights } : {}) },
+      fusion: fusion === 'rrf' ? { method: 'rrf', k: options.rrfK ?? DEFAULT_RRF_K } : { method: 'normalized', ...(weights ? { weights } : {}) },
       mmr: lambda < 1 ? { lambda, fetch_k: fetchK, similarity: 'vector' } : null,
     },
     async search(query: RetrievalQuery): Promise<SearchHit[]> {
       if (query.k <= 0 || query.text.trim() === '') return [];
       const n = Math.max(query.k, fetchK);
-      const [keyword, q] = await Promise.all([bm25.search({ text: query.text, k: n, filters: query.filters }), embedQuery(query.text)]);
+      // The query goes to the embedding worker first, so BM25 runs on this thread while the worker infers.
+      const embedding = embedQuery(query.text);
+      const [keyword, q] = await Promise.all([bm25.search({ text: query.text, k: n, filters: query.filters }), embedding]);
       const semantic = index.knn(q, n, { filters: query.filters });
       const lists = [keyword.map((h) => ({ chunkId: h.chunkId, score: h.score })), semantic];
-      const fused = fusion === 'rrf' ? reciprocalRankFusion(lists, options.rrfK ?? DEFAULT_RRF_K) : normalizedScoreFusion(lists, options.weights);
+      const fused = fusion === 'rrf' ? reciprocalRankFusion(lists, options.rrfK ?? DEFAULT_RRF_K) : normalizedScoreFusion(lists, weights);
+      // Without MMR the fused order is the answer; loading n vectors for it would only cost time.
+      if (lambda >= 1) return loadHits(db, fused.slice(0, query.k));
       const pool = fused.slice(0, n);
       const vectors = index.vectors(pool.map((c) => c.chunkId));
       const picks = mmrSelect(pool.map((c) => ({ chunkId: c.chunkId, relevance: c.score })), vectors, query.k, lambda);

@@ -3,7 +3,7 @@ export { buildFtsQuery, queryTerms, STOPWORDS } from './fts-query.ts';
 export { bestPerDocument, type Retriever, type RetrievalQuery, type RetrieverParams } from './retriever.ts';
 export { filterSql, hasFilters, loadHits, HIT_COLUMNS, HIT_JOINS } from './hits.ts';
 export { createVectorRetriever, DEFAULT_FETCH_K, type EmbedQuery, type VectorRetrieverOptions } from './vector.ts';
-export { createHybridRetriever, type HybridRetrieverOptions } from './hybrid.ts';
+export { createHybridRetriever, DEFAULT_HYBRID, type HybridRetrieverOptions } from './hybrid.ts';
 export { DEFAULT_RRF_K, normalizedScoreFusion, reciprocalRankFusion, type FusionMethod, type Ranked } from './fusion.ts';
 export { DEFAULT_MMR_LAMBDA, mmrSelect, type MmrCandidate, type MmrPick } from './mmr.ts';
 export { openSemanticSearch, type OpenSemanticSearch, type SemanticSearch, type SemanticSearchOptions, type SemanticSearchRequest } from './semantic-search.ts';

