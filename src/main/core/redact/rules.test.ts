@@ -44,6 +44,10 @@ const CASES: Record<string, RuleCases> = {
     positives: gen('aws_secret_access_key').map((v) => `aws_secret_access_key = ${v}`),
     negatives: ['aws_secret_access_key = ${AWS_SECRET}', 'aws region = eu-west-1'],
   },
+  aws_account_id: {
+    positives: ['"AWS_ACCOUNT_ID"=>0000-0000-0000', `aws_account_id = "${a.digits(12)}"`, `awsAccountId: ${a.digits(4)}-${a.digits(4)}-${a.digits(4)}`],
+    negatives: [`account_id = "${a.digits(12)}"`, 'aws_account_id = var.account_id', `AWS_ACCOUNT_ID=${a.digits(8)}`],
+  },
   aws_mws_key: { positives: [`amzn.mws.${a.hex(8)}-${a.hex(4)}-${a.hex(4)}-${a.hex(4)}-${a.hex(12)}`], negatives: ['amzn.mws.example'] },
   google_api_key: { positives: gen('google_api_key'), negatives: ['AIza' + a.b62(10)] },
   google_oauth_client_secret: { positives: gen('google_oauth_client_secret'), negatives: ['GOCSPX-short'] },
@@ -53,6 +57,10 @@ const CASES: Record<string, RuleCases> = {
   azure_connection_string: {
     positives: [`DefaultEndpointsProtocol=https;AccountName=x;AccountKey=${a.b64(86)}==`, `Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=${a.b64(44)}`],
     negatives: ['AccountName=demo;EndpointSuffix=core.windows.net'],
+  },
+  azure_tenant_id: {
+    positives: ['ad_tenant_id: "dac6fb3d-713c-4555-8a97-4089aa3849be"', `AZURE_TENANT_ID=${a.hex(8)}-${a.hex(4)}-${a.hex(4)}-${a.hex(4)}-${a.hex(12)}`],
+    negatives: [`tenant_id: "${a.hex(8)}-${a.hex(4)}-${a.hex(4)}-${a.hex(4)}-${a.hex(12)}"`, 'azure_tenant_id = var.tenant_id'],
   },
   azure_sas_signature: { positives: [`https://x.blob.core.windows.net/c?sv=2022&sig=${a.b62(30)}%3D`], negatives: ['?signature=abc', '?sig=short'] },
   azure_ad_client_secret: { positives: gen('azure_ad_client_secret'), negatives: ['abc1Q~short'] },
@@ -66,7 +74,8 @@ const CASES: Record<string, RuleCases> = {
   supabase_token: { positives: ['sbp_' + a.hex(40), 'sb_secret_' + a.b64url(32)], negatives: ['sbp_' + a.hex(8)] },
   planetscale_token: { positives: ['pscale_tkn_' + a.b64url(43)], negatives: ['pscale_tkn_short'] },
   databricks_token: { positives: ['dapi' + a.hex(32)], negatives: ['dapi' + a.hex(8)] },
-  github_token: { positives: gen('github_token'), negatives: ['ghp_' + a.b62(20), 'ghx_' + a.b62(36)] },
+  // `ghp_xxxx…` is the format filled with the placeholder letter (placeholder-token.ts).
+  github_token: { positives: gen('github_token'), negatives: ['ghp_' + a.b62(20), 'ghx_' + a.b62(36), 'ghp_' + 'x'.repeat(36), `GITHUB_TOKEN=gho_${'X'.repeat(36)}`] },
   github_fine_grained_pat: { positives: gen('github_fine_grained_pat'), negatives: ['github_pat_short'] },
   gitlab_token: { positives: gen('gitlab_token'), negatives: ['glpat-short'] },
   gitlab_runner_registration_token: { positives: ['GR1348941' + a.b64url(20)], negatives: ['GR1348941abc'] },

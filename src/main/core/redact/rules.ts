@@ -134,6 +134,16 @@ const OWN_RULES: readonly RedactionRule[] = [
     flags: 'i',
     keywords: ['aws', 'amazon'],
   },
+  {
+    id: 'aws_account_id',
+    type: 'aws_account',
+    // Named only: a bare 12-digit number is anything. Not a credential by itself, but it names the account an
+    // attacker targets and peer scanners (secretlint) report it; the name is the evidence, so any digits count.
+    flags: 'i',
+    pattern: 'aws[_.-]?account[_.-]?id["\']?\\s*(?:=>|:=|[:=])\\s*["\']?(\\d{4}-?\\d{4}-?\\d{4})\\b',
+    keywords: ['account'],
+    description: 'An AWS account ID under its name (AWS_ACCOUNT_ID=123456789012, "aws_account_id": "1234-5678-9012").',
+  },
   { id: 'aws_mws_key', type: 'aws_key', pattern: 'amzn\\.mws\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', keywords: ['amzn.mws.'] },
   { id: 'google_api_key', type: 'google_api_key', pattern: 'AIza[0-9A-Za-z_-]{35}', keywords: ['aiza'] },
   { id: 'google_oauth_client_secret', type: 'google_oauth', pattern: 'GOCSPX-[0-9A-Za-z_-]{24,}', keywords: ['gocspx-'] },
@@ -151,6 +161,14 @@ const OWN_RULES: readonly RedactionRule[] = [
     pattern: '(?:AccountKey|SharedAccessKey|SharedAccessSignature|DefaultEndpointsProtocol)\\s*=\\s*[^;\\s]+',
     flags: 'i',
     keywords: ['accountkey', 'sharedaccesskey', 'sharedaccesssignature', 'defaultendpointsprotocol'],
+  },
+  {
+    id: 'azure_tenant_id',
+    type: 'azure_tenant',
+    flags: 'i',
+    pattern: '(?:azure|ad)[_.-]?tenant[_.-]?id["\']?\\s*(?:=>|:=|[:=])\\s*["\']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})',
+    keywords: ['tenant'],
+    description: 'An Azure AD tenant GUID under its name (AZURE_TENANT_ID, ad_tenant_id), as secretlint reports it.',
   },
   { id: 'azure_sas_signature', type: 'azure_key', pattern: '[?&]\\s*sig\\s*=\\s*[A-Za-z0-9%+/=]{20,}', flags: 'i', keywords: ['sig'] },
   { id: 'azure_ad_client_secret', type: 'azure_key', pattern: '(?:^|[^A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}', keywords: ['q~'] },
@@ -565,6 +583,13 @@ const GITLEAKS_ADAPTED: readonly RedactionRule[] = GITLEAKS_RULES.map((r) =>
   r.keywords?.some((k) => TOO_COMMON_KEYWORDS.has(k)) ? { ...r, keywords: undefined, trigger: r.trigger ?? r.pattern } : r,
 );
 
+/*
+ * A rule that proves a format and nothing else (no key name to read, no value check of its own) still needs a body
+ * a generator could have made: `ghp_xxxx…`, `AKIAXXXXXXXXXXXXXXXX`, `glc_1111…` fill the format by hand
+ * (placeholder-token.ts). Blocks are left alone: a private-key body is judged by its BEGIN line.
+ */
+const withShapeCheck = (r: RedactionRule): RedactionRule => (r.valueCheck || r.blockEnd ? r : { ...r, valueCheck: 'shape' });
+
 const GENERIC_START = 'connection_string';
 const own = OWN_RULES.findIndex((r) => r.id === GENERIC_START);
 export const BUILTIN_RULES: readonly RedactionRule[] = [
@@ -573,4 +598,4 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
   ...EXTRA_FAMILIES,
   ...GITLEAKS_ADAPTED,
   ...OWN_RULES.slice(own),
-];
+].map(withShapeCheck);

@@ -1,4 +1,5 @@
 import { shannonEntropy } from './entropy.ts';
+import { isPlaceholderToken, typedInOrder } from './placeholder-token.ts';
 
 /*
  * Does a value next to a key word look like a credential? Key-context rules
@@ -22,11 +23,14 @@ import { shannonEntropy } from './entropy.ts';
  *   (numbers, booleans, short words, paths, `$VAR` references) and names that say what the value is not
  *   (`…_VERSION`, `…_MODEL_NAME`, `…_HOST`).
  * - `email`: an address, unless it is an scp-style remote (`git@github.com:org/repo`) or an image (`logo@2x.png`).
- * - `token`: the body of a provider token shape, unless it is a name made of words (`hf_requiredCharacteristicTypes…`).
+ * - `token`: the body of a provider token shape, unless it is a name made of words (`hf_requiredCharacteristicTypes…`)
+ *   or a body written by hand (`shape`).
+ * - `shape`: a provider token shape, unless its body is written by hand (placeholder-token.ts: `ghp_xxxx…`,
+ *   `glc_1111…`, a repeated unit).
  * - `cookie`: a Cookie / Set-Cookie value holding a session-like cookie (`session`, `sid`, `token`, `auth`…) that is
  *   not a placeholder, or any cookie whose value reads as random.
  */
-export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie' | 'token';
+export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie' | 'token' | 'shape';
 
 export interface ValueCheckInput {
   value: string;
@@ -246,10 +250,16 @@ const META_KEY_SUFFIX =
 const NOT_A_CREDENTIAL_KEY =
   /(?:^|[_.\-]|[a-z](?=[A-Z]))(?:public|pub|primary|foreign|schema|sequence|bucket|idx|natural|sort|partition|range|hash|cache|row|map|dict|lookup|csrf|xsrf|authenticity)[_.\-]?(?:key|token)(?:$|[_.\-A-Z])|(?:^|[_.\-]|[a-z](?=[A-Z]))key[_.\-]?(?:alias|board|code|frame|pair|press(?:ed)?|ring|selector|stone|word|up|down|left|right|event|mesh)(?:$|[_.\-A-Z])/i;
 
+// A name that says its value is not the real one: `fakeToken`, `dummy_password`, `exampleKey`, `invalidSecret`,
+// `nonMatchingToken`, `wrong_pass`. Test suites and docs name their stand-ins so; a real credential is not named so.
+const NOT_REAL_KEY = /(?:^|[_.\-])(?:fake|dummy|mock|mocked|example|sample|placeholder|invalid|bogus|wrong|incorrect|non[_.\-]?matching|not[_.\-]?real)(?:$|[_.\-])/;
+/** `nonMatchingToken` → `non_matching_token`: humps become separators, so the words above match whole. */
+const notRealKey = (k: string) => NOT_REAL_KEY.test(k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
+
 export function keyIsMeta(key: string | undefined): boolean {
   if (!key) return false;
   const k = key.replace(/^["'`[]+|["'`\]]+$/g, '');
-  if (NOT_A_CREDENTIAL_KEY.test(k)) return true;
+  if (NOT_A_CREDENTIAL_KEY.test(k) || notRealKey(k)) return true;
   // `api_key`, `secret_key`, `private_key`: the trailing word is the credential itself.
   if (/(?:api|access|secret|private|signing|encryption|master|session|client|app|auth|account|storage|license|service|server|host|deploy|ssh|gpg|pgp|webhook|shared|consumer)[_.\-]?key$/i.test(k)) return false;
   if (/(?:^|[_.\-])(?:pass(?:word)?|pwd|secret|token)$/i.test(k)) return false;
@@ -353,6 +363,8 @@ function credentialLike(v: string, quoted: boolean, after = ''): boolean {
   if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v) || isEnvName(v)) return false;
   if (!quoted && isCode(v) && !literalLetters(v, after)) return false;
   if (isWordy(v)) return false;
+  // `sk_abcdefghijklmnopqrstuvwxyz123`, `dapi1234567890…`: a body typed in alphabet or digit order is a stand-in.
+  if (v.length >= 16 && typedInOrder(v)) return false;
   // `pkcs12-file`, `x-api-key`, `sha256_digest`: a lower-case name of short parts, half of them words.
   if (/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/.test(v)) {
     const parts = v.split(/[-_.]/);
@@ -396,7 +408,7 @@ function caseSwitches(v: string): number {
 
 function randomLike(v: string, before = ''): boolean {
   if (NOT_SECRET_LABEL.test(before)) return false;
-  if (v.length < 16 || isPlaceholder(v) || isWordy(v) || isCode(v)) return false;
+  if (v.length < 16 || isPlaceholder(v) || isWordy(v) || isCode(v) || typedInOrder(v)) return false;
   // Letters and separators only (gitleaks drops these outright): random only if the case flips all the time.
   if (/^[A-Za-z_.-]+$/.test(v) && caseSwitches(v) < v.length / 4) return false;
   // Tokens are long unbroken runs; `gpt-3.5-turbo-0301`, dates and versions are short pieces between separators.
@@ -492,6 +504,8 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       // Under a name that is not a credential's, a value that reads as a name (`ENGINE=InnoDB`) is configuration.
       const bare = v.replace(/^["']|["']$/g, '');
       if (!/pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i.test(key) && /^[A-Za-z]{2,32}$/.test(bare) && readsAsName(bare)) return false;
+      // `DATABRICKS_TOKEN=dapi1234567890…`: typed in alphabet order, a stand-in (a password name keeps its value).
+      if (!PASSWORD_KEY.test(key) && bare.length >= 16 && typedInOrder(bare)) return false;
       return envValueLike(v);
     }
     case 'email':
@@ -500,6 +514,9 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
     case 'cookie':
       return cookieLike(v);
     case 'token':
-      return !isWordy(v);
+      return !isWordy(v) && !isPlaceholderToken(v);
+    case 'shape':
+      // Filler right after the match belongs to the body the shape stopped at (`xoxp-…-####################`).
+      return !isPlaceholderToken(v + after);
   }
 }
