@@ -61,14 +61,18 @@ describe('credentials typed in alphabet order', () => {
     }
   });
 
-  it('are stand-ins under a token / key name, but a password keeps them', () => {
-    for (const line of ['"secret_key" => sk_abcdefghijklmnopqrstuvwxyz123,', 'DATABRICKS_TOKEN=dapi123456789012345678a9bc01234defg5', 'api_key = "1234567890abcdefghij"']) {
+  it('are stand-ins where the gate asks for a random value (key word nearby, NAME=value), not under a credential name', () => {
+    for (const line of ['the deploy key is sk_abcdefghijklmnopqrstuvwxyz123', 'WEBHOOK_ID=sk_abcdefghijklmnopqrstuvwxyz123']) {
       expect({ line, redacted: redacted(line) }).toEqual({ line, redacted: false });
     }
+    // gitleaks' own positives: an ordered value under a token name in a quoted literal or an XML element.
+    for (const line of ['snykToken = "12345678-ABCD-ABCD-ABCD-1234567890AB"', '<sonarToken>\n    12345678ABCDEFH1234567890ABCDEFH12345678\n</sonarToken>']) {
+      expect({ line, redacted: redacted(line) }).toEqual({ line, redacted: true });
+    }
     // A person's password made of a word and digits in order is a real (weak) password.
-    for (const line of ['password = "Summer123456!"', 'DB_PASSWORD=hunter123456']) expect({ line, redacted: redacted(line) }).toEqual({ line, redacted: true });
+    for (const line of ['password = "Summer123456!"', 'DB_PASSWORD=hunter1234567890ab']) expect({ line, redacted: redacted(line) }).toEqual({ line, redacted: true });
     // Random values under the same names stay.
-    for (const line of [`"secret_key" => sk_${a.b62(30)},`, `api_key = "${a.b62(32)}"`]) expect({ line, redacted: redacted(line) }).toEqual({ line, redacted: true });
+    for (const line of [`"secret_key" => sk_${a.b62(30)},`, `WEBHOOK_ID=${a.b62(24)}`, `the deploy key is ${a.b62(24)}`]) expect({ line, redacted: redacted(line) }).toEqual({ line, redacted: true });
   });
 });
 

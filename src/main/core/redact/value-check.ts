@@ -363,8 +363,7 @@ function credentialLike(v: string, quoted: boolean, after = ''): boolean {
   if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v) || isEnvName(v)) return false;
   if (!quoted && isCode(v) && !literalLetters(v, after)) return false;
   if (isWordy(v)) return false;
-  // `sk_abcdefghijklmnopqrstuvwxyz123`, `dapi1234567890…`: a body typed in alphabet or digit order is a stand-in.
-  if (v.length >= 16 && typedInOrder(v)) return false;
+  // (Not `typedInOrder` here: gitleaks' own positives put `12345678-ABCD-ABCD-ABCD-1234567890AB` under a token name.)
   // `pkcs12-file`, `x-api-key`, `sha256_digest`: a lower-case name of short parts, half of them words.
   if (/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/.test(v)) {
     const parts = v.split(/[-_.]/);
