@@ -92,3 +92,16 @@ describe('names that say the value is a stand-in', () => {
     for (const line of [`token := "${a.b62(24)}"`, `export SAMPLER_TOKEN=${a.b62(32)}`]) expect({ line, redacted: redacted(line) }).toEqual({ line, redacted: true });
   });
 });
+
+describe('values cut at filler, and package versions', () => {
+  it('are not credentials', () => {
+    for (const line of ['"token4": "xoxp-572370529330-573807301142-572331691188-####################"', 'api_token: "####-####-####-####"', 'notes = "Maven - io.jsonwebtoken:jjwt-jackson-0.11.2"', 'auth: lodash@4.17.21']) {
+      expect({ line, redacted: redacted(line) }).toEqual({ line, redacted: false });
+    }
+  });
+  it('keep the credentials around them', () => {
+    for (const line of [`"token4": "xoxp-${a.digits(12)}-${a.digits(12)}-${a.digits(12)}-${a.hex(32)}"`, `api_token: "${a.b62(8)}-${a.b62(8)}-1.2"`, `auth: ${a.b62(20)}@4.17.21`]) {
+      expect({ line, redacted: redacted(line) }).toEqual({ line, redacted: true });
+    }
+  });
+});

@@ -49,7 +49,11 @@ const CASES: Record<string, RuleCases> = {
     negatives: [`account_id = "${a.digits(12)}"`, 'aws_account_id = var.account_id', `AWS_ACCOUNT_ID=${a.digits(8)}`],
   },
   aws_mws_key: { positives: [`amzn.mws.${a.hex(8)}-${a.hex(4)}-${a.hex(4)}-${a.hex(4)}-${a.hex(12)}`], negatives: ['amzn.mws.example'] },
-  google_api_key: { positives: gen('google_api_key'), negatives: ['AIza' + a.b62(10)] },
+  google_api_key: {
+    // Exactly 39 characters: inside a longer run (either side) it is not a key; an escape before it is a boundary.
+    positives: [...gen('google_api_key'), 'AIzaSyNHxIf32IQ1a1yjl3ZJIqKZqzLAK1XhDk-', '{"t":"x\\nAIzaSyNHxIf32IQ1a1yjl3ZJIqKZqzLAK1XhDkQ"}', `url?key=AIza${a.b62(35)}&x=1`],
+    negatives: ['AIza' + a.b62(10), `k = AIza${a.b62(35)}abcd123`, `k = ${a.b62(20)}AIza${a.b62(35)}`],
+  },
   google_oauth_client_secret: { positives: gen('google_oauth_client_secret'), negatives: ['GOCSPX-short'] },
   google_oauth_access_token: { positives: gen('google_oauth_access_token'), negatives: ['ya29.short'] },
   google_oauth_refresh_token: { positives: ['1//0' + a.b64url(60)], negatives: ['1//0abc', 'http://0host'] },

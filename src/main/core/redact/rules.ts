@@ -145,7 +145,14 @@ const OWN_RULES: readonly RedactionRule[] = [
     description: 'An AWS account ID under its name (AWS_ACCOUNT_ID=123456789012, "aws_account_id": "1234-5678-9012").',
   },
   { id: 'aws_mws_key', type: 'aws_key', pattern: 'amzn\\.mws\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', keywords: ['amzn.mws.'] },
-  { id: 'google_api_key', type: 'google_api_key', pattern: 'AIza[0-9A-Za-z_-]{35}', keywords: ['aiza'] },
+  {
+    id: 'google_api_key',
+    type: 'google_api_key',
+    // Exactly 39 characters, as gitleaks: `…JAIza…` inside a longer run or `AIza…abcd123` running on is not a key. An
+    // escape before it (`\\nAIza…` in a JSON string) is a boundary.
+    pattern: '(?:^|[^0-9A-Za-z_]|\\\\[nrt])(AIza[0-9A-Za-z_-]{35})(?:$|[^0-9A-Za-z_-])',
+    keywords: ['aiza'],
+  },
   { id: 'google_oauth_client_secret', type: 'google_oauth', pattern: 'GOCSPX-[0-9A-Za-z_-]{24,}', keywords: ['gocspx-'] },
   { id: 'google_oauth_access_token', type: 'google_oauth', pattern: '\\bya29\\.[0-9A-Za-z_-]{20,}', keywords: ['ya29.'] },
   { id: 'google_oauth_refresh_token', type: 'google_oauth', pattern: '\\b1//0[0-9A-Za-z_-]{30,}', keywords: ['1//0'] },

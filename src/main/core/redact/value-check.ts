@@ -84,7 +84,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
 
 // Inside a value: reads like a placeholder even with more around it (`sk-xxxx…`, `your_api_key_here`).
 const PLACEHOLDER_INSIDE =
-  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:[a-z0-9]+[_ -]){0,4}(?:key|token|secret|pass(?:word)?|pwd|id)|[_-](?:goes[_-])?here$|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?(?:me|with)|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
+  /x{4,}|X{4,}|\*{3,}|#{4,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:[a-z0-9]+[_ -]){0,4}(?:key|token|secret|pass(?:word)?|pwd|id)|[_-](?:goes[_-])?here$|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?(?:me|with)|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -363,6 +363,9 @@ function credentialLike(v: string, quoted: boolean, after = ''): boolean {
   if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v) || isEnvName(v)) return false;
   if (!quoted && isCode(v) && !literalLetters(v, after)) return false;
   if (isWordy(v)) return false;
+  // `jjwt-jackson-0.11.2`, `lodash@4.17.21`: a package and its version, not a credential.
+  const artifact = /^([a-z][a-z0-9.-]*)[-@:]v?\d+(?:\.\d+){1,3}(?:-[a-z0-9.]+)?$/.exec(v);
+  if (artifact && artifact[1]!.split(/[.-]/).some((p) => p.length >= 4 && isWordy(p))) return false;
   // (Not `typedInOrder` here: gitleaks' own positives put `12345678-ABCD-ABCD-ABCD-1234567890AB` under a token name.)
   // `pkcs12-file`, `x-api-key`, `sha256_digest`: a lower-case name of short parts, half of them words.
   if (/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/.test(v)) {
@@ -405,8 +408,10 @@ function caseSwitches(v: string): number {
   return n;
 }
 
-function randomLike(v: string, before = ''): boolean {
+function randomLike(v: string, before = '', after = ''): boolean {
   if (NOT_SECRET_LABEL.test(before)) return false;
+  // The value stopped at filler (`xoxp-5723…-####################`): the body was never filled in.
+  if (/^(?:#{4}|\*{4})/.test(after)) return false;
   if (v.length < 16 || isPlaceholder(v) || isWordy(v) || isCode(v) || typedInOrder(v)) return false;
   // Letters and separators only (gitleaks drops these outright): random only if the case flips all the time.
   if (/^[A-Za-z_.-]+$/.test(v) && caseSwitches(v) < v.length / 4) return false;
@@ -494,7 +499,7 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
     case 'credential':
       return credentialLike(v, input.quoted, after);
     case 'random':
-      return randomLike(v, input.before);
+      return randomLike(v, input.before, after);
     case 'env': {
       const key = input.key ?? '';
       if (ENV_META_NAME.test(key)) return false;
