@@ -105,3 +105,13 @@ describe('values cut at filler, and package versions', () => {
     }
   });
 });
+
+describe('key names in snake form', () => {
+  it('read a hump as a boundary, and only a hump', () => {
+    for (const k of ['s3BucketKey', 'CSRFToken', 'publicKeys', 'X-CSRF-Token', 'keyboardEvent', 'sort_key']) expect({ k, meta: keyIsMeta(k) }).toEqual({ k, meta: true });
+    // `bitbucket` holds `bucket`, `monkey` holds `key`: names of credentials all the same.
+    for (const k of ['bitbucketToken', 'BITBUCKET_TOKEN', 'monkeyDownToken']) expect({ k, meta: keyIsMeta(k) }).toEqual({ k, meta: false });
+    const value = a.b62(32).toLowerCase();
+    expect(redacted(`<bitbucketToken>\n    ${value}\n</bitbucketToken>`)).toBe(true);
+  });
+});

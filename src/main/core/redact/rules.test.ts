@@ -232,7 +232,7 @@ const CASES: Record<string, RuleCases> = {
   email_address: { positives: ['mail jane.doe@example.com', 'ops+alerts@corp.example.co.uk'], negatives: ['@types/node', 'react@19.0.0', 'user at example dot com', 'lets clone git@github.com:acme/widgets.git', 'git remote add origin git@gitlab.example.com:foo/bar.git', '![logo](https://x.io/_next/image?url=%2Fimages%2Flogo%402x.png&w=32)'] },
   private_ipv4: { positives: ['10.0.3.17', 'host 172.16.0.1', '192.168.1.42:8080', '169.254.169.254'], negatives: ['8.8.8.8', '172.32.0.1', '110.1.2.3', 'v1.10.2'] },
   private_ipv6: { positives: ['fd12:3456:789a:1::1', 'fe80::1ff:fe23:4567:890a', 'FC00::1'], negatives: ['2001:db8::1', 'fcfe', '#fd0a0a'] },
-  base64_blob_line: { positives: [a.b64(64), '  ' + a.b64(40) + '==', `"${a.b64(48)}",`], negatives: ['a'.repeat(64), '  createAuthenticationMiddlewareFactory', '  someVeryLongIdentifierNameHere,', a.b64(20), a.hex(40)] },
+  base64_blob_line: { positives: [a.b64(64), '  ' + a.b64(40) + '==', `"${a.b64(48)}",`], negatives: ['a'.repeat(64), '  createAuthenticationMiddlewareFactory', '  someVeryLongIdentifierNameHere,', a.b64(20), a.hex(40), a.b64(39)] },
 };
 
 const GITLEAKS_IDS = new Set(GITLEAKS_RULES.map((rule) => rule.id));

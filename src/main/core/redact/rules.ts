@@ -569,9 +569,11 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'base64_blob_line',
     type: 'high_entropy_secret',
-    pattern: '^\\s*"?([A-Za-z0-9+/]{32,}={0,2})"?,?\\s*$',
-    trigger: '[A-Za-z0-9+/]{32}',
+    pattern: '^\\s*"?([A-Za-z0-9+/]{40,}={0,2})"?,?\\s*$',
+    trigger: '[A-Za-z0-9+/]{40}',
     minEntropy: 4.2,
+    // 40+: the base64 of 30 bytes, the least a key body line carries; a shorter run alone on a line is a token
+    // (a 39-character Google key, a 32-character id), judged by its own shape or its key name.
     description: 'A line that is only a long base64 run: a key body seen without its BEGIN line (e.g. a chunk boundary).',
   },
 ];

@@ -248,18 +248,21 @@ const META_KEY_SUFFIX =
 // public halves (`public_key`, `publicToken`), keyboard and animation keys (`key_down_event`, `keyframe`), and
 // anti-forgery tokens (`csrf-token`, `authenticity_token`), which a page prints into every form it serves.
 const NOT_A_CREDENTIAL_KEY =
-  /(?:^|[_.\-]|[a-z](?=[A-Z]))(?:public|pub|primary|foreign|schema|sequence|bucket|idx|natural|sort|partition|range|hash|cache|row|map|dict|lookup|csrf|xsrf|authenticity)[_.\-]?(?:key|token)(?:$|[_.\-A-Z])|(?:^|[_.\-]|[a-z](?=[A-Z]))key[_.\-]?(?:alias|board|code|frame|pair|press(?:ed)?|ring|selector|stone|word|up|down|left|right|event|mesh)(?:$|[_.\-A-Z])/i;
+  /(?:^|[_.\-])(?:public|pub|primary|foreign|schema|sequence|bucket|idx|natural|sort|partition|range|hash|cache|row|map|dict|lookup|csrf|xsrf|authenticity)[_.\-]?(?:key|token)s?(?:$|[_.\-])|(?:^|[_.\-])key[_.\-]?(?:alias|board|code|frame|pair|press(?:ed)?|ring|selector|stone|word|up|down|left|right|event|mesh)(?:$|[_.\-])/;
+/**
+ * Key names are matched in snake form (`bitbucketToken` → `bitbucket_token`): a hump is a boundary, and only a hump —
+ * `bitbucketToken` names a Bitbucket token, not an S3 bucket's key.
+ */
+const snakeKey = (k: string) => k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 // A name that says its value is not the real one: `fakeToken`, `dummy_password`, `exampleKey`, `invalidSecret`,
 // `nonMatchingToken`, `wrong_pass`. Test suites and docs name their stand-ins so; a real credential is not named so.
 const NOT_REAL_KEY = /(?:^|[_.\-])(?:fake|dummy|mock|mocked|example|sample|placeholder|invalid|bogus|wrong|incorrect|non[_.\-]?matching|not[_.\-]?real)(?:$|[_.\-])/;
-/** `nonMatchingToken` → `non_matching_token`: humps become separators, so the words above match whole. */
-const notRealKey = (k: string) => NOT_REAL_KEY.test(k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
 
 export function keyIsMeta(key: string | undefined): boolean {
   if (!key) return false;
   const k = key.replace(/^["'`[]+|["'`\]]+$/g, '');
-  if (NOT_A_CREDENTIAL_KEY.test(k) || notRealKey(k)) return true;
+  if (NOT_A_CREDENTIAL_KEY.test(snakeKey(k)) || NOT_REAL_KEY.test(snakeKey(k))) return true;
   // `api_key`, `secret_key`, `private_key`: the trailing word is the credential itself.
   if (/(?:api|access|secret|private|signing|encryption|master|session|client|app|auth|account|storage|license|service|server|host|deploy|ssh|gpg|pgp|webhook|shared|consumer)[_.\-]?key$/i.test(k)) return false;
   if (/(?:^|[_.\-])(?:pass(?:word)?|pwd|secret|token)$/i.test(k)) return false;
