@@ -52,7 +52,8 @@ const CASES: Record<string, RuleCases> = {
   google_api_key: {
     // Exactly 39 characters: inside a longer run (either side) it is not a key; an escape before it is a boundary.
     positives: [...gen('google_api_key'), 'AIzaSyNHxIf32IQ1a1yjl3ZJIqKZqzLAK1XhDk-', '{"t":"x\\nAIzaSyNHxIf32IQ1a1yjl3ZJIqKZqzLAK1XhDkQ"}', `url?key=AIza${a.b62(35)}&x=1`],
-    negatives: ['AIza' + a.b62(10), `k = AIza${a.b62(35)}abcd123`, `k = ${a.b62(20)}AIza${a.b62(35)}`],
+    // The last: a public Firebase SDK sample key, on gitleaks' allow-list (the rule takes upstream's list as is).
+    negatives: ['AIza' + a.b62(10), `k = AIza${a.b62(35)}abcd123`, `k = ${a.b62(20)}AIza${a.b62(35)}`, 'apiKey: "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs"'],
   },
   google_oauth_client_secret: { positives: gen('google_oauth_client_secret'), negatives: ['GOCSPX-short'] },
   google_oauth_access_token: { positives: gen('google_oauth_access_token'), negatives: ['ya29.short'] },

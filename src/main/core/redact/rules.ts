@@ -152,6 +152,9 @@ const OWN_RULES: readonly RedactionRule[] = [
     // escape before it (`\\nAIza…` in a JSON string) is a boundary.
     pattern: '(?:^|[^0-9A-Za-z_]|\\\\[nrt])(AIza[0-9A-Za-z_-]{35})(?:$|[^0-9A-Za-z_-])',
     keywords: ['aiza'],
+    // The keys Google publishes in its own SDK samples (firebase-android-sdk) are public by design; gitleaks'
+    // gcp-api-key allow-list keeps them, and this rule uses that list as generated, never edited here.
+    allowValue: GITLEAKS_RULES.find((g) => g.id === 'gcp-api-key')?.allowValue,
   },
   { id: 'google_oauth_client_secret', type: 'google_oauth', pattern: 'GOCSPX-[0-9A-Za-z_-]{24,}', keywords: ['gocspx-'] },
   { id: 'google_oauth_access_token', type: 'google_oauth', pattern: '\\bya29\\.[0-9A-Za-z_-]{20,}', keywords: ['ya29.'] },
