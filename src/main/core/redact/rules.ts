@@ -168,7 +168,7 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'azure_connection_string',
     type: 'azure_key',
-    pattern: '(?:AccountKey|SharedAccessKey|SharedAccessSignature|DefaultEndpointsProtocol)\\s*=\\s*[^;\\s]+',
+    pattern: '(?:AccountKey|SharedAccessKey|SharedAccessSignature|DefaultEndpointsProtocol)\\s*=\\s*([^;\\s]+)',
     flags: 'i',
     keywords: ['accountkey', 'sharedaccesskey', 'sharedaccesssignature', 'defaultendpointsprotocol'],
   },
@@ -389,9 +389,10 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'cli_password_flag',
     type: 'password',
-    pattern: '--(?:password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token|client-secret)(?:=|\\s+)(\\S+)',
+    pattern: '--(password|passwd|pass|token|secret|api-key|apikey|auth-token|access-token|client-secret)(?:=|\\s+)(\\S+)',
     flags: 'i',
     keywords: ['--'],
+    keyGroup: 1,
     valueCheck: 'flag',
   },
   {

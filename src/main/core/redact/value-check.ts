@@ -462,6 +462,15 @@ function envValueLike(v: string): boolean {
 
 const PASSWORD_KEY = /pass|pwd|pw(?:$|[^a-z])|pswd|cred/i;
 
+/** `dXNlcjpwYXNz` → user `user`, password `pass`; null unless it is base64 of printable `user:password`. */
+function decodeBasic(v: string): { user: string; password: string } | null {
+  if (!/^[A-Za-z0-9+/]{4,}={0,2}$/.test(v) || v.length % 4 !== 0) return null;
+  const text = Buffer.from(v, 'base64').toString('latin1');
+  const colon = text.indexOf(':');
+  if (colon < 0 || !/^[\x20-\x7e]+$/.test(text)) return null;
+  return { user: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
 export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolean {
   let v = input.value.trim();
   const after = input.after ?? '';
@@ -480,12 +489,17 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       // `<input type=password name=password>`: the tag's end is not part of the value.
       const w = v.replace(/\/?>+$/, '').replace(/[:.;!?]+$/, '');
       if (/^to$/i.test(input.key ?? '') && /^[a-z]+$/.test(w)) return false;
+      // "… if password is provided", "the password is required": a participle after the verb is prose.
+      if (/^(?:is|was|are)$/i.test(input.key ?? '') && /^[a-z]{3,}ed$/.test(w) && isWordy(w)) return false;
       return passwordLike(w, false, after);
     }
     case 'flag':
       // `--password --all-databases`: the flag prompts, the next word is another flag.
       if (v.replace(/^["'`@]+/, '').startsWith('-')) return false;
-      return checkValue('userinfo', input);
+      // `--token=foo/system:masters`: a token flag given lower-case names joined by `/` or `:` (a user and its
+      // groups), not a token. A password flag keeps any value: people pick words.
+      if (input.key !== undefined && !PASSWORD_KEY.test(input.key) && /^[a-z][a-z-]{0,23}(?:[/:][a-z][a-z-]{0,23})+$/.test(v)) return false;
+      return checkValue('userinfo', { ...input, key: undefined });
     case 'userinfo': {
       // `u:p@`, `:x@` are fixtures; `{}`/`%s`/`${VAR}`/`{{password}}` are templates (quotes around them too).
       const q = v.replace(/^["'`@]+|["'`]+$/g, '');
@@ -499,8 +513,12 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
     }
     case 'password':
       return passwordLike(v, input.quoted, after);
-    case 'credential':
+    case 'credential': {
+      // `Basic dXNlcjpwYXNz` is `user:pass`: judged as the user:password it encodes.
+      const basic = /basic\s+$/i.test(input.before ?? '') ? decodeBasic(v) : null;
+      if (basic) return checkValue('userinfo', { value: basic.password, key: basic.user, quoted: true });
       return credentialLike(v, input.quoted, after);
+    }
     case 'random':
       return randomLike(v, input.before, after);
     case 'env': {
@@ -513,6 +531,8 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       if (!/pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i.test(key) && /^[A-Za-z]{2,32}$/.test(bare) && readsAsName(bare)) return false;
       // `DATABRICKS_TOKEN=dapi1234567890…`: typed in alphabet order, a stand-in (a password name keeps its value).
       if (!PASSWORD_KEY.test(key) && bare.length >= 16 && typedInOrder(bare)) return false;
+      // `FZF_DEFAULT_OPTS="--ansi"`: command-line options under a name that is not a credential's.
+      if (!/pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i.test(key) && /^--?[a-z][a-z-]*(?:[= ]|$)/.test(bare)) return false;
       return envValueLike(v);
     }
     case 'email':
@@ -524,6 +544,8 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       return !isWordy(v) && !isPlaceholderToken(v);
     case 'shape':
       // Filler right after the match belongs to the body the shape stopped at (`xoxp-…-####################`).
+      // A template where the secret goes (`AccountKey=<...>`, `${KEY}`, `{{ .Values.key }}`) holds none.
+      if (/^(?:<[^<>]*>|\$\{[^}]*\}|\{\{.*\}\}|%[A-Z_]+%)$/.test(v)) return false;
       return !isPlaceholderToken(v + after);
   }
 }
