@@ -42,6 +42,8 @@ export interface ValueCheckInput {
   after?: string;
   /** Up to 24 characters of the match just before the value (`nonce="` says what the value is). */
   before?: string;
+  /** Up to 48 characters of the line just before the match (what a token shape was assigned to). */
+  lead?: string;
 }
 
 // A value named by one of these right before it is a digest or an identifier, not a credential.
@@ -462,6 +464,15 @@ function envValueLike(v: string): boolean {
 
 const PASSWORD_KEY = /pass|pwd|pw(?:$|[^a-z])|pswd|cred/i;
 
+/**
+ * The token shape opens a quoted literal assigned to a credential name (`hf_token = 'hf_…`): two pieces of evidence,
+ * the name and the provider's format, outweigh filler in the body (secretlint counts `hf_token = 'hf_xxxx…'` as a
+ * secret). Bare or unquoted filler tokens in docs (`ghp_xxxx…`, `KEY=pplx-xxxx…`) stay placeholders.
+ */
+function namedLiteral(lead: string | undefined): boolean {
+  return lead !== undefined && /(?:pass|pwd|secret|token|key|auth|cred)[A-Za-z0-9_.-]*["'`]?\s*(?:=>|:=|[:=])\s*["'`]$/i.test(lead);
+}
+
 /** `dXNlcjpwYXNz` → user `user`, password `pass`; null unless it is base64 of printable `user:password`. */
 function decodeBasic(v: string): { user: string; password: string } | null {
   if (!/^[A-Za-z0-9+/]{4,}={0,2}$/.test(v) || v.length % 4 !== 0) return null;
@@ -541,11 +552,11 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
     case 'cookie':
       return cookieLike(v);
     case 'token':
-      return !isWordy(v) && !isPlaceholderToken(v);
+      return !isWordy(v) && !(isPlaceholderToken(v) && !namedLiteral(input.lead));
     case 'shape':
       // Filler right after the match belongs to the body the shape stopped at (`xoxp-…-####################`).
       // A template where the secret goes (`AccountKey=<...>`, `${KEY}`, `{{ .Values.key }}`) holds none.
       if (/^(?:<[^<>]*>|\$\{[^}]*\}|\{\{.*\}\}|%[A-Z_]+%)$/.test(v)) return false;
-      return !isPlaceholderToken(v + after);
+      return !(isPlaceholderToken(v + after) && !namedLiteral(input.lead));
   }
 }
