@@ -1,108 +1,153 @@
-// npm run bench:localize -- <git repo dir> [--limit N] [--max-tokens 8000] [--subjects fix|any] [--keep-db FILE]
-// Tasks from the repository's own history (fix commits touching 1–3 non-test source files; query = subject without
-// its prefix and PR number; gold = those files), the repository's *current HEAD tree* indexed once into a fresh
-// store (not the tree at each commit), then for each task: is a gold file in the packet (real assembly, ao-v1,
-// --max-tokens), in the top-10 search hits, in the top-10 files of an idf-weighted grep? BM25 only, no model.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// npm run bench:localize -- <git repo dir>... [--limit N] [--max-tokens 8000] [--verbose] [--only pack|all]
+// Line-level localization on real fix commits (issue #23): for each fix commit (subject starts with `fix`,
+// modifies 1–3 non-test source files), the *parent* tree is extracted, indexed into a fresh store (BM25 only, no
+// model), and the commit subject (without prefix and PR numbers) is the query. Gold: the files the fix modifies and
+// its hunks at the parent (deleted lines, or the line just before an insertion). For the packet (real ao-v1
+// assembly at --max-tokens), search top-10 chunks and an idf-weighted grep (whole files, top 10 and as many as fit
+// the same token budget): file hit / recall, hunk hit / recall, the share of evidence items that are tests, docs,
+// changelogs, lock, generated files or images, and tokens.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingestPaths } from '../src/main/core/ingest/index.ts';
 import { createGrepBaseline, scoreFiles } from '../src/main/core/localize/grep-baseline.ts';
-import { buildTasks } from '../src/main/core/localize/tasks.ts';
+import { buildLineTasks, scoreHunks, type ShownSpan } from '../src/main/core/localize/line-tasks.ts';
 import { buildPacket } from '../src/main/core/packet/assemble.ts';
 import { createStoreSources } from '../src/main/core/packet/store-sources.ts';
+import { isNoiseRole, pathRole } from '../src/main/core/search/code-paths.ts';
 import { chooseRetriever, createBm25Retriever } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
+import { createTokenCounter } from '../src/main/core/tokens/index.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
-    limit: { type: 'string', default: '100' },
+    limit: { type: 'string', default: '30' },
     'max-tokens': { type: 'string', default: '8000' },
-    subjects: { type: 'string', default: 'fix' },
-    'keep-db': { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
 });
-if (!positionals[0]) {
-  console.error('usage: npm run bench:localize -- <git repo dir> [--limit N] [--max-tokens 8000] [--subjects fix|any]');
+if (positionals.length === 0) {
+  console.error('usage: npm run bench:localize -- <git repo dir>... [--limit N] [--max-tokens 8000] [--verbose]');
   process.exit(2);
 }
-const repo = resolve(positionals[0]);
 const maxTokens = Number(values['max-tokens']);
-const subjects = values.subjects === 'any' ? 'any' : 'fix';
-const tasks = buildTasks(repo, { limit: Number(values.limit), subjects });
-if (tasks.length === 0) {
-  console.error(`no tasks in ${repo}: no non-merge ${subjects === 'fix' ? '"fix…" ' : ''}commit touches 1–3 existing non-test source files (try --subjects any)`);
-  process.exit(1);
-}
+const counter = createTokenCounter('o200k_base');
 
-const tmp = mkdtempSync(join(tmpdir(), 'cp-localize-'));
-const dbPath = values['keep-db'] ?? join(tmp, 'bench.db');
-rmSync(dbPath, { force: true });
-const store = openStore(dbPath);
-const t0 = performance.now();
-const report = await ingestPaths(store.db, [repo]);
-const ingestS = (performance.now() - t0) / 1000;
+interface Row { fileHit: number; fileRecall: number; hunkHit: number; hunkRecall: number; noise: number; items: number; tokens: number; over: number }
+const METHODS = ['packet', 'search', 'grep10', 'grepBudget'] as const;
+type Method = (typeof METHODS)[number];
+const LABEL: Record<Method, string> = { packet: `packet (${maxTokens / 1000}k)`, search: 'search top-10 chunks', grep10: 'grep top-10 files', grepBudget: `grep, whole files within ${maxTokens / 1000}k` };
 
-// Hits cite stored paths; gold paths are relative to the repository root, so stored ones are made relative too
-// (whether the store keeps them absolute or already relative to their root).
-const rel = (p: string) => (p.startsWith(repo + sep) ? relative(repo, p) : p).split(sep).join('/');
-const pathOfSource = (source: string) => {
-  const noLines = source.replace(/:\d+-\d+$/, '');
-  const hash = noLines.lastIndexOf('#');
-  return rel(hash >= 0 ? noLines.slice(0, hash) : noLines);
-};
-
-const indexed = store.db.prepare("SELECT path FROM sources WHERE status = 'indexed'").all() as { path: string }[];
-const grep = createGrepBaseline(indexed.map((s) => ({ path: rel(s.path), text: readFileSync(s.path, 'utf8') })));
-const retriever = createBm25Retriever(store.db);
-// The packet retrieves as `contextpack pack` does: the retriever factory's choice for packets (a fresh store has
-// no vectors, so BM25 with text MMR); search top-10 is the plain BM25 order `contextpack search` gives.
-const choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25: retriever, openSemantic: async () => ({ ok: false, reason: 'bench: BM25 only' }) }, { purpose: 'packet' });
-const sources = createStoreSources(store.db, { retriever: choice.retriever, retrievalFallback: choice.fallbackReason });
-
-interface Tally { hit: number; recall: number; files: number }
-const sum = { packet: { hit: 0, recall: 0, files: 0 }, search: { hit: 0, recall: 0, files: 0 }, grep: { hit: 0, recall: 0, files: 0 }, grepSame: { hit: 0, recall: 0, files: 0 } } satisfies Record<string, Tally>;
-let tokensUsed = 0;
-let evidenceTokens = 0;
-const packetMs: number[] = [];
-for (const task of tasks) {
-  const s = performance.now();
-  const packet = await buildPacket({ query: task.query, maxTokens }, { sources });
-  packetMs.push(performance.now() - s);
-  const packetFiles = new Set(packet.included.filter((i) => i.kind === 'evidence').map((i) => pathOfSource(i.source)));
-  tokensUsed += packet.budgets.total_tokens;
-  evidenceTokens += packet.sections.find((x) => x.name === 'INTEL')?.budget.tokens ?? 0;
-  const searchFiles = new Set((await retriever.search({ text: task.query, k: 10 })).map((h) => rel(h.path)));
-  const grepFiles = grep.top(task.query, 10);
-  // The packet shows more files than ten: grep given the same number of files is the fair comparison.
-  const grepSame = grep.top(task.query, packetFiles.size);
-  const rows: [keyof typeof sum, Iterable<string>, number][] = [
-    ['packet', packetFiles, packetFiles.size], ['search', searchFiles, searchFiles.size], ['grep', grepFiles, grepFiles.length], ['grepSame', grepSame, grepSame.length],
-  ];
-  const line: string[] = [];
-  for (const [k, found, n] of rows) {
-    const r = scoreFiles(found, task.gold);
-    sum[k].hit += r.hit;
-    sum[k].recall += r.recall;
-    sum[k].files += n;
-    line.push(`${k}=${r.hit}`);
+const table: string[] = [];
+for (const dir of positionals) {
+  const repo = resolve(dir);
+  const tasks = buildLineTasks(repo, { limit: Number(values.limit) });
+  if (tasks.length === 0) {
+    console.error(`no tasks in ${repo}: no non-merge "fix…" commit modifies 1–3 non-test source files`);
+    continue;
   }
-  if (values.verbose) console.log(`${task.commit.slice(0, 8)} ${line.join(' ')} ${JSON.stringify(task.query)} → ${task.gold.join(', ')}`);
+  const sum = Object.fromEntries(METHODS.map((m) => [m, { fileHit: 0, fileRecall: 0, hunkHit: 0, hunkRecall: 0, noise: 0, items: 0, tokens: 0, over: 0 }])) as Record<Method, Row>;
+  const packetMs: number[] = [];
+  let ingestS = 0;
+  for (const task of tasks) {
+    const tmp = mkdtempSync(join(tmpdir(), 'cp-localize-'));
+    const tree = join(tmp, basename(repo));
+    mkdirSync(tree);
+    execFileSync('sh', ['-c', `git -C "$0" archive "$1" | tar -x -C "$2"`, repo, task.parent, tree]);
+    const store = openStore(join(tmp, 'bench.db'));
+    const t0 = performance.now();
+    await ingestPaths(store.db, [tree]);
+    ingestS += (performance.now() - t0) / 1000;
+    const rel = (p: string) => (p.startsWith(tree + sep) ? relative(tree, p) : p).split(sep).join('/');
+    const retriever = createBm25Retriever(store.db);
+    const choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25: retriever, openSemantic: async () => ({ ok: false, reason: 'bench: BM25 only' }) }, { purpose: 'packet' });
+    const sources = createStoreSources(store.db, { retriever: choice.retriever, retrievalFallback: choice.fallbackReason });
+
+    const s = performance.now();
+    const packet = await buildPacket({ query: task.query, maxTokens }, { sources });
+    packetMs.push(performance.now() - s);
+    const packetSpans = packet.included.filter((i) => i.kind === 'evidence').flatMap((i) => spansOf(i.source, rel));
+    const searchHits = await retriever.search({ text: task.query, k: 10 });
+    const searchSpans = searchHits.map((h) => ({ file: rel(h.path), start: h.lineStart, end: h.lineEnd }));
+
+    const indexed = (store.db.prepare("SELECT path FROM sources WHERE status = 'indexed'").all() as { path: string }[]).map((x) => ({ path: rel(x.path), text: readFileSync(x.path, 'utf8') }));
+    const texts = new Map(indexed.map((f) => [f.path, f.text]));
+    const grepRanked = createGrepBaseline(indexed).top(task.query, 200);
+    const wholeFile = (f: string): ShownSpan => ({ file: f, start: 1, end: Number.MAX_SAFE_INTEGER });
+    const grep10 = grepRanked.slice(0, 10);
+    const grepBudget: string[] = [];
+    let grepTokens = 0;
+    for (const f of grepRanked) {
+      const t = counter.count(texts.get(f) ?? '');
+      if (grepTokens + t > maxTokens) continue;
+      grepTokens += t;
+      grepBudget.push(f);
+    }
+    const shown: Record<Method, { spans: ShownSpan[]; items: string[]; tokens: number }> = {
+      packet: { spans: packetSpans, items: packetSpans.map((x) => x.file), tokens: packet.budgets.total_tokens },
+      search: { spans: searchSpans, items: searchSpans.map((x) => x.file), tokens: searchHits.reduce((n, h) => n + counter.count(h.text), 0) },
+      grep10: { spans: grep10.map(wholeFile), items: grep10, tokens: grep10.reduce((n, f) => n + counter.count(texts.get(f) ?? ''), 0) },
+      grepBudget: { spans: grepBudget.map(wholeFile), items: grepBudget, tokens: grepTokens },
+    };
+    const line: string[] = [];
+    for (const m of METHODS) {
+      const x = shown[m];
+      const f = scoreFiles(x.spans.map((sp) => sp.file), task.gold);
+      const h = scoreHunks(x.spans, task.hunks);
+      const r = sum[m];
+      r.fileHit += f.hit;
+      r.fileRecall += f.recall;
+      r.hunkHit += h.hit;
+      r.hunkRecall += h.recall;
+      r.noise += x.items.length === 0 ? 0 : x.items.filter((p) => isNoiseRole(pathRole(p))).length / x.items.length;
+      r.items += x.items.length;
+      r.tokens += x.tokens;
+      r.over += x.tokens > maxTokens ? 1 : 0;
+      line.push(`${m}=${f.hit}/${h.hit}`);
+    }
+    if (values.verbose) {
+      console.log(`${task.commit.slice(0, 8)} ${line.join(' ')} ${JSON.stringify(task.query)} → ${task.hunks.map((h) => `${h.file}:${h.start}-${h.end}`).join(', ')}`);
+      console.log(`   packet: ${packet.included.filter((i) => i.kind === 'evidence').map((i) => `${i.source} ${i.score}`).join(' | ')}`);
+    }
+    store.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  packetMs.sort((a, b) => a - b);
+  const n = tasks.length;
+  const f = (x: number) => (x / n).toFixed(2);
+  console.log(`\n${repo} @ ${git(repo, ['rev-parse', '--short', 'HEAD'])}: ${n} fix commits, each at its parent tree (mean ingest ${(ingestS / n).toFixed(1)} s), packet p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms`);
+  console.log('| method | file hit | file recall | hunk hit | hunk recall | noise share | items | tokens | over budget |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const m of METHODS) {
+    const r = sum[m];
+    const row = `| ${LABEL[m]} | ${f(r.fileHit)} | ${f(r.fileRecall)} | ${f(r.hunkHit)} | ${f(r.hunkRecall)} | ${f(r.noise)} | ${(r.items / n).toFixed(1)} | ${Math.round(r.tokens / n)} | ${r.over} |`;
+    console.log(row);
+    if (m === 'packet') table.push(`| ${basename(repo)} (${n}) | ${f(r.fileHit)} | ${f(r.hunkHit)} | ${f(r.hunkRecall)} | ${f(r.noise)} | ${Math.round(r.tokens / n)} | ${r.over} |`);
+  }
 }
-packetMs.sort((a, b) => a - b);
-const n = tasks.length;
-const f = (x: number) => (x / n).toFixed(2);
-console.log(`repo ${repo} · ${n} tasks (${subjects === 'fix' ? 'fix commits' : 'all commits'}) · HEAD tree indexed: ${report.files} files, ${report.chunks} chunks in ${ingestS.toFixed(1)} s · bm25, no embedding model`);
-console.log(`packet: ao-v1, --max-tokens ${maxTokens}, retriever ${choice.retriever.mode}${choice.retriever.params?.mmr ? ` + ${choice.retriever.params.mmr.similarity} MMR λ ${choice.retriever.params.mmr.lambda}` : ''}: mean ${Math.round(tokensUsed / n)} tokens (${((100 * tokensUsed) / n / maxTokens).toFixed(0)} % of the budget), evidence ${Math.round(evidenceTokens / n)} tokens, p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms`);
-console.log('');
-console.log('| | hit rate | file recall | files shown |');
-console.log('|---|---:|---:|---:|');
-console.log(`| packet (${maxTokens / 1000}k tokens) | ${f(sum.packet.hit)} | ${f(sum.packet.recall)} | ${f(sum.packet.files)} |`);
-console.log(`| search top-10 chunks | ${f(sum.search.hit)} | ${f(sum.search.recall)} | ${f(sum.search.files)} |`);
-console.log(`| idf-weighted grep, top-10 files | ${f(sum.grep.hit)} | ${f(sum.grep.recall)} | ${f(sum.grep.files)} |`);
-console.log(`| idf-weighted grep, as many files as the packet | ${f(sum.grepSame.hit)} | ${f(sum.grepSame.recall)} | ${f(sum.grepSame.files)} |`);
-store.close();
-if (!values['keep-db']) rmSync(tmp, { recursive: true, force: true });
+if (table.length > 1) {
+  console.log('\npacket, all repositories');
+  console.log('| repository (tasks) | file hit | hunk hit | hunk recall | noise share | tokens | over budget |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const t of table) console.log(t);
+}
+
+/** `path#anchor:1-20` or `path#anchor:1-20,40-52` → spans, paths relative to the extracted tree. */
+function spansOf(source: string, rel: (p: string) => string): ShownSpan[] {
+  const m = /:((?:\d+-\d+)(?:,\d+-\d+)*)$/.exec(source);
+  const noLines = m ? source.slice(0, m.index) : source;
+  const hash = noLines.lastIndexOf('#');
+  const file = rel(hash >= 0 ? noLines.slice(0, hash) : noLines);
+  if (!m) return [{ file, start: 1, end: Number.MAX_SAFE_INTEGER }];
+  return m[1]!.split(',').map((r) => {
+    const [a, b] = r.split('-').map(Number);
+    return { file, start: a!, end: b! };
+  });
+}
+
+function git(repo: string, args: string[]): string {
+  return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' }).trim();
+}

@@ -1,16 +1,21 @@
-// npm run bench:redact [-- --mb 4 --rounds 5 --dir PATH]
-// Throughput of the redaction gate (the default rule set: the gate's own rules, secretlint's recommended families,
+// npm run bench:redact [-- --mb 4 --rounds 5 --dir PATH --lines DIR]
+// 1. Throughput of the redaction gate (the default rule set: the gate's own rules, secretlint's recommended families,
 // gitleaks' default rules) on real code and docs: the .ts/.js/.mjs/.md files of a fixed list of packages in
 // node_modules (or every such file under --dir), read in path order until --mb megabytes. Prints MB/s for a cold
 // first pass (RE2 DFAs being built) and the median of --rounds warm passes, with the redacted-line rate.
 // Target (issue #10): ≥ 10 MB/s.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// 2. The pathological lines of issue #22 (128 KB and 1 MB token runs followed by a word and a newline, long base64,
+// minified code, a long URL, the quadratic cases found in the gate's own passes): milliseconds for the worst line,
+// with the default 100 ms per-line budget (a line over it is redacted as `timeout`). Target: ≤ 100 ms per line.
+// 3. With --lines DIR (e.g. ../shared/transcripts): every line of every file under DIR judged on its own, the worst
+// line's CPU time and the count of `timeout` redactions (real text should have none).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRedactor } from '../src/main/core/redact/index.ts';
 
 const { values } = parseArgs({
-  options: { mb: { type: 'string', default: '4' }, rounds: { type: 'string', default: '5' }, dir: { type: 'string' }, samples: { type: 'boolean', default: false } },
+  options: { mb: { type: 'string', default: '4' }, rounds: { type: 'string', default: '5' }, dir: { type: 'string' }, lines: { type: 'string' }, samples: { type: 'boolean', default: false } },
 });
 const LIMIT = Number(values.mb) * 1024 * 1024;
 const ROUNDS = Number(values.rounds);
@@ -100,3 +105,79 @@ if (values.samples) {
   }
 }
 console.log(`throughput target ≥ 10 MB/s: ${mbps(median) >= 10 ? 'met' : 'NOT met'} (wall), ${mbps(medianCpu) >= 10 ? 'met' : 'NOT met'} (CPU)`);
+
+// --- Pathological lines (issue #22) ---------------------------------------------------------------------------------
+// Each text is one long line (and at most a short next one): the time of the whole redactText call is the line's time.
+const KB = 1024;
+const tokenRun = (n: number) => 'aB3x9/+Qz'.repeat(Math.ceil(n / 9)).slice(0, n);
+const minified = (() => {
+  // A real minified bundle when node_modules has one (axe-core's longest line is ~650 KB), else built from code.
+  const file = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+  if (existsSync(file)) return readFileSync(file, 'utf8').split('\n').reduce((a, b) => (b.length > a.length ? b : a), '');
+  return texts.map((t) => t.text).join('\n').replace(/\s*\n\s*/g, ';').slice(0, 650 * KB);
+})();
+const pathological: Array<[string, string]> = [
+  ['128 KB token run + word + newline', `${tokenRun(128 * KB)} word\nnext`],
+  ['1 MB token run + word + newline', `${tokenRun(1024 * KB)} word\nnext`],
+  ['1 MB run of one letter + word + newline', `${'A'.repeat(1024 * KB)} word\nnext`],
+  ['long base64 (of text, 1.3 MB)', Buffer.from('lorem ipsum dolor sit amet '.repeat(38_000)).toString('base64')],
+  ['long base64 (of binary, 1.3 MB)', Buffer.from(Array.from({ length: 1024 * KB }, (_, i) => (i * 7919) % 251)).toString('base64')],
+  [`minified code (${(minified.length / KB).toFixed(0)} KB line)`, minified],
+  ['long URL (1 MB)', `https://example.com/search?${'q=alpha&page=2&'.repeat(Math.ceil((1024 * KB) / 15))}`],
+  ['1 MB of \\n escapes after a key (JSON string)', `"token": "${'ab\\n'.repeat(256 * KB)}"`],
+  ['sensitive key + 128 KB of `)`', `password = ${')'.repeat(128 * KB)}`],
+  ['multi-line value + 128 KB of `,`', `password:\n  ${','.repeat(128 * KB)}x`],
+  ['hard-wrapped 128 KB runs', `${tokenRun(128 * KB)}\n${tokenRun(128 * KB)}`],
+];
+console.log('pathological lines (default 100 ms budget; best of 3 warm runs, wall and CPU, and the first run):');
+let worst = 0;
+let worstCpu = 0;
+for (const [name, text] of pathological) {
+  const ms: number[] = [];
+  const cpu: number[] = [];
+  let outcome = '';
+  for (let i = 0; i < 4; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const r = redactor.redactText(text, { source: 'bench', section: 'BENCH' });
+    ms.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+    outcome = r.redactions.length === 0 ? 'kept' : [...new Set(r.redactions.map((e) => e.type))].join(', ');
+  }
+  const warm = Math.min(...ms.slice(1));
+  const warmCpu = Math.min(...cpu.slice(1));
+  worst = Math.max(worst, warm);
+  worstCpu = Math.max(worstCpu, warmCpu);
+  console.log(`  ${name.padEnd(48)} ${warm.toFixed(1).padStart(7)} ms wall ${warmCpu.toFixed(1).padStart(7)} ms CPU (first ${ms[0]!.toFixed(1)})  ${outcome}`);
+}
+console.log(`max ms per line: ${worst.toFixed(1)} wall, ${worstCpu.toFixed(1)} CPU (target ≤ 100, plus the budget check's granularity)`);
+
+if (values.lines) {
+  const all: string[] = [];
+  const every = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) every(p);
+      else all.push(p);
+    }
+  };
+  every(resolve(values.lines));
+  let worstLine = 0;
+  let worstAt = '';
+  let timeouts = 0;
+  let count = 0;
+  for (const f of all) {
+    const lines = readFileSync(f, 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      count++;
+      const c0 = process.cpuUsage();
+      const r = redactor.redactText(line, { source: f, section: 'BENCH' });
+      const c = process.cpuUsage(c0);
+      const ms = (c.user + c.system) / 1000;
+      if (ms > worstLine) [worstLine, worstAt] = [ms, `${relative(resolve(values.lines!), f)}:${i + 1} (${line.length} characters)`];
+      if (r.redactions.some((e) => e.type === 'timeout')) timeouts++;
+    });
+  }
+  console.log(`--lines ${values.lines}: ${all.length} files, ${count} lines; worst line ${worstLine.toFixed(1)} ms CPU at ${worstAt}; ${timeouts} timeout redactions`);
+}

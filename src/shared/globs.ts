@@ -10,73 +10,191 @@
 
 export const GLOB_MAX = 500;
 
-const cache = new Map<string, RegExp>();
+// Matched without backtracking (run: one pass over the path per token), so the time is linear in the path for a given
+// glob and `*L*L*L*L*L*L*z` against a 250-character name costs what `*.md` does. A regular expression here would
+// backtrack (a V8 RegExp) or need a native module (RE2), and this module also runs in the renderer.
 
-function escapeRe(c: string): string {
-  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
+type Token =
+  | { t: 'char'; c: number }
+  /** `?`: one character within a folder name. */
+  | { t: 'one' }
+  /** `[…]` / `[!…]`: one character within a folder name. */
+  | { t: 'class'; negated: boolean; chars: Set<number>; ranges: Array<[number, number]> }
+  /** `*`: any run within a folder name. */
+  | { t: 'star' }
+  /** `**`: any run at all. */
+  | { t: 'any' }
+  /** `**` + `/`, and a glob's implicit start at any folder: nothing, or anything ending in `/`. */
+  | { t: 'folders' }
+  /** A glob's implicit end: nothing (unless required), or `/` and anything after it (a folder above the file). */
+  | { t: 'tail'; required: boolean };
+
+/** A glob that cannot be matched as written: the message names the glob and the fault. */
+export class GlobError extends Error {
+  readonly glob: string;
+  constructor(glob: string, reason: string) {
+    super(`glob ${JSON.stringify(glob)}: ${reason}`);
+    this.name = 'GlobError';
+    this.glob = glob;
+  }
 }
 
-/** The glob's body as a regular expression over a whole path (no boundaries added). */
-export function globToRegExp(glob: string): RegExp {
+const SLASH = 47;
+const cache = new Map<string, Token[]>();
+
+function parse(glob: string, full: string): Token[] {
   const hit = cache.get(glob);
   if (hit) return hit;
-  let re = '';
+  const out: Token[] = [];
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
     if (c === '*') {
       if (glob[i + 1] === '*') {
-        // `**/` matches zero or more folders; a bare `**` anything at all.
         if (glob[i + 2] === '/') {
-          re += '(?:.*/)?';
+          out.push({ t: 'folders' });
           i += 2;
         } else {
-          re += '.*';
+          out.push({ t: 'any' });
           i += 1;
         }
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '[') {
+      } else if (out.at(-1)?.t !== 'star') out.push({ t: 'star' }); // `**` aside, a run of stars is one star
+    } else if (c === '?') out.push({ t: 'one' });
+    else if (c === '[' && glob.indexOf(']', i + 2) >= 0) {
       const end = glob.indexOf(']', i + 2);
-      if (end < 0) re += '\\[';
-      else {
-        const body = glob.slice(i + 1, end).replace(/\\/g, '\\\\');
-        re += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
-        i = end;
-      }
-    } else re += escapeRe(c);
-  }
-  let compiled: RegExp;
-  try {
-    compiled = new RegExp(`^${re}$`);
-  } catch {
-    compiled = new RegExp(`^${glob.split('').map(escapeRe).join('')}$`);
+      out.push(parseClass(glob.slice(i + 1, end), full));
+      i = end;
+    } else out.push({ t: 'char', c: c.charCodeAt(0) });
   }
   if (cache.size > 1000) cache.clear();
-  cache.set(glob, compiled);
-  return compiled;
+  cache.set(glob, out);
+  return out;
 }
 
-/** Whether one glob matches a file given by its root-relative path (and absolute path for `/…` globs). */
+function parseClass(body: string, full: string): Token {
+  const negated = body.startsWith('!') || body.startsWith('^');
+  const inner = negated ? body.slice(1) : body;
+  const chars = new Set<number>();
+  const ranges: Array<[number, number]> = [];
+  for (let j = 0; j < inner.length; j++) {
+    const a = inner.charCodeAt(j);
+    if (inner[j + 1] === '-' && j + 2 < inner.length) {
+      const b = inner.charCodeAt(j + 2);
+      if (b < a) throw new GlobError(full, `character range ${inner[j]}-${inner[j + 2]} is out of order`);
+      ranges.push([a, b]);
+      j += 2;
+    } else chars.add(a);
+  }
+  return { t: 'class', negated, chars, ranges };
+}
+
+function inClass(tok: Extract<Token, { t: 'class' }>, c: number): boolean {
+  if (c === SLASH) return false;
+  const hit = tok.chars.has(c) || tok.ranges.some(([a, b]) => c >= a && c <= b);
+  return hit !== tok.negated;
+}
+
+/**
+ * Whether `tokens` match the whole of `s`, by dynamic programming from the end: row i holds, for every position k,
+ * whether tokens i… match s from k. Each row is one pass over the path, so the cost is (tokens × path length) with
+ * no backtracking, whatever the pattern.
+ */
+function run(tokens: Token[], s: string): boolean {
+  const n = s.length;
+  if (buf.codes.length < n + 1) buf = grow(n + 1);
+  const { codes } = buf;
+  let { a: next, b: row } = buf;
+  const inside = buf.c;
+  for (let k = 0; k < n; k++) codes[k] = s.charCodeAt(k);
+  next.fill(0, 0, n + 1);
+  next[n] = 1; // no token left: matched only at the end of the path
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const tok = tokens[i]!;
+    // One loop per kind of token (not a switch per character): this is the whole cost of a match.
+    switch (tok.t) {
+      case 'char': {
+        const want = tok.c;
+        row[n] = 0;
+        for (let k = n - 1; k >= 0; k--) row[k] = codes[k] === want ? next[k + 1]! : 0;
+        break;
+      }
+      case 'one':
+        row[n] = 0;
+        for (let k = n - 1; k >= 0; k--) row[k] = codes[k] !== SLASH ? next[k + 1]! : 0;
+        break;
+      case 'class':
+        row[n] = 0;
+        for (let k = n - 1; k >= 0; k--) row[k] = next[k + 1] && inClass(tok, codes[k]!) ? 1 : 0;
+        break;
+      case 'star':
+        row[n] = next[n]!;
+        for (let k = n - 1; k >= 0; k--) row[k] = next[k] || (codes[k] !== SLASH ? row[k + 1]! : 0);
+        break;
+      case 'any':
+        row[n] = next[n]!;
+        for (let k = n - 1; k >= 0; k--) row[k] = next[k] || row[k + 1]!;
+        break;
+      case 'folders':
+        // Nothing, or a run ending in `/` followed by the rest.
+        row[n] = next[n]!;
+        inside[n] = 0;
+        for (let k = n - 1; k >= 0; k--) {
+          inside[k] = (codes[k] === SLASH && next[k + 1]) || inside[k + 1] ? 1 : 0;
+          row[k] = next[k] || inside[k]!;
+        }
+        break;
+      case 'tail':
+        // Always the last token: the path ends here (unless required), or a `/` and anything after it.
+        row[n] = tok.required ? 0 : 1;
+        for (let k = n - 1; k >= 0; k--) row[k] = codes[k] === SLASH ? 1 : 0;
+        break;
+    }
+    [next, row] = [row, next];
+  }
+  return next[0] === 1;
+}
+
+// Work rows reused across matches (a search calls this once per source and glob).
+let buf = grow(256);
+function grow(size: number) {
+  return { codes: new Uint16Array(size), a: new Uint8Array(size), b: new Uint8Array(size), c: new Uint8Array(size) };
+}
+
+/** Null when the glob can be matched, else the reason it is refused (for the doors that take globs). */
+export function globError(glob: string): string | null {
+  try {
+    parse(glob.trim().replace(/^\/+/, '').replace(/\/+$/, ''), glob);
+    return null;
+  } catch (err) {
+    return err instanceof GlobError ? err.message : String(err);
+  }
+}
+
+/**
+ * Whether one glob matches a file given by its root-relative path (and absolute path for `/…` globs). Throws a
+ * GlobError for a glob globError refuses.
+ */
 export function globMatches(glob: string, relPath: string, absPath: string = relPath): boolean {
   const g = glob.trim();
   if (g === '') return false;
-  if (g.startsWith('/') && absPath.startsWith('/')) return prefixesMatch(globToRegExp(g.replace(/\/$/, '')), absPath, g.endsWith('/'), true);
   const folderOnly = g.endsWith('/');
-  const re = globToRegExp(g.replace(/^\/+/, '').replace(/\/+$/, ''));
-  return prefixesMatch(re, relPath, folderOnly, false);
+  if (g.startsWith('/') && absPath.startsWith('/')) return run(bounded(parse(g.replace(/\/$/, ''), glob), true, folderOnly), absPath);
+  return run(bounded(parse(g.replace(/^\/+/, '').replace(/\/+$/, ''), glob), false, folderOnly), relPath);
 }
 
-/** Tries every folder-bounded slice of the path: any start (unless anchored), ending at a folder or the file. */
-function prefixesMatch(re: RegExp, path: string, folderOnly: boolean, anchored: boolean): boolean {
-  const parts = path.split('/');
-  const starts = anchored ? [0] : parts.map((_, i) => i);
-  for (const s of starts) {
-    for (let e = parts.length; e > s; e--) {
-      if (folderOnly && e === parts.length) continue;
-      if (re.test(parts.slice(s, e).join('/'))) return true;
-    }
+const boundedCache = new WeakMap<Token[], Token[][]>();
+
+/**
+ * The glob with its folder boundaries: it may start at any folder (unless anchored), and it matches a file when it
+ * matches the file or a folder above it (a `/` and anything after; only that, for a folder-only glob).
+ */
+function bounded(tokens: Token[], anchored: boolean, folderOnly: boolean): Token[] {
+  let forms = boundedCache.get(tokens);
+  if (!forms) {
+    forms = [];
+    boundedCache.set(tokens, forms);
   }
-  return false;
+  const key = (anchored ? 2 : 0) + (folderOnly ? 1 : 0);
+  return (forms[key] ??= [...(anchored ? [] : [{ t: 'folders' } as const]), ...tokens, { t: 'tail', required: folderOnly }]);
 }
 
 /** Included when no include glob is given or one matches, and no exclude glob matches. */

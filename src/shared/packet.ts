@@ -186,6 +186,8 @@ export interface RetrievalParams {
   mmr?: RetrievalRanking['mmr'];
   /** Why the packet was not retrieved with hybrid search (no vectors, incomplete vectors, no model); null when it was. */
   fallback_reason?: string | null;
+  /** Why evidence stopped before the hits ran out (relevance floor, excluded file kinds); null when every hit was kept. */
+  evidence_stop?: string | null;
 }
 
 /** 001's context ledger combined with 003's manifest. */

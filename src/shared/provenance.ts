@@ -1,5 +1,6 @@
 // Where a hit came from, spelled one way everywhere (CLI, workbench, packets) so a label copied from one can be found
 // in another.
+import { escapeControls } from './text-escape.ts';
 
 /** Enough of a search hit to say where it sits. */
 export interface Located {
@@ -21,7 +22,7 @@ export function anchoredPath(path: string, anchor: string | null | undefined): s
   return anchor ? `${path}#${anchor}` : path;
 }
 
-/** path#anchor:start-end. */
+/** path#anchor:start-end, one line (control characters escaped, as packets print a label). */
 export function provenance(h: Located): string {
-  return `${anchoredPath(citePath(h), h.anchor)}:${h.lineStart}-${h.lineEnd}`;
+  return escapeControls(`${anchoredPath(citePath(h), h.anchor)}:${h.lineStart}-${h.lineEnd}`);
 }

@@ -117,6 +117,8 @@ export interface SearchHit {
   lineEnd: number;
   text: string;
   score: number;
+  /** The base retriever's score when a re-ranker (MMR) replaced `score`; packets measure their floor against it. */
+  relevance?: number;
   /** The source's root and its path relative to it (null for sources indexed before roots existed and not yet backfilled). */
   rootId?: number | null;
   relPath?: string | null;

@@ -293,7 +293,7 @@ describe('contextpack mcp (BM25-only store)', () => {
 
   it("pack takes the CLI's filters and default-excludes switch", async () => {
     const evidence = async (args: Record<string, unknown>) => {
-      const r = await call(s, 'pack', { query: 'pelican gateway key rotation', ...args });
+      const r = await call(s, 'pack', { query: 'rotating key session tokens rotation', ...args });
       expect(r.isError, text(r)).toBeFalsy();
       return (r.structuredContent as { items: { kind: string; path?: string }[] }).items.filter((i) => i.kind === 'evidence').map((i) => i.path!);
     };

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Api, Dispatch } from '../api/index.ts';
 import type { Redactor } from '../core/redact/index.ts';
 import type { Store } from '../core/store/index.ts';
 import { createMcpServer } from './server.ts';
+import { BoundedStdioServerTransport } from './stdio-transport.ts';
 
 const packageJson = fileURLToPath(new URL('../../../package.json', import.meta.url));
 
@@ -88,7 +88,8 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
   let listed: () => void = () => undefined;
   const toolsListed = new Promise<void>((resolve) => (listed = resolve));
   const server = createMcpServer({ dispatch, redactor, version, subscribe, onToolsListed: () => listed() });
-  const transport = new StdioServerTransport();
+  // Bounded: an oversized or malformed line gets a JSON-RPC error, never a closed connection (stdio-transport.ts).
+  const transport = new BoundedStdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -2,7 +2,7 @@
 // a mapping onto one API method. Nothing here touches the store: every call goes through the API's dispatcher, so
 // MCP is a third transport beside IPC and HTTP, with the same validation and the same engine.
 import { z } from 'zod';
-import { MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../../shared/limits.ts';
+import { capError, MAX_MAX_TOKENS, MEMORY_CONTENT_MAX, MIN_MAX_TOKENS, NOTES_MAX, QUERY_MAX, TAG_MAX, TASK_MAX, TITLE_MAX, TRANSCRIPT_MAX, TRANSCRIPT_NAME_MAX } from '../../shared/limits.ts';
 import { SOURCE_TYPES } from '../../shared/types.ts';
 import { HANDOFF_TYPES } from '../../shared/session.ts';
 import { filterDateMs } from '../../shared/filters.ts';
@@ -96,7 +96,7 @@ const setObject = z
 export const TOOL_INPUTS = {
   search: z
     .object({
-      query: z.string().min(1, 'query is required').max(2000, 'query is too long (max 2000)').describe('what to look for, in words'),
+      query: z.string().min(1, 'query is required').max(QUERY_MAX, capError('query', QUERY_MAX)).describe('what to look for, in words'),
       k: z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100').optional().describe('number of hits (default 10)'),
       mode: z
         .enum(['best', 'bm25', 'vector', 'hybrid'])
@@ -107,8 +107,8 @@ export const TOOL_INPUTS = {
     .strict(),
   pack: z
     .object({
-      query: z.string().min(1, 'query is required').max(2000, 'query is too long (max 2000)').describe('what the evidence should be about'),
-      task: z.string().max(20_000, 'task is too long (max 20000)').optional().describe('the task and its acceptance criteria ("- [ ] ..." lines)'),
+      query: z.string().min(1, 'query is required').max(QUERY_MAX, capError('query', QUERY_MAX)).describe('what the evidence should be about'),
+      task: z.string().max(TASK_MAX, capError('task', TASK_MAX)).optional().describe('the task and its acceptance criteria ("- [ ] ..." lines)'),
       template: z.enum(['ao-v1', 'layered-v1']).optional().describe('ao-v1 (default: GOALS, HISTORY, INTEL, TASK, PROTOCOL) or layered-v1'),
       max_tokens: z
         .number()
@@ -129,7 +129,7 @@ export const TOOL_INPUTS = {
       type: memoryType.describe('kind of memory'),
       title: z.string().min(1, 'title is required').max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).describe('one line'),
       content: z
-        .union([z.string().min(1, 'content is empty'), contentObject])
+        .union([z.string().min(1, 'content is empty').max(MEMORY_CONTENT_MAX, capError('content', MEMORY_CONTENT_MAX)), contentObject])
         .describe(
           'the typed fields, or plain text for the main one (decision, description, task_description or lesson). ' +
             'decision needs decision and rationale; issue needs description; state needs task_description; learning needs lesson',
@@ -183,8 +183,8 @@ export const TOOL_INPUTS = {
   handoff: z
     .object({
       type: z.enum(HANDOFF_TYPES as unknown as [string, ...string[]]).describe('complete (25k tokens), specialist (10k), continuation (40k) or emergency (15k)'),
-      transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('your session transcript (Claude Code JSONL or JSON array, Codex rollout, pi session, Cline api_conversation_history.json, Aider chat history, or a Markdown chat export); without it the package comes from project memory'),
-      transcript_name: z.string().min(1).max(200).optional().describe('a name for the transcript, shown as provenance'),
+      transcript: z.string().min(1).max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)).optional().describe('your session transcript (Claude Code JSONL or JSON array, Codex rollout, pi session, Cline api_conversation_history.json, Aider chat history, or a Markdown chat export); without it the package comes from project memory'),
+      transcript_name: z.string().min(1).max(TRANSCRIPT_NAME_MAX, capError('transcript_name', TRANSCRIPT_NAME_MAX)).optional().describe('a name for the transcript, shown as provenance'),
       from: z.string().min(1).max(100).optional().describe('your agent id'),
       to: z.string().min(1).max(100).optional().describe('the receiving agent id'),
       reason: z.string().max(2000).optional().describe('why you hand off, e.g. "context window at 90 %"'),
@@ -194,8 +194,8 @@ export const TOOL_INPUTS = {
     .strict(),
   end_session: z
     .object({
-      notes: z.string().min(1).max(10 * 1024 * 1024).optional().describe('session notes with Done: / DECISION: / BUG-… / TODO: / Lesson: lines'),
-      transcript: z.string().min(1).max(64 * 1024 * 1024).optional().describe('or the session transcript'),
+      notes: z.string().min(1).max(NOTES_MAX, capError('notes', NOTES_MAX)).optional().describe('session notes with Done: / DECISION: / BUG-… / TODO: / Lesson: lines'),
+      transcript: z.string().min(1).max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)).optional().describe('or the session transcript'),
       agent: z.string().min(1).max(100).optional().describe('your agent id'),
     })
     .strict(),

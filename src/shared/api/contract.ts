@@ -1,9 +1,10 @@
 // The one API contract: every method's input schema (validated at the boundary by main, for both transports) and
 // output type. The renderer calls nothing else; preload exposes exactly these names.
+import type { CapturedSession } from '../captures.ts';
 import { z } from 'zod';
 import { filterDateMs } from '../filters.ts';
-import { GLOB_MAX } from '../globs.ts';
-import { DECISION_ID_PATTERN, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TAG_MAX, TITLE_MAX } from '../limits.ts';
+import { GLOB_MAX, globError } from '../globs.ts';
+import { DECISION_FIELD_MAX, DECISION_ID_PATTERN, MAX_MAX_TOKENS, MEMORY_CONTENT_MAX, MIN_MAX_TOKENS, NOTES_MAX, capError, overCap, QUERY_MAX, TAG_MAX, TASK_MAX, TITLE_MAX, TRANSCRIPT_MAX, TRANSCRIPT_NAME_MAX } from '../limits.ts';
 import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, type RootRecord, type SearchHit, type SearchMode, type SourceRecord, type StoreStats, type WatchStatus } from '../types.ts';
 import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree, LevelLimitFinding } from '../memory.ts';
 // For the agent-facing methods (issue #11): memory.create, memory.rehydrate, hierarchy.show, search retrieval.
@@ -17,13 +18,28 @@ import type { ApiMethod } from './methods.ts';
 import type { ModelDownloadProgress } from './events.ts';
 
 const empty = z.object({}).strict();
-const nonEmpty = (field: string, max = 10_000) => z.string().trim().min(1, `${field} is required`).max(max, `${field} is too long (max ${max})`);
+const nonEmpty = (field: string, max = 10_000) => z.string().trim().min(1, `${field} is required`).max(max, capError(field, max));
+const capped = (field: string, cap: number) => z.string().max(cap, capError(field, cap));
+/** Memory content: an object whose JSON form is at most MEMORY_CONTENT_MAX characters. */
+const memoryContentSchema = z.record(z.string(), z.unknown()).superRefine((v, ctx) => {
+  const size = JSON.stringify(v).length;
+  if (size > MEMORY_CONTENT_MAX) ctx.addIssue({ code: 'custom', message: overCap('content', MEMORY_CONTENT_MAX, size, 'characters of JSON') });
+});
 
 /** The engine compares these with file modification times; what it cannot read as a date is refused here, by field. */
 const filterDate = (field: string) =>
   z.string().refine((v) => filterDateMs(v) !== null, `${field} must be a date, e.g. 2026-01-31 or 2026-01-31T12:00:00Z`);
 
-const globSchema = z.string().trim().min(1, 'a glob is empty').max(GLOB_MAX).refine((g) => !/[\r\n\0]/.test(g), 'a glob is one line');
+const globSchema = z
+  .string()
+  .trim()
+  .min(1, 'a glob is empty')
+  .max(GLOB_MAX)
+  .refine((g) => !/[\r\n\0]/.test(g), 'a glob is one line')
+  .superRefine((g, ctx) => {
+    const error = globError(g);
+    if (error) ctx.addIssue({ code: 'custom', message: error });
+  });
 
 export const searchFiltersSchema = z
   .object({
@@ -70,12 +86,12 @@ export const decisionAlternativeSchema = z.object({ name: nonEmpty('alternatives
 export const decisionInputSchema = z
   .object({
     title: nonEmpty('title', TITLE_MAX),
-    decision: nonEmpty('decision'),
-    rationale: nonEmpty('rationale'),
+    decision: nonEmpty('decision', DECISION_FIELD_MAX),
+    rationale: nonEmpty('rationale', DECISION_FIELD_MAX),
     alternatives_considered: z.array(decisionAlternativeSchema).max(20).optional(),
-    expected_impact: z.string().max(10_000).optional(),
-    validation_criteria: z.string().max(10_000).optional(),
-    context: z.string().max(10_000).optional(),
+    expected_impact: capped('expected_impact', DECISION_FIELD_MAX).optional(),
+    validation_criteria: capped('validation_criteria', DECISION_FIELD_MAX).optional(),
+    context: capped('context', DECISION_FIELD_MAX).optional(),
     tags: z.array(z.string().trim().min(1).max(TAG_MAX)).max(20).optional(),
     importance: z.number({ error: 'importance must be a number from 1 to 10' }).int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10'),
     supersedes: z.string().regex(DECISION_ID_PATTERN, 'supersedes must be a decision id like DEC-2026-01-31-001').optional(),
@@ -93,7 +109,7 @@ const projectNameSchema = z
 const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'hash must be 64 lowercase hex digits (a context_snapshot_hash)');
 
 /** A transcript handed over as text (the browser reads the dropped file): the name is only provenance. */
-const transcriptSchema = z.object({ name: z.string().trim().min(1).max(1024), text: z.string().min(1, 'the transcript is empty').max(64 * 1024 * 1024) }).strict();
+const transcriptSchema = z.object({ name: z.string().trim().min(1).max(TRANSCRIPT_NAME_MAX, capError('transcript name', TRANSCRIPT_NAME_MAX)), text: z.string().min(1, 'the transcript is empty').max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)) }).strict();
 const agentSchema = z.string().trim().min(1).max(100).regex(/^[^\r\n]+$/, 'agent must be one line');
 const memoryIdSchema = z.string().trim().min(1, 'id is required').max(200);
 const tagsSchema = z.array(z.string().trim().min(1).max(TAG_MAX)).max(20);
@@ -128,7 +144,7 @@ export const apiInputs = {
   'library.refresh': z.object({ paths: z.array(z.string().trim().min(1, 'a path is empty').max(4096)).max(1000).optional() }).strict(),
   'search.query': z
     .object({
-      query: z.string().trim().min(1, 'query is empty').max(2000),
+      query: z.string().trim().min(1, 'query is empty').max(QUERY_MAX, capError('query', QUERY_MAX)),
       k: z.number().int().min(1).max(200).optional(),
       /** Absent or 'best': hybrid when every chunk has a vector and the model is here, else bm25 (the reason comes back). */
       mode: z.enum(['best', 'bm25', 'vector', 'hybrid']).optional(),
@@ -162,7 +178,7 @@ export const apiInputs = {
     .object({
       type: z.enum(MEMORY_TYPES as [MemoryType, ...MemoryType[]]),
       title: nonEmpty('title', TITLE_MAX),
-      content: z.record(z.string(), z.unknown()),
+      content: memoryContentSchema,
       tags: z.array(z.string().trim().min(1).max(TAG_MAX)).max(20).optional(),
       importance: z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10').optional(),
       agent: z.string().trim().min(1).max(200).optional(),
@@ -173,8 +189,8 @@ export const apiInputs = {
     .strict(),
   'packets.build': z
     .object({
-      query: z.string().trim().min(1, 'query is required').max(2000),
-      task: z.string().max(20_000).optional(),
+      query: z.string().trim().min(1, 'query is required').max(QUERY_MAX, capError('query', QUERY_MAX)),
+      task: capped('task', TASK_MAX).optional(),
       template: z.enum(['ao-v1', 'layered-v1']).optional(),
       maxTokens: z
         .number({ error: 'token budget must be a number' })
@@ -234,13 +250,14 @@ export const apiInputs = {
     .strict(),
   'sessions.handoffGet': z.object({ hash: hashSchema }).strict(),
   'sessions.end': z
-    .object({ notes: z.string().min(1).max(10 * 1024 * 1024).optional(), transcript: transcriptSchema.optional(), agent: agentSchema.optional() })
+    .object({ notes: z.string().min(1).max(NOTES_MAX, capError('notes', NOTES_MAX)).optional(), transcript: transcriptSchema.optional(), agent: agentSchema.optional() })
     .strict()
     .refine((v) => (v.notes === undefined) !== (v.transcript === undefined), { message: 'give notes or a transcript', path: ['notes'] }),
   'sessions.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
+  'sessions.captures': z.object({ limit: z.number().int().min(1).max(1000).optional(), window: windowSchema.optional() }).strict(),
   'memory.search': z
     .object({
-      query: z.string().max(2000).optional(),
+      query: capped('query', QUERY_MAX).optional(),
       types: z.array(z.enum(['decision', 'issue', 'state', 'learning'])).optional(),
       archived: z.union([z.boolean(), z.literal('any')]).optional(),
       limit: z.number().int().min(1).max(1000).optional(),
@@ -534,6 +551,7 @@ export interface ApiOutputs {
   'sessions.handoffGet': { hash: string; package: HandoffPackage; text: string };
   'sessions.end': SessionEndResult;
   'sessions.list': StoredSessionView[];
+  'sessions.captures': CapturedSession[];
   'memory.search': { hits: MemorySearchHit[] };
   'memory.get': MemoryRecord;
   'memory.update': MemoryPatchView;

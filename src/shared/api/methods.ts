@@ -46,6 +46,7 @@ export const API_METHODS = [
   'sessions.handoffGet',
   'sessions.end',
   'sessions.list',
+  'sessions.captures',
   'memory.search',
   'memory.get',
   'memory.update',

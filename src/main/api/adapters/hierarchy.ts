@@ -3,6 +3,7 @@ import { checkConsistency, checkLevelLimits, getSection, hierarchyTree, listL4, 
 import type { HierarchyEngine } from '../engines.ts';
 import { ApiFailure } from '../failure.ts';
 import { asApiFailure } from './memory-errors.ts';
+import { escapeControls } from '../../../shared/text-escape.ts';
 
 export function createHierarchyAdapter(db: Database, deps: { now?: () => Date } = {}): HierarchyEngine {
   return {
@@ -22,10 +23,11 @@ export function createHierarchyAdapter(db: Database, deps: { now?: () => Date } 
         );
         const text = files
           .map((f) => {
-            const head = `§${f.marker} (${f.type}, ${f.chunks} chunks, ${f.tokens} tokens)`;
+            // File names and anchors are one escaped line each (shared/text-escape.ts).
+            const head = escapeControls(`§${f.marker} (${f.type}, ${f.chunks} chunks, ${f.tokens} tokens)`);
             if (files.length > 1) return head;
             const rows = anchors.all(f.path) as { anchor: string; lineStart: number; lineEnd: number }[];
-            return [head, ...rows.map((r) => `  ${f.rel_path}${r.anchor ? `#${r.anchor}` : ''}:${r.lineStart}-${r.lineEnd}`)].join('\n');
+            return [head, ...rows.map((r) => `  ${escapeControls(`${f.rel_path}${r.anchor ? `#${r.anchor}` : ''}`)}:${r.lineStart}-${r.lineEnd}`)].join('\n');
           })
           .join('\n');
         return { marker: `4.${l4[1]}`, text: text + '\n', files };

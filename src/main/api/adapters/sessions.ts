@@ -21,7 +21,8 @@ import {
   ValidationError,
 } from '../../core/memory/index.ts';
 import { getSnapshot, packetLogs } from '../../core/packet/index.ts';
-import { getDefaultRedactor } from '../../core/redact/index.ts';
+import { listCaptures } from '../../core/hooks/captures.ts';
+import { gateDeep, getDefaultRedactor } from '../../core/redact/index.ts';
 import { capacityStatus, compactTranscript, createHandoff, decodeHandoff, DEFAULT_WINDOW, endSession, listSessions, notesTranscript, renderHandoffMarkdown } from '../../core/session/index.ts';
 import { countTokens } from '../../core/tokens/index.ts';
 import { parseTranscript, renderTurn, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
@@ -109,6 +110,8 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
     'sessions.end': (input) =>
       mapped(() => endSession(db, input.transcript ? transcriptOf(input.transcript) : notesTranscript(input.notes!, 'notes'), { agent: input.agent, now, redactionLog })),
     'sessions.list': async (input) => listSessions(db, input.limit ?? 50),
+    // Stored text (handoff titles, findings) leaves through the gate like every other answer.
+    'sessions.captures': async (input) => gateDeep(listCaptures(db, { limit: input.limit, window: input.window }), { source: 'sessions.captures' }).value,
     'memory.search': (input) =>
       mapped(() => ({
         hits: searchMemories(db, {

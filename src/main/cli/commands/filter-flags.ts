@@ -1,5 +1,5 @@
 // --path / --exclude / --type, the same on `search` and `pack` (and the API's filters.include / exclude / types).
-import { GLOB_MAX, TYPE_WORD_LIST, TYPE_WORDS, type TypeWord } from '../../../shared/globs.ts';
+import { GLOB_MAX, globError, TYPE_WORD_LIST, TYPE_WORDS, type TypeWord } from '../../../shared/globs.ts';
 import type { SearchFilters, SourceType } from '../../../shared/types.ts';
 import { CliError, type CommandContext, type Options } from '../command.ts';
 
@@ -17,6 +17,8 @@ function globs(ctx: CommandContext, flag: string): string[] {
   return list.map((g) => {
     const t = String(g).trim();
     if (t === '' || t.length > GLOB_MAX) throw new CliError(`--${flag} must be a glob of 1–${GLOB_MAX} characters, got ${JSON.stringify(g)}`);
+    const error = flag === 'type' ? null : globError(t);
+    if (error) throw new CliError(`--${flag}: ${error}`);
     return t;
   });
 }

@@ -24,6 +24,7 @@ import {
 import type { Database } from 'better-sqlite3';
 import { CliError, intOption, printJson, readInput, type Command, type CommandContext } from '../command.ts';
 import { agentOf, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
+import { printable } from '../printable.ts';
 
 const USAGE = [
   'contextpack hierarchy show [§MARKER] [--tree]     (no marker: navigation index and executive summary)',
@@ -84,7 +85,7 @@ export const hierarchyCommand: Command = {
             const s = getSection(db, rest[0]!);
             if (!s) throw new CliError(`section ${rest[0]} not found`);
             if (ctx.json) printJson(ctx, s);
-            else ctx.io.stdout(s.level === 1 ? s.body : `## ${s.marker} ${s.title}${s.is_draft ? ' [DRAFT]' : ''}\n\n${s.body}\n`);
+            else ctx.io.stdout(s.level === 1 ? s.body : `## ${printable(`${s.marker} ${s.title}`)}${s.is_draft ? ' [DRAFT]' : ''}\n\n${s.body}\n`);
             return 0;
           }
           const tree = hierarchyTree(db);
@@ -210,15 +211,15 @@ function showL4(ctx: CommandContext, db: Database, marker: string): number {
   );
   if (nodes.length > 1 || ref.endsWith('*')) {
     if (ctx.json) printJson(ctx, { files: nodes });
-    else ctx.io.stdout(nodes.map((n) => `§${n.marker}  (${n.chunks} chunks, ${n.tokens} tokens)`).join('\n') + '\n');
+    else ctx.io.stdout(nodes.map((n) => printable(`§${n.marker}  (${n.chunks} chunks, ${n.tokens} tokens)`)).join('\n') + '\n');
     return 0;
   }
   const n = nodes[0]!;
   const chunks = chunksOf.all(n.path) as { anchor: string; lineStart: number; lineEnd: number; text: string }[];
   if (ctx.json) printJson(ctx, { ...n, chunk_list: chunks });
   else {
-    const head = `## §${n.marker}\n\n${n.path} · ${n.type} · ${n.size} bytes · ${n.chunks} chunks · ${n.tokens} tokens\n`;
-    ctx.io.stdout(head + chunks.map((c) => `\n### lines ${c.lineStart}–${c.lineEnd}${c.anchor ? ` #${c.anchor}` : ''}\n\n${c.text}\n`).join(''));
+    const head = `## §${printable(n.marker)}\n\n${printable(n.path)} · ${n.type} · ${n.size} bytes · ${n.chunks} chunks · ${n.tokens} tokens\n`;
+    ctx.io.stdout(head + chunks.map((c) => `\n### lines ${c.lineStart}–${c.lineEnd}${c.anchor ? ` #${printable(c.anchor)}` : ''}\n\n${c.text}\n`).join(''));
   }
   return 0;
 }
@@ -233,5 +234,6 @@ function renderTree(tree: HierarchyTree): string {
   for (const o of tree.orphan_details) lines.push(`├─ §${o.marker} ${o.title} (no §2 section)`);
   lines.push(`└─ §4: ${tree.l4.length} files`);
   for (const n of tree.l4) lines.push(`   ├─ §${n.marker}  (${n.chunks} chunks, ${n.tokens} tokens)`);
-  return lines.join('\n') + '\n';
+  // One record per line: a title or file name holding a newline or an escape sequence is shown escaped.
+  return lines.map(printable).join('\n') + '\n';
 }

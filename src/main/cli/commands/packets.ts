@@ -1,5 +1,6 @@
 import { withApi } from '../api-client.ts';
 import { intOption, printJson, type Command } from '../command.ts';
+import { printable } from '../printable.ts';
 
 export const packetsCommand: Command = {
   name: 'packets',
@@ -16,7 +17,7 @@ export const packetsCommand: Command = {
       else
         ctx.io.stdout(
           list
-            .map((p) => `${p.hash.slice(0, 16)}  ${p.created_at}  ${p.template.padEnd(10)}  ${String(p.total_chars).padStart(6)} chars  ${String(p.total_tokens).padStart(5)} tok  ${p.redactions} red.  ${JSON.stringify(p.query)}${p.stale ? `  STALE (${(p.changed_sources ?? []).map((c) => `${c.path} ${c.change}`).join(', ')})` : ''}`)
+            .map((p) => printable(`${p.hash.slice(0, 16)}  ${p.created_at}  ${p.template.padEnd(10)}  ${String(p.total_chars).padStart(6)} chars  ${String(p.total_tokens).padStart(5)} tok  ${p.redactions} red.  ${JSON.stringify(p.query)}${p.stale ? `  STALE (${(p.changed_sources ?? []).map((c) => `${c.path} ${c.change}`).join(', ')})` : ''}`))
             .join('\n') + '\n',
         );
       return 0;

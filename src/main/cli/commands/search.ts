@@ -6,6 +6,7 @@ import { provenance } from '../../../shared/provenance.ts';
 import { defaultModelDirs } from '../../paths.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, filtersFromFlags } from './filter-flags.ts';
 import { printable } from '../printable.ts';
+import { overCap, QUERY_MAX } from '../../../shared/limits.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, withStore, type Command, type CommandContext } from '../command.ts';
 import { cliRetrieval } from '../retrieval.ts';
 
@@ -67,6 +68,7 @@ export const searchCommand: Command = {
         }
         const text = ctx.args.join(' ');
         if (text.trim() === '') throw new CliError(`search: give a query\nusage: ${this.usage}`);
+        if (text.length > QUERY_MAX) throw new CliError(`search: ${overCap('query', QUERY_MAX, text.length)}`);
         // Snippets, titles, paths and anchors leave through the redaction gate (issue #10), as does the echoed query.
         const { gatedHit, gateString } = await gate();
         const hits = (await search(text, k)).map((h) => gatedHit(h));

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { parseTranscript, readTranscriptPath, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
 import { CliError, readInput, type CommandContext } from '../command.ts';
+import { printable } from '../printable.ts';
 
 const isDir = (p: string) => {
   try {
@@ -26,7 +27,7 @@ export async function readTranscriptFlag(ctx: CommandContext, file: string, flag
     if (err instanceof TranscriptError) throw new CliError(`${flag} ${err.message}`);
     throw err;
   }
-  for (const p of t.problems.slice(0, 20)) ctx.io.stderr(`${source}:${p.line}: ${p.message} (line skipped)\n`);
-  if (t.problems.length > 20) ctx.io.stderr(`${source}: ${t.problems.length - 20} more malformed lines skipped\n`);
+  for (const p of t.problems.slice(0, 20)) ctx.io.stderr(`${printable(source)}:${p.line}: ${p.message} (line skipped)\n`);
+  if (t.problems.length > 20) ctx.io.stderr(`${printable(source)}: ${t.problems.length - 20} more malformed lines skipped\n`);
   return t;
 }

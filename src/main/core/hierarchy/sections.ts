@@ -131,6 +131,8 @@ export interface SectionInput {
 function validateSection(title: unknown, body: unknown, status: unknown, issues: FieldIssue[]): void {
   if (typeof title !== 'string' || title.trim() === '') issues.push({ field: 'title', message: 'is required' });
   else if (/[\r\n]/.test(title)) issues.push({ field: 'title', message: 'must be a single line' });
+  // eslint-disable-next-line no-control-regex
+  else if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(title)) issues.push({ field: 'title', message: 'must not contain control characters (escape sequences, bidi overrides)' });
   else if (title.trim().length > 200) issues.push({ field: 'title', message: 'must be at most 200 characters' });
   if (body !== undefined && typeof body !== 'string') issues.push({ field: 'body', message: 'must be text' });
   if (status !== undefined && status !== null && (!Number.isInteger(status) || (status as number) < 0 || (status as number) > 100)) {

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { HierarchySection, HierarchyTree, L4Node, NavigationEntry, NavigationIndex } from '../../../shared/memory.ts';
+import { escapeControls } from '../../../shared/text-escape.ts';
 import { anchorFor, l2For, relPathOf } from './markers.ts';
 import { getExecutiveSummary, listSections } from './sections.ts';
 
@@ -64,7 +65,8 @@ export function navigationIndex(tree: HierarchyTree): NavigationIndex {
     const at = entries.filter((e) => e.level === level);
     if (at.length === 0) continue;
     lines.push(heading[level]!);
-    for (const e of at) lines.push(`[§${e.marker} - ${e.title}](#${e.anchor})${e.note ? ` - ${e.note}` : ''}`);
+    // Titles and markers come from headings and file names: one line each, whatever they hold.
+    for (const e of at) lines.push(escapeControls(`[§${e.marker} - ${e.title}](#${e.anchor})${e.note ? ` - ${e.note}` : ''}`));
   }
   return { entries, markdown: lines.join('\n') + '\n---\n' };
 }

@@ -6,7 +6,7 @@ import {
   type MemoryInput,
   type MemoryType,
 } from '../../../shared/memory.ts';
-import { DECISION_ID_PATTERN, TAG_MAX, TITLE_MAX } from '../../../shared/limits.ts';
+import { DECISION_FIELD_MAX, DECISION_ID_PATTERN, MEMORY_CONTENT_MAX, overCap, TAG_MAX, TITLE_MAX } from '../../../shared/limits.ts';
 
 /** Bad input, one entry per field, so a CLI or a form can show each message next to its field. */
 export class ValidationError extends Error {
@@ -26,6 +26,10 @@ export class NotFoundError extends Error {
 }
 
 export { DECISION_ID_PATTERN, TAG_MAX, TITLE_MAX };
+
+// A title is printed on terminals and rendered into packets: no character that drives a terminal or reorders text.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHAR = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 export const DEFAULT_PROJECT_ID = 'default';
 export const DEFAULT_AGENT_ID = 'user';
 
@@ -106,6 +110,7 @@ export function validateMemoryInput<T extends MemoryType>(input: MemoryInput<T>)
   if (typeof raw.title !== 'string' || title === '') add('title', 'is required');
   else if (title.length > TITLE_MAX) add('title', `must be at most ${TITLE_MAX} characters (got ${title.length})`);
   else if (/[\r\n]/.test(title)) add('title', 'must be a single line');
+  else if (CONTROL_CHAR.test(title)) add('title', 'must not contain control characters (escape sequences, bidi overrides)');
 
   const project_id = optionalId(raw.project_id, 'project_id', DEFAULT_PROJECT_ID, add);
   const agent_id = optionalId(raw.agent_id, 'agent_id', DEFAULT_AGENT_ID, add);
@@ -127,6 +132,12 @@ export function validateMemoryInput<T extends MemoryType>(input: MemoryInput<T>)
     else parent_memory_id = raw.parent_memory_id.trim();
   }
 
+  // The cap first: a 50 MB lesson is refused before anything walks it (and before every rehydrate would).
+  const size = contentSize(raw.content);
+  if (size > MEMORY_CONTENT_MAX) {
+    add('content', overCap('content', MEMORY_CONTENT_MAX, size, 'characters of JSON'));
+    throw new ValidationError(issues);
+  }
   const content = normalizeContent(type as MemoryType, raw.content, add);
   if (issues.length > 0) throw new ValidationError(issues);
   return {
@@ -141,6 +152,14 @@ export function validateMemoryInput<T extends MemoryType>(input: MemoryInput<T>)
     expires_at,
     parent_memory_id,
   };
+}
+
+function contentSize(v: unknown): number {
+  try {
+    return JSON.stringify(v)?.length ?? 0;
+  } catch {
+    return 0; // not JSON at all (a cycle): normalizeContent says what is wrong with it
+  }
 }
 
 function optionalId(v: unknown, field: string, fallback: string, add: (f: string, m: string) => void): string {
@@ -196,6 +215,7 @@ function normalizeContent(type: MemoryType, v: unknown, add: (f: string, m: stri
         if (value !== undefined && value !== null && typeof value !== 'string') add(field, 'must be text');
         const text = typeof value === 'string' ? trimBlock(value) : '';
         if (spec.required && text === '') add(field, 'is required');
+        if (type === 'decision' && text.length > DECISION_FIELD_MAX) add(field, overCap(field, DECISION_FIELD_MAX, text.length));
         out[key] = text;
         break;
       }

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CanonicalPacket } from '../../../shared/packet.ts';
 import { tempDirs } from '../testing/tmp.ts';
 import { buildPacket } from './assemble.ts';
+import { manifestOf } from './render.ts';
 import { packetStore, type SeedCounts } from './fixtures.testkit.ts';
 import { createBm25Retriever } from '../search/index.ts';
 
@@ -27,13 +28,20 @@ describe('ao-v1: sections, budgets and degradation', () => {
     const p = await buildPacket({ query: 'quantum chromodynamics' }, { sources: { ...f.sources, sessions: null } });
     expect(p.sections.map((s) => s.name)).toEqual(['GOALS', 'HISTORY', 'INTEL', 'TASK', 'PROTOCOL']);
     expect(section(p, 'GOALS').text).toMatch(/^## GOALS\nNo fitness goals defined for this repository\./);
-    expect(section(p, 'HISTORY').text).toMatch(/No prior session data — this is the first cycle\.\nFuture sessions will see/);
-    expect(section(p, 'INTEL').text).toMatch(/No prior knowledge found — this is the first cycle\./);
-    expect(section(p, 'TASK').text).toMatch(/No specific task assigned\. This is a free-form session\./);
+    // Issue #23: an empty section is one line; the manifest still records each degradation.
+    expect(section(p, 'GOALS').text.split('\n')).toHaveLength(2);
+    expect(section(p, 'HISTORY').text).toBe('## HISTORY\nNo prior session data — this is the first cycle.');
+    expect(section(p, 'INTEL').text).toBe('## INTEL\nNo prior knowledge found — this is the first cycle.');
+    // A query without a task is the task.
+    expect(section(p, 'TASK').text).toBe('## TASK\n### Assignment\nquantum chromodynamics');
     expect(section(p, 'PROTOCOL').text).toMatch(/### Saving Work/);
-    for (const n of ['GOALS', 'HISTORY', 'INTEL', 'TASK']) expect(section(p, n).budget.note).not.toBeNull();
+    for (const n of ['GOALS', 'HISTORY', 'INTEL']) expect(section(p, n).budget.note).not.toBeNull();
     expect(p.degradations.join('\n')).toMatch(/GOALS: No fitness goals/);
-    expect(p.degradations.join('\n')).toMatch(/TASK: no task given/);
+    expect(p.degradations.join('\n')).toMatch(/TASK: no task given; the query is the task/);
+    expect(manifestOf(p, 'h'.repeat(64)).validity!.reasons).toEqual([expect.stringMatching(/^acceptance: no task was given, only a query/)]);
+    const blank = await buildPacket({ query: '' }, { sources: { ...f.sources, sessions: null } });
+    expect(section(blank, 'TASK').text).toBe('## TASK\nNo specific task assigned (--task-file gives one).');
+    expect(manifestOf(blank, 'h'.repeat(64)).validity!.reasons).toEqual([expect.stringMatching(/^step: no task given/)]);
   });
 
   it('omits empty sub-sections but keeps the ones with data (000 degradation matrix)', async () => {

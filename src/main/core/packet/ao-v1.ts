@@ -1,9 +1,8 @@
 import type { DroppedItem, TruncationEvent } from '../../../shared/packet.ts';
 import type { Gathered } from './gather.ts';
-import { day, fmtScore, gatedEvidence, renderItem, type Gate, type Item } from './items.ts';
+import { day, fmtScore, renderEvidence, renderItem, type Gate, type Item } from './items.ts';
 import type { Compressor } from './compress.ts';
 import type { AoEvictionStep, AoSectionName, AoSectionSpec, AoTemplate } from './templates.ts';
-import { citePath } from '../../../shared/provenance.ts';
 
 // 000's five-section packet: gather everything at full content, trim sections over their own target by their
 // rule, then apply the overflow order to the whole packet, then the pathological fallback.
@@ -31,7 +30,7 @@ export interface AoLayout {
   budgetChars: number;
 }
 
-export function buildAoItems(g: Gathered, gate: Gate, task: string | null, protocol: string): Item[] {
+export function buildAoItems(g: Gathered, gate: Gate, task: string | null, protocol: string, query = ''): Item[] {
   const items: Item[] = [];
   const push = (section: AoSectionName, group: string, partial: Omit<Item, 'section' | 'group' | 'text' | 'redactedLines'>, r: { text: string; redacted: number }) =>
     items.push({ ...partial, section, group, text: r.text, redactedLines: r.redacted });
@@ -78,9 +77,8 @@ export function buildAoItems(g: Gathered, gate: Gate, task: string | null, proto
 
   const I = 'INTEL';
   g.evidence.forEach((h, i) => {
-    const { label, id: source } = gatedEvidence(gate, h, I);
-    push(I, 'evidence', { id: source, kind: 'evidence', source, score: h.norm, ts: null },
-      renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: citePath(h), section: I, bodyFirstLine: h.lineStart, context: h.context }));
+    const r = renderEvidence(gate, h, i + 1, I);
+    push(I, 'evidence', { id: r.id, kind: 'evidence', source: r.id, score: h.norm, ts: null }, r);
   });
   g.hierarchy.forEach((h, i) =>
     push(I, 'hierarchy', { id: `hierarchy ${h.marker}`, kind: 'evidence', source: `hierarchy ${h.marker}`, score: h.score, ts: null },
@@ -99,6 +97,8 @@ export function buildAoItems(g: Gathered, gate: Gate, task: string | null, proto
   mem('issues', 'issue', g.issues);
 
   if (task !== null && task.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'task', source: 'request.task', score: null, ts: null, text: task.trim(), redactedLines: 0 });
+  // Issue #23: a query given without a task is the task (already gated, as the packet's inputs hold it).
+  else if (query.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'task', source: 'request.query', score: null, ts: null, text: query.trim(), redactedLines: 0 });
   items.push({ id: 'protocol', kind: 'protocol', section: 'PROTOCOL', group: 'protocol', source: 'resources/protocol/ao-v1.md', score: null, ts: null, text: protocol.trim(), redactedLines: 0 });
   return items;
 }
@@ -149,9 +149,13 @@ export function packetBody(query: string, sectionTexts: string[]): string {
   return `# CONTEXT PACKET\nQuery: ${query}\n\n${sectionTexts.join('\n\n')}\n`;
 }
 
-export function layoutAo(template: AoTemplate, items: Item[], query: string, maxTokens: number, compress: Compressor | null = null): AoLayout {
-  const budgetChars = maxTokens * template.charsPerToken;
-  const factor = budgetChars / template.totalTarget;
+/**
+ * `charBudget`: the packet's size in chars when the caller knows better than maxTokens × charsPerToken (the exact
+ * budget: code has fewer chars per token, so assemble lowers it until the real token count fits).
+ */
+export function layoutAo(template: AoTemplate, items: Item[], query: string, maxTokens: number, compress: Compressor | null = null, charBudget?: number): AoLayout {
+  const budgetChars = charBudget ?? maxTokens * template.charsPerToken;
+  const factor = (maxTokens * template.charsPerToken) / template.totalTarget;
   const scale = (x: number) => Math.round(x * factor);
   const states = new Map<AoSectionName, SectionState>();
   for (const spec of template.sections) {

@@ -69,6 +69,33 @@ function withoutDefaults(f: SearchFilters | null): SearchFilters | undefined {
   return rest;
 }
 
+/**
+ * ao-v1 within max_tokens by the real token count (issue #23): the layout budgets chars (4 per token), and code has
+ * fewer chars per token, so while the body counts over, the char budget shrinks by the overshoot and the layout runs
+ * again (sections keep their targets; only the trimming point moves). A few rounds converge; what TASK and PROTOCOL
+ * alone exceed stays a budget warning.
+ */
+function exactAo(items: Parameters<typeof layoutAo>[1], query: string, maxTokens: number, compress: ReturnType<typeof createCompressor>, counter: TokenCounter): ReturnType<typeof layoutAo> {
+  let chars = maxTokens * AO_V1.charsPerToken;
+  let l = layoutAo(AO_V1, items, query, maxTokens, compress, chars);
+  // Over its char budget after all trimming: TASK and PROTOCOL alone overflow, and a smaller budget cannot help.
+  if (l.body.length > chars) return l;
+  for (let round = 0; round < 6; round++) {
+    const tokens = counter.count(l.body);
+    if (tokens <= maxTokens) return l;
+    chars = Math.floor(Math.min(chars - 1, l.body.length) * (maxTokens / tokens) * 0.99);
+    const next = layoutAo(AO_V1, items, query, maxTokens, compress, chars);
+    if (next.body.length >= l.body.length) {
+      l = next;
+      break;
+    }
+    l = next;
+  }
+  const over = counter.count(l.body) - maxTokens;
+  if (over > 0) l.warnings.push(`packet is ${over} tokens over max_tokens ${maxTokens} after all trimming: TASK and PROTOCOL are never trimmed`);
+  return l;
+}
+
 /** Builds the canonical packet for a request without storing it. Same request + same store → same packet. */
 export async function buildPacket(request: PacketRequest, deps: AssembleDeps): Promise<CanonicalPacket> {
   return (await buildCitedPacket(request, deps)).packet;
@@ -123,14 +150,14 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
       protocolText = AO_V1.minimalProtocol;
     }
     const protocol = gate.pass(protocolText, 'resources/protocol/ao-v1.md', 'PROTOCOL').text;
-    const items = buildAoItems(g, gate, task, protocol);
-    const l = layoutAo(AO_V1, items, query, r.maxTokens, createCompressor(gate, query));
+    const items = buildAoItems(g, gate, task, protocol, query);
+    const l = exactAo(items, query, r.maxTokens, createCompressor(gate, query), counter);
     sections = l.sections.map((s) => {
       const m = counter.measure(s.text);
       return { name: s.name, text: s.text, budget: { name: s.name, min: s.min, target: s.target, max: s.max, unit: 'chars', chars: m.chars, tokens: m.tokens, estimate_tokens: m.estimate, items: s.items.length, truncated: s.truncated, note: s.note } };
     });
     for (const s of l.sections) if (s.note !== null && s.spec.trimmable && !s.truncated) degradations.push(`${s.name}: ${s.note.split('\n')[0]}`);
-    if (task === null || task.trim() === '') degradations.push('TASK: no task given');
+    if (task === null || task.trim() === '') degradations.push(query.trim() === '' ? 'TASK: no task given' : 'TASK: no task given; the query is the task');
     body = l.body;
     included = l.sections.flatMap((s) => s.items.map(itemRef));
     layout = l;

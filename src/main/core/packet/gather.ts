@@ -1,9 +1,18 @@
 import type { PacketInputs, RetrievalParams } from '../../../shared/packet.ts';
 import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
 import { roundScore } from './canonical.ts';
+import { RELEVANCE_FLOOR as RELATED_FLOOR, selectEvidence } from './evidence-select.ts';
+import { relatedHits } from './related.ts';
+import { wholeUnits } from './whole-units.ts';
+import { focusHits } from './focus.ts';
+import { queryIsAboutTests, type PathRole } from '../search/code-paths.ts';
+import { queryTerms } from '../search/fts-query.ts';
 import type { Gate } from './items.ts';
 import type { GoalsData, HierarchyEntry, LineContext, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
 import { anchoredPath, citePath } from '../../../shared/provenance.ts';
+
+/** `also`: other definitions the span holds besides its anchor's; `role`: its file's; `pointer`: shown as one line. */
+export type EvidenceEntry = SearchHit & { norm: number; context: LineContext | null; also: string[]; role: PathRole; pointer: boolean };
 
 /** Everything the sources returned for one request, before redaction and budgets. */
 export interface Gathered {
@@ -11,7 +20,8 @@ export interface Gathered {
   states: MemoryEntry[];
   sessions: SessionEntry[];
   timeline: MemoryEntry[];
-  evidence: (SearchHit & { norm: number; context: LineContext | null })[];
+  /** `also`: other definitions the span holds besides its anchor's; `role`: what its file is (source, test, doc…). */
+  evidence: EvidenceEntry[];
   decisions: MemoryEntry[];
   learnings: MemoryEntry[];
   /** 000's Active Patterns (learnings tagged `pattern`). */
@@ -50,13 +60,27 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   const hits = inputs.k > 0 && rawQuery.trim() !== ''
     ? await sources.retriever.search({ text: rawQuery, k: inputs.k, filters: raw.filters ?? undefined })
     : [];
-  const top = hits.reduce((m, h) => Math.max(m, h.score), 0);
-  // Retriever scores are not on one scale (bm25 is unbounded, RRF is tiny); relative to the best hit they are.
+  // Issue #23: only hits above the relevance floor, and no changelog, lock file, generated file or image the query
+  // does not name. Scores are relative to the best hit's (retriever scales differ: bm25 is unbounded, RRF tiny).
+  const selection = selectEvidence(hits, rawQuery);
   const lineContext = sources.lineContext ?? null;
-  const evidence = hits.map((h) => ({
+  // Whole definitions, merged per file, in line order (whole-units.ts); a unit's role comes from its file.
+  const roleOf = new Map(selection.kept.map((k) => [k.hit.documentId, k.role]));
+  // The best source files' other chunks that match about as well (focus.ts), then whole definitions.
+  const docText = memoized(sources.documentText ?? null);
+  const focus = await attempt('evidence.focus', degradations, gate, () => focusHits(selection.kept, rawQuery, sources.fileChunks ?? null, docText), []);
+  // Definitions the best hits lead to: same-name definitions and the functions they call (related.ts).
+  const related = await attempt('evidence.related', degradations, gate, () => relatedHits(selection.kept, sources.definitionsNamed ?? null, RELATED_FLOOR), []);
+  const kept = [...selection.kept, ...focus, ...related];
+  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
+  const evidence = units.map(({ hit: h, relative, also }) => ({
     ...h,
-    norm: roundScore(top > 0 ? Math.max(0, h.score) / top : 0),
+    norm: roundScore(relative),
     context: lineContext ? lineContext(h.documentId, h.lineStart, h.lineEnd) : null,
+    also,
+    role: roleOf.get(h.documentId) ?? 'other',
+    // A test is shown as a one-line pointer unless the query is about tests.
+    pointer: roleOf.get(h.documentId) === 'test' && !queryIsAboutTests(queryTerms(rawQuery)),
   }));
 
   const m = sources.memory ?? null;
@@ -104,7 +128,18 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
       mmr: sources.retriever.params?.mmr ?? null,
       // The reason can name a model folder, so it passes the gate like every other manifest note.
       fallback_reason: sources.retrievalFallback ? gate.pass(sources.retrievalFallback, 'retrieval.fallback', 'MANIFEST').text : null,
+      ...(selection.stop ? { evidence_stop: selection.stop } : {}),
     },
+  };
+}
+
+/** One packet reads a document's text once (focus files and whole units both need it). */
+function memoized(f: ((documentId: number) => string[] | null) | null): ((documentId: number) => string[] | null) | null {
+  if (!f) return null;
+  const seen = new Map<number, string[] | null>();
+  return (id) => {
+    if (!seen.has(id)) seen.set(id, f(id));
+    return seen.get(id)!;
   };
 }
 

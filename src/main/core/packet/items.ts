@@ -3,8 +3,9 @@ import type { SearchHit } from '../../../shared/types.ts';
 import { gateLabel, redactionMarker, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import type { LineContext } from './sources.ts';
 import { digest16, normalizeText } from './canonical.ts';
-import { evidenceLabel } from './gather.ts';
+import { evidenceLabel, type EvidenceEntry } from './gather.ts';
 import { citePath } from '../../../shared/provenance.ts';
+import { escapeControls } from '../../../shared/text-escape.ts';
 
 /** A candidate item after redaction, rendered, waiting for budgets to decide whether it stays. */
 export interface Item {
@@ -123,9 +124,9 @@ export class Gate {
 }
 
 /**
- * `- <lead><head><tail>` followed by the body indented two spaces. head and body pass the gate; lead and tail are
- * the packet's own provenance formatting (ids, line ranges, scores), kept out of the gate so a `key: value`-looking
- * `#auth:1-4` cannot cost an item its provenance line.
+ * `- <lead><head><tail>` followed by the body indented two spaces. head and body pass the gate; the lead is the
+ * packet's own formatting (ids), kept out of the gate so a `key: value`-looking `#auth:1-4` cannot cost an item its
+ * provenance line; the tail (line ranges, scores, source names) passes the gate on its own.
  */
 export function renderItem(
   gate: Gate,
@@ -141,11 +142,16 @@ export function renderItem(
     context?: LineContext | null;
   },
 ): { text: string; redacted: number } {
-  const head = typeof opts.head === 'string' ? gate.pass(opts.head, opts.source, opts.section) : opts.head;
-  let text = `- ${opts.lead ?? ''}${head.text}${opts.tail ?? ''}`;
-  let redacted = head.redacted;
+  const head = typeof opts.head === 'string' ? gate.pass(escapeControls(opts.head), opts.source, opts.section) : opts.head;
+  // The tail names sources (file names, memory ids): judged on its own, so a name holding a key becomes its marker
+  // and the head keeps its line.
+  const tail = opts.tail ? gate.pass(escapeControls(opts.tail), opts.source, opts.section) : { text: '', redacted: 0 };
+  if (tail.redacted > 0) tail.text = ` ${tail.text}`;
+  // The item line is one line whatever its parts hold (a file name with a newline cannot start a fake item).
+  let text = `- ${escapeControls(`${opts.lead ?? ''}${head.text}${tail.text}`)}`;
+  let redacted = head.redacted + tail.redacted;
   if (opts.body !== undefined && opts.body.trim() !== '') {
-    const body = gate.pass(opts.body.replace(/\s+$/, ''), opts.source, opts.section, opts.bodyFirstLine ?? 1, opts.context ?? null);
+    const body = gate.pass(opts.body.trimEnd(), opts.source, opts.section, opts.bodyFirstLine ?? 1, opts.context ?? null);
     redacted += body.redacted;
     text += '\n' + body.text.split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
   }
@@ -174,7 +180,8 @@ export function gatedEvidence(gate: Gate, h: SearchHit, section: string): { labe
   // Anchors are slugged (lower-cased) from headings; one stored by an older build may hide a case-sensitive token
   // (`#deploy-with-akia…`), so the anchor is judged in upper case too (gateLabel).
   const anchorSafe = !h.anchor || gateLabel(h.anchor) === h.anchor;
-  const label = gate.pass(anchorSafe ? evidenceLabel(h) : evidenceLabel({ ...h, anchor: gateLabel(h.anchor) }), citePath(h), section);
+  // Escaped before the gate, so the gate judges the label exactly as it is rendered and recorded (the item id).
+  const label = gate.pass(escapeControls(anchorSafe ? evidenceLabel(h) : evidenceLabel({ ...h, anchor: gateLabel(h.anchor) })), citePath(h), section);
   const id = `${label.text}:${h.lineStart}-${h.lineEnd}`;
   gate.cited.set(id, h);
   return { label, id };
@@ -300,4 +307,16 @@ export function fmtScore(score: number | null): string {
 
 export function day(ts: string | null): string {
   return ts ? ts.slice(0, 10) : 'undated';
+}
+
+/**
+ * One evidence item (both templates): `[E1] path#main (also: a, b):12-40 · score`, then the span's lines; a test
+ * the task is not about is only its pointer line, `tested in path#anchor:12-40`.
+ */
+export function renderEvidence(gate: Gate, h: EvidenceEntry, n: number, section: string): { id: string; text: string; redacted: number } {
+  const { label, id } = gatedEvidence(gate, h, section);
+  const also = h.also.length > 0 ? gate.pass(` (also: ${h.also.slice(0, 6).join(', ')}${h.also.length > 6 ? `, +${h.also.length - 6}` : ''})`, citePath(h), section) : { text: '', redacted: 0 };
+  const head = { text: label.text + also.text.replace(/\n/g, ' '), redacted: label.redacted + also.redacted };
+  const r = renderItem(gate, { lead: `[E${n}] ${h.pointer ? 'tested in ' : ''}`, head, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.pointer ? undefined : h.text, source: citePath(h), section, bodyFirstLine: h.lineStart, context: h.context });
+  return { id, ...r };
 }

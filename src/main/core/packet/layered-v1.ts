@@ -1,10 +1,9 @@
 import type { AllocatorSignals, ConversationTurn, DroppedItem, PacketTool, TaskProfile, TruncationEvent } from '../../../shared/packet.ts';
 import type { TokenCounter } from '../tokens/index.ts';
 import type { Gathered } from './gather.ts';
-import { day, fmtScore, gatedEvidence, renderItem, toolSignature, type Gate, type Item } from './items.ts';
+import { day, fmtScore, renderEvidence, renderItem, toolSignature, type Gate, type Item } from './items.ts';
 import type { Compressor } from './compress.ts';
 import type { DynamicLayer, LayerName, LayeredTemplate } from './templates.ts';
-import { citePath } from '../../../shared/provenance.ts';
 
 // 003's layered pack: System → Task → Tools → Evidence → Memory → Conversation → Slack. Fixed floors, the
 // remainder split by profile weights, then the deterministic drop order Memory → older Evidence → older
@@ -52,14 +51,16 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
 
   items.push({ id: 'system', kind: 'system', section: 'SYSTEM', group: 'SYSTEM', source: 'resources/protocol/layered-v1-system.md', score: null, ts: null, text: input.system.trim(), redactedLines: 0 });
   if (input.task !== null && input.task.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'TASK', source: 'request.task', score: null, ts: null, text: input.task.trim(), redactedLines: 0 });
+  // Issue #23: a query given without a task is the task.
+  else if (input.query.trim() !== '') items.push({ id: 'task', kind: 'task', section: 'TASK', group: 'TASK', source: 'request.query', score: null, ts: null, text: input.query.trim(), redactedLines: 0 });
   // Tools arrive already gated (they are also recorded in the packet's inputs), so they are not passed twice.
   input.tools.forEach((t, i) => {
     const meta = [t.capability_class, t.risk_level, t.approval_mode].filter(Boolean).join(', ');
     items.push({ id: `tool:${t.name}`, kind: 'tool', section: 'TOOLS', group: 'TOOLS', source: 'request.tools', score: null, ts: null, text: `- ${toolSignature(t.name, t.input_schema)}: ${t.purpose}${meta ? ` (${meta})` : ''}`, redactedLines: input.toolRedactions[i] ?? 0 });
   });
   g.evidence.forEach((h, i) => {
-    const { label, id: source } = gatedEvidence(gate, h, 'EVIDENCE');
-    add('EVIDENCE', { id: source, kind: 'evidence', source, score: h.norm, ts: null }, renderItem(gate, { lead: `[E${i + 1}] `, head: label, tail: `:${h.lineStart}-${h.lineEnd}${fmtScore(h.norm)}`, body: h.text, source: citePath(h), section: 'EVIDENCE', bodyFirstLine: h.lineStart, context: h.context }));
+    const r = renderEvidence(gate, h, i + 1, 'EVIDENCE');
+    add('EVIDENCE', { id: r.id, kind: 'evidence', source: r.id, score: h.norm, ts: null }, r);
   });
   // L2/L3 hierarchy sections relevant to the query: evidence with their § markers.
   g.hierarchy.forEach((h, i) =>
@@ -100,7 +101,7 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
   }
   input.conversation.forEach((t, i) => {
     if (i < older) return;
-    const body = t.text.replace(/\s+$/, '').split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
+    const body = t.text.trimEnd().split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
     items.push({ id: `turn:${i + 1}`, kind: 'turn', section: 'CONVERSATION', group: 'CONVERSATION', source: `request.conversation[${i}]`, score: null, ts: t.ts ?? null, text: `- ${t.role}${t.ts ? ` (${t.ts})` : ''}:\n${body}`, redactedLines: 0 });
   });
   // Memory is ordered best first so a reader (and the drop order) sees rank directly.

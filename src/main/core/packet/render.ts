@@ -53,7 +53,9 @@ export function validityOf(p: CanonicalPacket): { validity: { valid: boolean; re
   const reasons: string[] = [];
   const task = p.inputs.task;
   const criteria = successCriteria(task);
-  if (task === null || task.trim() === '') reasons.push('step: no task given — mark the pack invalid and ask the planner to restate the step (--task-file)');
+  const query = p.inputs.query.trim();
+  if ((task === null || task.trim() === '') && query === '') reasons.push('step: no task given — mark the pack invalid and ask the planner to restate the step (--task-file)');
+  else if (task === null || task.trim() === '') reasons.push('acceptance: no task was given, only a query (it stands as the task), so there are no acceptance criteria to check the work against (--task-file with a "- [ ]" list)');
   else if (criteria.length === 0) reasons.push('acceptance: the task has no acceptance criteria (a "- [ ]" checklist or an "Acceptance" list) — split or clarify the step');
   const signals = p.inputs.signals ?? {};
   const required = criteria.some((c) => NEEDS_PROOF.test(c)) || p.inputs.tools.length > 0 || (signals.checklist_evidence_ratio ?? 0) > 0 || (signals.expected_tool_calls ?? 0) > 0;

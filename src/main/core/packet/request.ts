@@ -13,9 +13,9 @@ import {
   type RiskLevel,
   type TaskProfile,
 } from '../../../shared/packet.ts';
-import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../../../shared/limits.ts';
+import { MAX_MAX_TOKENS, MIN_MAX_TOKENS, overCap, QUERY_MAX, TASK_MAX } from '../../../shared/limits.ts';
 import { SOURCE_TYPES, type SearchFilters, type SourceType } from '../../../shared/types.ts';
-import { GLOB_MAX } from '../../../shared/globs.ts';
+import { GLOB_MAX, globError } from '../../../shared/globs.ts';
 import { TOKEN_ENCODINGS } from '../tokens/index.ts';
 import { AO_V1, LAYERED_V1 } from './templates.ts';
 
@@ -86,6 +86,8 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
   if (r === null || typeof r !== 'object') throw new PacketRequestError('request', 'must be an object');
   if (typeof r.query !== 'string') throw new PacketRequestError('query', 'must be a string');
   if (r.task !== undefined && r.task !== null && typeof r.task !== 'string') throw new PacketRequestError('task', 'must be a string');
+  if (r.query.length > QUERY_MAX) throw new PacketRequestError('query', overCap('query', QUERY_MAX, r.query.length));
+  if (typeof r.task === 'string' && r.task.length > TASK_MAX) throw new PacketRequestError('task', overCap('task', TASK_MAX, r.task.length));
   const template = r.template ?? 'ao-v1';
   if (!PACKET_TEMPLATES.includes(template)) throw new PacketRequestError('template', `must be one of ${PACKET_TEMPLATES.join(', ')}, got ${JSON.stringify(template)}`);
   const maxTokens = r.maxTokens ?? (template === 'ao-v1' ? AO_V1.defaultMaxTokens : LAYERED_V1.defaultWindow);
@@ -193,6 +195,8 @@ function resolveFilters(f: PacketRequest['filters'] | null | undefined): SearchF
     if (!Array.isArray(v)) throw new PacketRequestError(`filters.${key}`, 'must be an array of globs');
     const globs = v.map((g: unknown, i) => {
       if (typeof g !== 'string' || g.length > GLOB_MAX || /[\r\n\0]/.test(g)) throw new PacketRequestError(`filters.${key}[${i}]`, `must be a one-line glob of at most ${GLOB_MAX} characters`);
+      const error = globError(g);
+      if (error) throw new PacketRequestError(`filters.${key}[${i}]`, error);
       return g;
     });
     if (globs.length > 100) throw new PacketRequestError(`filters.${key}`, 'at most 100 globs');

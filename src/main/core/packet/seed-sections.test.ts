@@ -173,8 +173,10 @@ describe("003's rules: compress before drop, validity, the end of the payload", 
   it('marks the pack invalid without a step or acceptance criteria, and asks for evidence the checklist needs', async () => {
     const f = await fixture();
     const v = async (task: string | undefined, query = 'signing key', tools?: { name: string; description: string }[]) => manifestOf(await buildPacket({ query, task, tools }, { sources: f.sources }), 'a'.repeat(64));
+    // A query alone stands as the task (issue #23): what is missing is acceptance criteria; with neither, the step.
     const noTask = await v(undefined);
-    expect(noTask.validity).toEqual({ valid: false, reasons: [expect.stringMatching(/^step: no task given/)] });
+    expect(noTask.validity).toEqual({ valid: false, reasons: [expect.stringMatching(/^acceptance: no task was given, only a query/)] });
+    expect((await v(undefined, '')).validity).toEqual({ valid: false, reasons: [expect.stringMatching(/^step: no task given/)] });
     expect((await v('Rotate the key.')).validity).toEqual({ valid: false, reasons: [expect.stringMatching(/^acceptance: the task has no acceptance criteria/)] });
     expect((await v('Rotate the key.\n\nAcceptance:\n- old key revoked\n')).validity).toEqual({ valid: true, reasons: [] });
     const proof = 'Rotate the key.\n- [ ] cite sources for the 90-day period';

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
 import type { Retriever } from '../search/index.ts';
+import { loadHits } from '../search/index.ts';
+import type { SearchHit } from '../../../shared/types.ts';
+import { splitIdentifier } from '../search/code-words.ts';
 
 // What packet assembly reads, as injected providers. Only the retriever is required; a missing or empty
 // provider leaves its section with 000's degradation note instead of failing the packet.
@@ -115,6 +118,12 @@ export interface PacketSources {
    * first / last line when the chunker split that line across chunks. Null members: nothing to add.
    */
   lineContext?: ((documentId: number, lineStart: number, lineEnd: number) => LineContext) | null;
+  /** A whole document's lines as indexed (from its chunks), so a hit can widen to its whole definition; null: unknown. */
+  documentText?: ((documentId: number) => string[] | null) | null;
+  /** The query's BM25 matches among the chunks of some documents (a packet's focus files), best first. */
+  fileChunks?: ((documentIds: number[], query: string) => FileChunkMatch[]) | null;
+  /** Definitions named `name` (anchor `name` or `X.name`) in code files, at most `limit`, in store order. */
+  definitionsNamed?: ((names: string[], limit: number) => SearchHit[]) | null;
   /** Model id of the embedder behind the retriever, when it has one. */
   embedderId?: string | null;
   /** The project's "exclude from evidence by default" globs (settings, migration 80); absent → none. */
@@ -218,5 +227,75 @@ export function chunkLineContext(db: Database): (documentId: number, lineStart: 
       if (r) before = r.text.split('\n').slice(0, Math.max(0, lineStart - r.line_start));
     }
     return { before, first: fullLine(documentId, lineStart), last: lineEnd === lineStart ? null : fullLine(documentId, lineEnd) };
+  };
+}
+
+/**
+ * A document's lines rebuilt from its chunks (line_start + offset). Null when a line was split across chunks (its
+ * pieces differ): a rebuilt line would be a fragment the gate judges alone, so such a document keeps its chunks.
+ */
+export function chunkDocumentText(db: Database): (documentId: number) => string[] | null {
+  const rows = db.prepare('SELECT line_start AS start, text FROM chunks WHERE document_id = ? ORDER BY line_start, ordinal');
+  return (documentId) => {
+    const lines: (string | undefined)[] = [];
+    const all = rows.all(documentId) as { start: number; text: string }[];
+    if (all.length === 0) return null;
+    for (const r of all) {
+      const parts = r.text.split('\n');
+      for (let i = 0; i < parts.length; i++) {
+        const ln = r.start + i - 1;
+        const seen = lines[ln];
+        if (seen === undefined) lines[ln] = parts[i]!;
+        else if (seen !== parts[i]) return null;
+      }
+    }
+    return Array.from(lines, (l) => l ?? '');
+  };
+}
+
+export interface FileChunkMatch {
+  documentId: number;
+  lineStart: number;
+  lineEnd: number;
+  score: number;
+}
+
+/** BM25 (FTS5, the retriever's column weights) over the chunks of the given documents only. */
+export function chunkFileMatches(db: Database, buildMatch: (query: string) => string | null): (documentIds: number[], query: string) => FileChunkMatch[] {
+  const st = db.prepare(
+    `SELECT c.document_id AS documentId, c.line_start AS lineStart, c.line_end AS lineEnd, -bm25(chunks_fts, 1.25, 1.25, 1) AS score
+     FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+     WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?))
+     ORDER BY score DESC, c.id`,
+  );
+  return (documentIds, query) => {
+    const match = buildMatch(query);
+    if (match === null || documentIds.length === 0) return [];
+    return st.all(match, JSON.stringify(documentIds)) as FileChunkMatch[];
+  };
+}
+
+/**
+ * Definitions by name through the documents' symbol field (doc_fields_fts, words of each defined name): the files
+ * defining a word sequence, then their chunks whose anchor is the name or ends in `.name`.
+ */
+export function chunkDefinitionsNamed(db: Database): ((names: string[], limit: number) => SearchHit[]) | null {
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'doc_fields_fts'").get() === undefined) return null;
+  const docs = db.prepare('SELECT rowid AS id FROM doc_fields_fts WHERE doc_fields_fts MATCH ? LIMIT 30');
+  const chunks = db.prepare("SELECT id, anchor, heading_path AS headings FROM chunks WHERE document_id IN (SELECT value FROM json_each(?)) AND anchor != '' ORDER BY document_id, ordinal");
+  return (names, limit) => {
+    const phrases = [...new Set(names)].map((n) => splitIdentifier(n.replace(/_/g, ' ')).join(' ')).filter((p) => p !== '').map((p) => `symbols : "${p}"`);
+    if (phrases.length === 0 || limit <= 0) return [];
+    const ids = (docs.all(phrases.join(' OR ')) as { id: number }[]).map((r) => r.id);
+    if (ids.length === 0) return [];
+    const wanted = new Set(names);
+    const found: { chunkId: number; score: number }[] = [];
+    // A chunk of small neighbours is anchored by its first symbol and lists the others in its heading path.
+    const defines = (c: { anchor: string; headings: string }) =>
+      [c.anchor, ...c.headings.split(/[^\w.$]+/)].some((n) => n !== '' && wanted.has(n.slice(n.lastIndexOf('.') + 1)));
+    for (const c of chunks.all(JSON.stringify(ids)) as { id: number; anchor: string; headings: string }[]) {
+      if (found.length < limit && defines(c)) found.push({ chunkId: c.id, score: 0 });
+    }
+    return loadHits(db, found);
   };
 }

@@ -7,7 +7,9 @@ import { roundScore } from './canonical.ts';
 import { openIssues, searchMemories } from '../memory/index.ts';
 import { createBm25Retriever, type Retriever } from '../search/index.ts';
 import type { GoalsData, HierarchyEntry, MemoryEntry, MemoryProvider, PacketSources, SessionEntry } from './sources.ts';
-import { chunkLineContext, ingestSessions, readStaticText } from './sources.ts';
+import { chunkDefinitionsNamed, chunkDocumentText, chunkFileMatches, chunkLineContext, ingestSessions, readStaticText } from './sources.ts';
+import { ftsMatchOf } from '../search/fts-query.ts';
+import { codeWordTerms } from '../search/code-words.ts';
 
 // Adapters from the store's own modules (memory and hierarchy, issue #4) to the packet providers. Read-only:
 // searchMemories does not count as access, so packing never changes the store it reads.
@@ -248,6 +250,9 @@ export function createStoreSources(db: Database, opts: { retriever?: Retriever; 
     hierarchy: hierarchyOk ? createHierarchyProvider(db) : null,
     sessions: recentSessions(db),
     lineContext: chunkLineContext(db),
+    documentText: chunkDocumentText(db),
+    definitionsNamed: chunkDefinitionsNamed(db),
+    fileChunks: chunkFileMatches(db, (q) => ftsMatchOf(codeWordTerms(q))),
     staticText: opts.staticDir ? (name) => readStaticText(name, opts.staticDir) : undefined,
     embedderId: opts.embedderId ?? null,
     defaultExcludes: hasTable(db, 'settings') ? () => getSettings(db).evidenceExclude : null,

@@ -93,7 +93,7 @@ export const AO_V1: AoTemplate = {
         { key: 'directives', title: 'Directives', limit: 20 },
       ],
       emptyNote:
-        'No fitness goals defined for this repository.\nWrite GOALS.md at an indexed root (gates and directives, `contextpack goals`) or the executive summary (L1), or this is the first cycle.',
+        'No fitness goals defined for this repository.',
       trimmable: true,
     },
     {
@@ -107,7 +107,7 @@ export const AO_V1: AoTemplate = {
         { key: 'sessions', title: 'Recent Sessions (last 5)', limit: 5 },
         { key: 'decisions', title: 'Decision Timeline (last 5)', limit: 5 },
       ],
-      emptyNote: 'No prior session data — this is the first cycle.\nFuture sessions will see what you did and how it went.',
+      emptyNote: 'No prior session data — this is the first cycle.',
       trimmable: true,
     },
     {
@@ -124,7 +124,7 @@ export const AO_V1: AoTemplate = {
         { key: 'patterns', title: 'Active Patterns', limit: 5 },
         { key: 'issues', title: 'Open Issues', limit: 10 },
       ],
-      emptyNote: 'No prior knowledge found — this is the first cycle.\nAs you work, record decisions and learnings so future packets carry them.',
+      emptyNote: 'No prior knowledge found — this is the first cycle.',
       trimmable: true,
       absorbsSlack: true,
     },
@@ -135,7 +135,7 @@ export const AO_V1: AoTemplate = {
       max: 5_000,
       intro: null,
       groups: [{ key: 'task', title: 'Assignment', limit: 1 }],
-      emptyNote: 'No specific task assigned. This is a free-form session.\nGive the task and its acceptance criteria with --task-file to focus the packet.',
+      emptyNote: 'No specific task assigned (--task-file gives one).',
       trimmable: false,
     },
     {

@@ -1,3 +1,4 @@
+import { LINE_WINDOW, MAX_JUDGED_VALUE } from './bounds.ts';
 import { compileRe2 } from './re2-compile.ts';
 import { SECRET_KEY_NAME } from './key-names.ts';
 import { isCode, isPlaceholder, keyIsMeta } from './value-check.ts';
@@ -49,8 +50,6 @@ export function indentOf(line: string): number {
 
 const CLOSES = /[:=(|>\\+"'`-]\s*(?:#.*|\/\/.*)?$|[:=]\s*[|>][-+0-9]*\s*$/;
 
-const TRIPLE = /"""|'''/;
-
 /** An odd count of one quote character: a string left open at the end of the line. */
 function oddQuotes(line: string): boolean {
   const n = [0, 0, 0];
@@ -67,9 +66,13 @@ function oddQuotes(line: string): boolean {
 /** A line that opens a multi-line value under a sensitive key, or null. Cheap test first: what the line ends with. */
 export function detectOpening(line: string): Opening | null {
   const trimmed = line.trimEnd();
-  if (trimmed.length === 0 || !(CLOSES.test(trimmed) || TRIPLE.test(trimmed) || oddQuotes(trimmed))) return null;
+  if (trimmed.length === 0) return null;
+  // What the line ends with: its last window is enough (bounds.ts); the matchers below are RE2 over the whole line.
+  const end = trimmed.length > LINE_WINDOW ? trimmed.slice(-LINE_WINDOW) : trimmed;
+  if (!(CLOSES.test(end) || trimmed.includes('"""') || trimmed.includes("'''") || oddQuotes(trimmed))) return null;
   const m = matchers();
-  const sensitive = (key: string | undefined) => key !== undefined && !keyIsMeta(key);
+  // A key too long to judge (bounds.ts) counts as sensitive.
+  const sensitive = (key: string | undefined) => key !== undefined && (key.length > MAX_JUDGED_VALUE || !keyIsMeta(key));
 
   const block = m.block.findAll(trimmed)[0];
   if (block && sensitive(block.groups?.[1])) return { pending: { kind: 'block', indent: block.groups?.[0]?.length ?? 0 }, redactSelf: false };
@@ -103,18 +106,42 @@ const CLOSER = /^\s*[)\]}]/;
 const OPENER = /^\s*[[{(]\s*$/;
 
 function valueOf(line: string): { value: string; quoted: boolean } {
-  let v = line.trim().replace(/^-\s+/, '');
-  if (!/^["'`]/.test(v)) v = v.replace(/\s+#.*$/, '');
-  v = v.replace(/[\s,;)+\\]+$/, '');
+  let v = line.trim();
+  if (v.length > 1 && v[0] === '-' && /\s/.test(v[1]!)) v = v.slice(1).trimStart();
+  if (!/^["'`]/.test(v)) {
+    // A trailing comment: from the first `#` after a space (a scan: `\s+#.*$` is quadratic on spaces).
+    for (let i = 1; i < v.length; i++) {
+      if (v[i] === '#' && /\s/.test(v[i - 1]!)) {
+        v = v.slice(0, i - 1);
+        break;
+      }
+    }
+  }
+  v = v.slice(0, trailingEnd(v));
+  // Longer than the checks judge (bounds.ts): a value as it stands.
+  if (v.length > MAX_JUDGED_VALUE + 2) return { value: v, quoted: false };
   // One string literal (closed, or left open for the next line), nothing else.
   const q = /^(["'`])([^"'`]*)(["'`]?)$/.exec(v);
   if (q && (q[3] === '' || q[3] === q[1])) return { value: q[2]!, quoted: true };
   return { value: v, quoted: false };
 }
 
+/** Where a value ends once trailing spaces, `,` `;` `)` `+` and `\` are dropped (a scan from the end). */
+function trailingEnd(v: string): number {
+  let end = v.length;
+  for (; end > 0; end--) {
+    const c = v[end - 1]!;
+    if (!(c === ',' || c === ';' || c === ')' || c === '+' || c === '\\' || /\s/.test(c))) break;
+  }
+  return end;
+}
+
 function looksLikeValue(line: string): boolean {
   const { value, quoted } = valueOf(line);
-  if (value.length < 4 || isPlaceholder(value)) return false;
+  if (value.length < 4) return false;
+  // Too long to judge in bounded time (bounds.ts): counted as part of the value.
+  if (value.length > MAX_JUDGED_VALUE) return true;
+  if (isPlaceholder(value)) return false;
   if (quoted) return true;
   // An unquoted line of several words is a command or prose (`echo $GOOGLE_APPLICATION_CREDENTIALS` after an empty
   // `export GOOGLE_APPLICATION_CREDENTIALS=`), a comment is a comment: a secret with spaces in it is quoted.
@@ -143,8 +170,10 @@ export function continueValue(line: string, p: Pending): { redact: boolean; next
     case 'next': {
       if (blank) return { redact: false, next: p };
       const deeper = indentOf(line) > p.indent;
-      if (!deeper && (p.seen || MAPPING.test(line) || CLOSER.test(line))) return { redact: false, next: null };
-      if (MAPPING.test(line) || OPENER.test(line) || CLOSER.test(line)) return { redact: false, next: null };
+      // Structure is read from the line's start: its first window is enough (bounds.ts).
+      const head = line.length > LINE_WINDOW ? line.slice(0, LINE_WINDOW) : line;
+      if (!deeper && (p.seen || MAPPING.test(head) || CLOSER.test(head))) return { redact: false, next: null };
+      if (MAPPING.test(head) || OPENER.test(head) || CLOSER.test(head)) return { redact: false, next: null };
       if (!looksLikeValue(line)) return { redact: false, next: null };
       return { redact: true, next: { ...p, seen: true } };
     }

@@ -179,6 +179,71 @@ describe('fail-closed', () => {
   });
 });
 
+describe('a bounded gate (issue #22)', () => {
+  // The pathological lines of issue #22: each went through a quadratic pass (a `$`-anchored V8 regex over a long run,
+  // a trailing-character loop) before the rules' time budget was ever checked. Their speed is bench:redact's job;
+  // here the budget must cover every stage, so a budget of 0 ms redacts each of them as `timeout`, and logs it.
+  const run = 'Ab9+/'.repeat(128 * 1024 / 5);
+  const pathological: Array<[string, string]> = [
+    ['128 KB token run, a word, a newline', `${run} word\nnext`],
+    ['long base64 of text', Buffer.from('x'.repeat(96 * 1024)).toString('base64')],
+    ['a sensitive key over a long run of closing parentheses', `password = ${')'.repeat(64 * 1024)}`],
+    ['a multi-line value of trailing commas', `password:\n  ${','.repeat(64 * 1024)}x`],
+    ['a long URL', `https://example.com/${'a/b?c=d&'.repeat(16 * 1024)}`],
+  ];
+
+  it.each(pathological)('%s: redacted as `timeout` and logged when the budget is spent', (_name, text) => {
+    const log: RedactionEvent[] = [];
+    const redactor = createRedactor({ timeBudgetMs: 0, log: (e) => log.push(e) });
+    const out = redactor.redactText(text, ctx);
+    const lines = out.text.split('\n');
+    expect(lines[0]).toBe('[REDACTED: timeout]');
+    expect(log[0]).toMatchObject({ pattern: 'redaction_timeout', type: 'timeout', line: 1, source: ctx.source });
+    // A value continued on the next line is redacted there too (as the value it is, or on time).
+    if (text.startsWith('password:\n')) expect(lines[1]).toMatch(/^\[REDACTED: (?:timeout|password)\]$/);
+  });
+
+  it('a line over the budget by the clock but not by CPU time (a loaded machine) is not a timeout; over both, it is', () => {
+    const rules: RedactionRule[] = Array.from({ length: 6 }, (_, i) => ({ id: `never${i}`, type: 'never', pattern: 'NEVER_MATCHES_ANYTHING_9f3' }));
+    const run = (cpuPerCall: number) => {
+      let wall = 0;
+      let cpu = 0;
+      // Each rule run: 30 ms of wall time (six: 180 ms), `cpuPerCall` of this thread's CPU.
+      const compile: CompileFn = (src, flags) => {
+        const real = compileRe2(src, flags);
+        return { findAll: (line) => ((wall += 30), (cpu += cpuPerCall), real.findAll(line)) };
+      };
+      return createRedactor({ rules, compile, clock: () => wall, cpuClock: () => cpu }).redactText('slow line', ctx).text;
+    };
+    expect(run(2)).toBe('slow line');
+    expect(run(30)).toBe('[REDACTED: timeout]');
+  });
+
+  it('the joined check of a hard-wrapped token has a budget too', () => {
+    let now = 0;
+    const joined = 'Zq8xW2vK9pL4mN7bR1tY5uH3jG6';
+    const compile: CompileFn = (src, flags) => {
+      const real = compileRe2(src, flags);
+      return { findAll: (line) => (line === joined && (now += 150), real.findAll(line)) };
+    };
+    const rules: RedactionRule[] = [{ id: 'never', type: 'never', pattern: 'NEVER_MATCHES_ANYTHING_9f3' }];
+    const redactor = createRedactor({ rules, compile, clock: () => now });
+    const out = redactor.redactText(`see ${joined.slice(0, 14)}\n${joined.slice(14)} then`, ctx);
+    expect(out.text).toBe('[REDACTED: timeout]\n' + `${joined.slice(14)} then`);
+  });
+
+  it('judges a long line in overlapping windows: a secret past the first window, or across an edge, is found', () => {
+    const redactor = createRedactor();
+    const token = 'ghp_' + a.b62(36);
+    const filler = 'lorem ipsum dolor sit amet '.repeat(10_000); // ~270 KB, several windows
+    for (const at of [100_000, 64 * 1024 - 10, 2 * 64 * 1024 - 4 * 1024 - 20, filler.length]) {
+      const line = filler.slice(0, at) + ` ${token} ` + filler.slice(at);
+      expect(redactor.redactText(`${line}\nafter`, ctx).text, `token at ${at}`).toBe('[REDACTED: github_token]\nafter');
+    }
+    expect(redactor.redactText(filler, ctx).redactions).toEqual([]);
+  });
+});
+
 describe('user patterns', () => {
   it('are compiled with RE2 and redact with their own type', () => {
     const redactor = createRedactor({ userPatterns: [{ id: 'acme_ticket_key', type: 'acme_key', pattern: 'ACME-[0-9]{6}' }] });

@@ -1,3 +1,4 @@
+import { LINE_WINDOW, MAX_JUDGED_VALUE, WINDOW_OVERLAP, WRAP_MAX } from './bounds.ts';
 import { shannonEntropy } from './entropy.ts';
 import { detectOpening, continueValue, type Pending } from './multiline.ts';
 import { joinedStatements } from './joined-lines.ts';
@@ -21,6 +22,18 @@ import type {
 } from './types.ts';
 
 export const DEFAULT_TIME_BUDGET_MS = 100;
+/** Wall ms after which a line's CPU time is sampled (budgetFrom): most lines finish long before. */
+const CPU_MARK_MS = 5;
+
+/** This thread's CPU time in ms (user + system), or null where Node lacks process.threadCpuUsage. */
+function threadCpuMs(): (() => number) | null {
+  const usage = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage;
+  if (typeof usage !== 'function') return null;
+  return () => {
+    const u = usage.call(process);
+    return (u.user + u.system) / 1000;
+  };
+}
 
 /** Rule ids used when the gate fails closed rather than on a pattern match. */
 export const ERROR_RULE = { id: 'redaction_error', type: 'error' } as const;
@@ -28,14 +41,69 @@ export const TIMEOUT_RULE = { id: 'redaction_timeout', type: 'timeout' } as cons
 /** A line holding part of a value that started on an earlier line (multiline.ts). */
 export const MULTILINE_RULE = { id: 'multiline_secret_value', type: 'password' } as const;
 
-const WRAP_TAIL = /[A-Za-z0-9_\-+/=.~:]{8,}$/;
-const WRAP_HEAD = /^\s*([A-Za-z0-9_\-+/=.~]{6,})/;
+/*
+ * A hard-wrapped token's halves: the run of token characters ending one line and the run starting the next. Found
+ * by a scan from the line's end (a V8 regex anchored at `$` retries from every start: quadratic on a long run), and
+ * at most WRAP_MAX characters each: a half longer than that is a token line judged on its own.
+ */
+const TAIL_CHARS = charSet('A-Za-z0-9', '_-+/=.~:');
+const HEAD_CHARS = charSet('A-Za-z0-9', '_-+/=.~');
 /** Generic rules a glued pair of words could trip; only token shapes count across a wrap. */
 const WRAP_IGNORES = new Set([
   'base64_blob_line', 'high_entropy_secret', 'env_var_assignment', 'email_address', 'private_ipv4', 'private_ipv6',
   'secret_assignment', 'secret_assignment_quoted', 'password_in_prose', 'hex_private_key', 'pgpass_line', 'url_credentials',
   'connection_string', 'twilio_api_key', 'discord_bot_token', 'redaction_error', 'redaction_timeout',
 ]);
+
+function charSet(ranges: string, others: string): Uint8Array {
+  const set = new Uint8Array(128);
+  for (const [from, to] of [['A', 'Z'], ['a', 'z'], ['0', '9']] as const) {
+    if (ranges.includes(`${from}-${to}`)) for (let c = from.charCodeAt(0); c <= to.charCodeAt(0); c++) set[c] = 1;
+  }
+  for (const c of others) set[c.charCodeAt(0)] = 1;
+  return set;
+}
+
+const inSet = (set: Uint8Array, c: number) => c < 128 && set[c] === 1;
+
+/** The token-character run ending `line` (trailing whitespace ignored), at most WRAP_MAX long, or '' under 8. */
+export function wrapTail(line: string): string {
+  let end = line.length;
+  while (end > 0 && isSpace(line.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && end - start < WRAP_MAX && inSet(TAIL_CHARS, line.charCodeAt(start - 1))) start--;
+  return end - start >= 8 ? line.slice(start, end) : '';
+}
+
+/** The token-character run starting `line` after its indentation, at most WRAP_MAX long, or '' under 6. */
+export function wrapHead(line: string): string {
+  let start = 0;
+  while (start < line.length && isSpace(line.charCodeAt(start))) start++;
+  let end = start;
+  while (end < line.length && end - start < WRAP_MAX && inSet(HEAD_CHARS, line.charCodeAt(end))) end++;
+  return end - start >= 6 ? line.slice(start, end) : '';
+}
+
+/** A line cut into windows of LINE_WINDOW characters overlapping by WINDOW_OVERLAP; a short line is its own window. */
+export function windowsOf(line: string): string[] {
+  if (line.length <= LINE_WINDOW) return [line];
+  const out: string[] = [];
+  for (let start = 0; ; ) {
+    let end = Math.min(line.length, start + LINE_WINDOW);
+    // Never split a surrogate pair.
+    if (end < line.length && isHighSurrogate(line.charCodeAt(end - 1))) end--;
+    out.push(line.slice(start, end));
+    if (end === line.length) return out;
+    start = end - WINDOW_OVERLAP;
+    if (isHighSurrogate(line.charCodeAt(start - 1))) start--;
+  }
+}
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
+}
 
 export function redactionMarker(type: string): string {
   return `[REDACTED: ${type}]`;
@@ -131,6 +199,27 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
   const useKeywords = !deps.compile && !deps.compileSet;
   const budget = deps.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
   const clock = deps.clock ?? (() => performance.now());
+  const cpuClock = deps.cpuClock !== undefined ? deps.cpuClock : deps.clock ? null : threadCpuMs();
+
+  /**
+   * A per-line budget: over `budget` ms by the clock, and (when there is a CPU clock) by this thread's CPU time too.
+   * The CPU clock is a system call, so it is read only for a line already past CPU_MARK_MS: before that mark its wall
+   * time is counted as CPU time (an upper bound), after it the CPU clock's own difference.
+   */
+  function budgetFrom(): () => boolean {
+    const start = clock();
+    let mark: { wall: number; cpu: number } | null = null;
+    return () => {
+      const wall = clock() - start;
+      if (wall <= budget) {
+        if (cpuClock && mark === null && wall > CPU_MARK_MS) mark = { wall, cpu: cpuClock() };
+        return false;
+      }
+      if (!cpuClock) return true;
+      mark ??= { wall, cpu: cpuClock() };
+      return mark.wall + (cpuClock() - mark.cpu) > budget;
+    };
+  }
   const now = deps.now ?? (() => new Date());
 
   const compiled: CompiledRule[] = (deps.rules ?? BUILTIN_RULES).map((r) => compileRule(r, compile));
@@ -174,6 +263,8 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       if (r.minEntropy !== undefined && shannonEntropy(value) < r.minEntropy) return false;
       if (c.allow && c.allow.findAll(value).length > 0) return false;
       if (r.valueCheck) {
+        // The value checks are not linear in a value's length (bounds.ts): a longer value counts as a secret.
+        if (value.length > MAX_JUDGED_VALUE || (key?.length ?? 0) > MAX_JUDGED_VALUE) return true;
         const after = h.end !== undefined ? line.slice(h.end, h.end + 8) : '';
         const whole = h.end !== undefined ? line.slice(h.index, h.end) : '';
         const at = whole.lastIndexOf(value);
@@ -232,17 +323,18 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     let verdict: Verdict | null = null;
     let open = block;
     for (const part of view.split('\n')) {
+      if (part.length === 0) continue; // nothing to match, nothing that ends a block
       const r = judge(part, open, overBudget);
       verdict ??= r.verdict;
       open = r.block;
+      if (verdict === TIMEOUT_RULE) break;
     }
     return { verdict, block: open };
   }
 
   /** Verdict for one line and the state for the next. */
   function checkLine(line: string, hot: boolean, state: LineState): { verdict: Verdict | null; state: LineState } {
-    const start = clock();
-    const overBudget = () => clock() - start > budget;
+    const overBudget = budgetFrom();
     let pending = state.pending;
     let fromValue = false;
     try {
@@ -251,20 +343,40 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
         fromValue = c.redact;
         pending = c.next;
       }
-      if (!hot && !state.block) return { verdict: fromValue ? MULTILINE_RULE : null, state: { block: null, pending } };
+      if (!hot && !state.block) {
+        const verdict = fromValue ? MULTILINE_RULE : state.pending && overBudget() ? TIMEOUT_RULE : null;
+        return { verdict, state: { block: null, pending } };
+      }
 
-      const views = hot && mayDisguise(line) ? canonicalViews(line) : [];
-      const raw = judgeView(line, state.block, overBudget);
-      let verdict = raw.verdict;
-      let block = raw.block;
-      for (const view of views) {
-        const r = judgeView(view, state.block, overBudget);
-        verdict ??= r.verdict;
-        block ??= r.block;
+      // A long line is judged in overlapping windows (bounds.ts): no single step runs long, the budget is checked
+      // between them, and a cold window (no keyword, no trigger) costs one scan.
+      const pieces = windowsOf(line);
+      const long = pieces.length > 1;
+      let verdict: Verdict | null = null;
+      let block = state.block;
+      let lastViews: string[] = [];
+      for (let p = 0; p < pieces.length; p++) {
+        const piece = pieces[p]!;
+        if (verdict === TIMEOUT_RULE || overBudget()) break;
+        const warm = hot && (!long || isHot(piece));
+        if (!warm && !block) continue;
+        const views = warm && mayDisguise(piece) ? canonicalViews(piece) : [];
+        if (p === pieces.length - 1) lastViews = views;
+        const raw = judgeView(piece, block, overBudget);
+        const before = block;
+        verdict ??= raw.verdict;
+        block = raw.block;
+        for (const view of views) {
+          if (verdict === TIMEOUT_RULE || overBudget()) break;
+          const r = judgeView(view, before, overBudget);
+          verdict ??= r.verdict;
+          block ??= r.block;
+        }
       }
       if (hot && !pending && !fromValue) {
         // A sensitive key whose value continues on the following lines (judged in its canonical form too).
-        for (const form of [line, ...views]) {
+        // The whole line (detectOpening is RE2 and linear scans), and the last window's views.
+        for (const form of [line, ...lastViews]) {
           const opening = detectOpening(form.split('\n').at(-1) as string);
           if (!opening) continue;
           pending = opening.pending;
@@ -276,11 +388,17 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
         pending = { kind: 'cont' }; // `export TOKEN=abc\` + next line
       }
       if (!verdict && fromValue) verdict = MULTILINE_RULE;
+      // The budget covers the whole line, not only the rules: views, multi-line state and value checks included.
+      if (!verdict && overBudget()) verdict = TIMEOUT_RULE;
       return { verdict, state: { block, pending } };
     } catch {
       // Keep an open block open: the body is still being redacted either way.
       return { verdict: ERROR_RULE, state: { block: state.block, pending } };
     }
+  }
+
+  function isHot(piece: string): boolean {
+    return !useKeywords || keywordIndex().hotLines(piece, 1)[0] === 1;
   }
 
   function hotLines(text: string, lineCount: number): Uint8Array | null {
@@ -295,21 +413,30 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
   function joinWrapped(lines: string[], verdicts: Array<Verdict | null>): void {
     for (let i = 0; i + 1 < lines.length; i++) {
       if (verdicts[i] && verdicts[i + 1]) continue;
-      const a = lines[i].replace(/\s+$/, '');
-      const last = a.charCodeAt(a.length - 1);
+      const a = lines[i];
+      let e = a.length;
+      while (e > 0 && isSpace(a.charCodeAt(e - 1))) e--;
+      const last = a.charCodeAt(e - 1);
       // Cheap exit first: most lines end in punctuation.
       if (!(last >= 48 && last <= 57) && !(last >= 65 && last <= 90) && !(last >= 97 && last <= 122) && last !== 95 && last !== 45) continue;
-      const tail = WRAP_TAIL.exec(a)?.[0];
-      const head = tail ? WRAP_HEAD.exec(lines[i + 1])?.[1] : undefined;
-      // Halves of a token read as random characters, not as names (`encodeOptions` ending a line of code).
-      if (!tail || !head || tail.length + head.length < 20 || isWordy(tail) || isWordy(head)) continue;
+      const tail = wrapTail(a);
+      const head = tail ? wrapHead(lines[i + 1]) : '';
+      if (!tail || !head || tail.length + head.length < 20) continue;
+      // The joined check has a budget of its own, like every line; over it, the first line is redacted as `timeout`.
+      const overBudget = budgetFrom();
       let found: { verdict: Verdict; open: CompiledRule | null } | null = null;
       try {
+        // Halves of a token read as random characters, not as names (`encodeOptions` ending a line of code).
+        if (isWordy(tail) || isWordy(head)) continue;
         // Only a shape that needs both halves: a token complete on its own line does not spill onto the next.
-        if (scan(tail, () => false) || scan(head, () => false)) continue;
-        found = scan(tail + head, () => false);
+        const alone = scan(tail, overBudget) ?? scan(head, overBudget);
+        found = alone ? (alone.verdict === TIMEOUT_RULE ? alone : null) : scan(tail + head, overBudget);
       } catch {
         found = { verdict: ERROR_RULE, open: null };
+      }
+      if (found?.verdict === TIMEOUT_RULE) {
+        verdicts[i] ??= TIMEOUT_RULE;
+        continue;
       }
       if (!found || WRAP_IGNORES.has(found.verdict.id)) continue;
       verdicts[i] ??= found.verdict;
@@ -341,10 +468,10 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     const lines = text.split('\n');
     let hot: Uint8Array | null;
     try {
-      const started = clock();
+      const over = budgetFrom();
       hot = hotLines(text, lines.length);
       // A scan that failed or ran over the per-line budget decides nothing: every line is judged (and timed) itself.
-      if (clock() - started > budget) hot = null;
+      if (over()) hot = null;
     } catch {
       hot = null;
     }

@@ -126,6 +126,12 @@ export interface RedactorDeps {
   timeBudgetMs?: number;
   /** Monotonic ms clock used for the budget (default performance.now). */
   clock?: () => number;
+  /**
+   * This thread's CPU time in ms, which confirms a line over the budget by the clock really spent it (a loaded machine
+   * stretches wall time, not the gate's work). Default: process.threadCpuUsage where Node has it, unless `clock` is
+   * injected; null: the clock alone decides.
+   */
+  cpuClock?: (() => number) | null;
   /** Single-pattern compiler (default RE2). */
   compile?: CompileFn;
   /**

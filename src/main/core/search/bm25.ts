@@ -1,9 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { sep } from 'node:path';
 import type { SearchHit } from '../../../shared/types.ts';
-import { queryIsAboutTests } from './code-paths.ts';
-import { rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
-import { buildFtsQuery, queryTerms } from './fts-query.ts';
+import { DEFAULT_RANK_SIGNALS, rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
+import { roleWeigher } from './code-task.ts';
+import { ftsMatchOf, queryTerms } from './fts-query.ts';
+import { codeWordTerms } from './code-words.ts';
 import { ftsScorer, type ScoredRow } from './fts-scorer.ts';
 import { HIT_JOINS, filterSql, loadHits, loadHitsStatement, type FilterSql } from './hits.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
@@ -87,11 +88,13 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   };
 
   function searchSync(query: RetrievalQuery): SearchHit[] {
-    const match = buildFtsQuery(query.text);
+    // Code-aware ranking also searches the query's code-word variants (camelCase parts, joined words, spellings).
+    const terms = signals ? codeWordTerms(query.text) : queryTerms(query.text);
+    const match = ftsMatchOf(terms);
     if (match === null || query.k <= 0) return [];
     const filter = filterSql(query.filters);
     const limit = signals ? query.k + EXTRA_CANDIDATES : query.k;
-    const fast = scorer?.topK(queryTerms(query.text), w, limit, filter.params.length === 0 ? undefined : (ids) => accepted(ids, filter));
+    const fast = scorer?.topK(terms, w, limit, filter.params.length === 0 ? undefined : (ids) => accepted(ids, filter));
     // Hit rows already loaded (the fast path loads its candidates whole); the rest are loaded at the end.
     const loaded = new Map<number, LoadedRow>();
     const rows = (fast
@@ -116,7 +119,9 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     if (missing.length > 0) rows.push(...chunksOfDocuments(missing, match, filter));
 
     const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: r.score, relPath: relPathOf(r), isFile: r.isFile === 1 }));
-    const ranked = rankCandidates(candidates, fieldScores, { signals, aboutTests: queryIsAboutTests(queryTerms(query.text)) });
+    const sig = { ...DEFAULT_RANK_SIGNALS, ...signals };
+    const weigh = roleWeigher(query.text, sig);
+    const ranked = rankCandidates(candidates, fieldScores, { signals, roleFactor: (p) => weigh(p).factor });
     return hitsInOrder(ranked.slice(0, query.k), loaded);
   }
 

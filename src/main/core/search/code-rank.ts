@@ -28,16 +28,21 @@ export interface RankSignals {
   fieldWeight: number;
   aggregation: number;
   testFactor: number;
+  /** Docs for a code task (issue #23): the source a fix changes ranks over the page describing it. */
+  docFactor: number;
   repeatDecay: number;
 }
 
-export const DEFAULT_RANK_SIGNALS: RankSignals = { fieldWeight: 1, aggregation: 0.1, testFactor: 0.5, repeatDecay: 0.6 };
+export const DEFAULT_RANK_SIGNALS: RankSignals = { fieldWeight: 1, aggregation: 0.1, testFactor: 0.5, docFactor: 0.5, repeatDecay: 0.6 };
+
+/** A file's weight by its role for this query (code-task.ts `roleWeigher`); without one, only tests are demoted. */
+export type RoleFactor = (relPath: string) => number;
 
 /** Combines the signals; returns every candidate with its final score, best first (ties: lower chunk id first). */
 export function rankCandidates(
   candidates: readonly RankCandidate[],
   fieldScores: ReadonlyMap<number, number>,
-  opts: { signals?: Partial<RankSignals>; aboutTests?: boolean } = {},
+  opts: { signals?: Partial<RankSignals>; aboutTests?: boolean; roleFactor?: RoleFactor } = {},
 ): { chunkId: number; documentId: number; score: number }[] {
   const sig = { ...DEFAULT_RANK_SIGNALS, ...opts.signals };
   const byDoc = new Map<number, RankCandidate[]>();
@@ -50,7 +55,7 @@ export function rankCandidates(
   for (const [doc, list] of byDoc) {
     list.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
     const field = sig.fieldWeight * (fieldScores.get(doc) ?? 0);
-    const demote = !opts.aboutTests && isTestPath(list[0]!.relPath) ? sig.testFactor : 1;
+    const demote = opts.roleFactor ? opts.roleFactor(list[0]!.relPath) : !opts.aboutTests && isTestPath(list[0]!.relPath) ? sig.testFactor : 1;
     const agg = list[0]!.isFile ? sig.aggregation : 0;
     const best = Math.max(0, list[0]!.score);
     const second = list.length > 1 ? Math.max(0, list[1]!.score) : 0;

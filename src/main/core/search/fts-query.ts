@@ -24,7 +24,11 @@ export function queryTerms(text: string): string[] {
 
 /** Returns null when the text has no searchable term (empty, punctuation only). */
 export function buildFtsQuery(text: string): string | null {
-  const terms = queryTerms(text);
+  return ftsMatchOf(queryTerms(text));
+}
+
+/** The MATCH expression OR-ing the given terms; null for none. */
+export function ftsMatchOf(terms: readonly string[]): string | null {
   if (terms.length === 0) return null;
   const parts = terms.map((t) => `"${t.replaceAll('"', '""')}"`);
   return parts.join(' OR ');

@@ -77,7 +77,11 @@ export function createTextMmrRetriever(base: Retriever, options: TextMmrOptions 
       const vectors = textVectors(pool.map((h) => `${h.title} ${h.headingPath} ${h.text}`));
       const byId = new Map(pool.map((h, i) => [h.chunkId, i]));
       const picks = mmrSelect(pool.map((h) => ({ chunkId: h.chunkId, relevance: h.score })), new Map(pool.map((h, i) => [h.chunkId, vectors[i]!])), query.k, lambda);
-      return picks.map((p) => ({ ...pool[byId.get(p.chunkId)!]!, score: p.score }));
+      // `relevance` keeps the base score: a packet's relevance floor is relative to it, not to MMR's trade-off.
+      return picks.map((p) => {
+        const h = pool[byId.get(p.chunkId)!]!;
+        return { ...h, score: p.score, relevance: h.score };
+      });
     },
   };
 }

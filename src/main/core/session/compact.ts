@@ -2,11 +2,13 @@
 // rendered first and never dropped while they fit; discard rules (0–30) compress verbose tool output to its summary
 // statistics, drop duplicate outputs, repeated reads and superseded plans; the rest is scored 31–99 (recency,
 // reference, task relevance, information density) and removed lowest first until the target is met.
+import { escapeControls } from '../../../shared/text-escape.ts';
 import { countTokens } from '../tokens/index.ts';
 import { renderTurn, type Transcript } from '../transcripts/index.ts';
 import { extract, openIssuesOf, type Extraction, type Provenance } from './extract.ts';
 
 import type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind } from '../../../shared/session.ts';
+import { joinLines } from './one-line.ts';
 
 export type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind };
 
@@ -96,7 +98,7 @@ function preservedBlock(x: Extraction): { sections: string[]; checks: PreservedC
   if (open.length > 0) {
     const lines = open.map((i) => {
       checks.push({ id: i.id, kind: 'open_issue', expect: [i.title], present: false });
-      return i.kind === 'todo' ? `- TODO: ${i.title} (${at(i.at)})` : `- ${i.key} [${i.severity.toUpperCase()}]: ${i.text.replace(/\s*\n\s*/g, ' ').replace(i.key ?? '', '').replace(/^[\s:—–-]*(\[[A-Z]+\])?[\s:—–-]*/, '')} (${at(i.at)})`;
+      return i.kind === 'todo' ? `- TODO: ${i.title} (${at(i.at)})` : `- ${i.key} [${i.severity.toUpperCase()}]: ${joinLines(i.text).replace(i.key ?? '', '').replace(/^[\s:—–-]*(\[[A-Z]+\])?[\s:—–-]*/, '')} (${at(i.at)})`;
     });
     sections.push(`## Open issues\n${lines.join('\n')}`);
   }
@@ -198,7 +200,7 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
   }
 
   const { sections, checks } = preservedBlock(x);
-  const header = `# COMPACTED CONTEXT\nSource: ${t.source} (${t.format}, ${n} turns${t.session_id ? `, session ${t.session_id}` : ''})`;
+  const header = `# COMPACTED CONTEXT\nSource: ${escapeControls(t.source)} (${t.format}, ${n} turns${t.session_id ? `, session ${escapeControls(t.session_id)}` : ''})`;
   const preserved = sections.length > 0 ? `# PRESERVED (seed 002: score 100)\n\n${sections.join('\n\n')}` : '';
   const fixedTokens = count(header) + (preserved ? count(preserved) : 0) + 40;
 

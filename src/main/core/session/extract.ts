@@ -11,6 +11,7 @@ import { isRedactedText, isSubAgentFile, oneLine, userRequests, type UserRequest
 import { extractErrors, type ExtractedError } from './errors.ts';
 
 export type { ExtractedError } from './errors.ts';
+import { joinLines } from './one-line.ts';
 
 export interface Provenance {
   turn: number;
@@ -258,7 +259,7 @@ export function parseAlternatives(s: string): { name: string; reason: string }[]
 }
 
 function decisionFields(block: string): Pick<ExtractedDecision, 'title' | 'decision' | 'rationale' | 'alternatives' | 'impact' | 'validation' | 'agent' | 'importance'> {
-  const flat = block.replace(/\s*\n\s*/g, ' ');
+  const flat = joinLines(block);
   const m = DECISION.exec(block.split('\n')[0]!);
   const start = m ? flat.indexOf(m[2]!.slice(0, 20)) : 0;
   const body = flat.slice(Math.max(0, start));

@@ -1,6 +1,6 @@
 // Redaction applies to what leaves (packets, handoffs, saved memories, output), never to what is measured: capacity,
 // compaction and extraction read the transcript as written, and every string they hand out passes through here.
-import type { RedactionEvent, Redactor } from '../redact/index.ts';
+import { gateLabel, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import type { CompactionResult } from './compact.ts';
 import type { Extraction } from './extract.ts';
 
@@ -33,7 +33,9 @@ export function gateExtraction(x: Extraction, redactor: Redactor, counter: GateC
 }
 
 /** A compaction as it may be shown: the text, element previews and preservation checks gated; counts as measured. */
-export function gateCompaction(r: CompactionResult, redactor: Redactor, counter: GateCounter, section = 'COMPACTION', source = 'transcript'): CompactionResult {
+export function gateCompaction(r: CompactionResult, redactor: Redactor, counter: GateCounter, section = 'COMPACTION', name = 'transcript'): CompactionResult {
+  // The transcript's file name labels the log's entries: it passes the gate like any text first.
+  const source = gateLabel(name, { redactor, source: 'transcript name', section });
   return {
     ...r,
     text: gateStrings(r.text, redactor, counter, `${source} (compacted)`, section),

@@ -1,6 +1,9 @@
 import type { HandoffPackage } from '../../../shared/session.ts';
+import { escapeControls as one } from '../../../shared/text-escape.ts';
 
-const list = (items: string[], empty = '(none)') => (items.length === 0 ? empty : items.map((i) => `- ${i}`).join('\n'));
+// Every list item and field value is one line (`one`): a title, a file or transcript name holding a newline cannot
+// add an item or a section. Multi-line fields (summary, approach, compacted context) are the package's content.
+const list = (items: string[], empty = '(none)') => (items.length === 0 ? empty : items.map((i) => `- ${one(i)}`).join('\n'));
 
 /**
  * The package as Markdown, sections named by the seed's field names so a reader (or an agent) can map them back.
@@ -14,7 +17,7 @@ export function renderHandoffMarkdown(p: HandoffPackage, hash: string | null): s
   if (hash) out.push(`<!-- contextpack handoff ${m.handoff_type} context_snapshot_hash sha256:${hash} -->`);
   out.push(`# HANDOFF PACKAGE (${m.handoff_type})`);
   out.push(
-    `## handoff_metadata\n- from_agent_id: ${m.from_agent_id}\n- to_agent_id: ${m.to_agent_id}\n- handoff_type: ${m.handoff_type}\n- timestamp: ${m.timestamp}\n- reason: ${m.reason}\n- context_token_count: ${m.context_token_count}`,
+    `## handoff_metadata\n- from_agent_id: ${one(m.from_agent_id)}\n- to_agent_id: ${one(m.to_agent_id)}\n- handoff_type: ${m.handoff_type}\n- timestamp: ${one(m.timestamp)}\n- reason: ${one(m.reason)}\n- context_token_count: ${m.context_token_count}`,
   );
   out.push(`## context_summary\n### executive_summary\n${s.executive_summary || '(no executive summary)'}`);
   out.push(
@@ -31,12 +34,12 @@ export function renderHandoffMarkdown(p: HandoffPackage, hash: string | null): s
   state.push(...st.completed.map((c) => `✓ ${c}`), ...st.in_progress.map((c) => `⧖ ${c}`), ...st.not_started.map((c) => `☐ ${c}`));
   if (st.next_actions.length) state.push(`Next actions: ${st.next_actions.map((a, i) => `${i + 1}. ${a}`).join(' ')}`);
   if (st.blockers.length) state.push(`Blockers: ${st.blockers.join('; ')}`);
-  out.push(`### current_task_state\n${state.join('\n')}`);
+  out.push(`### current_task_state\n${state.map(one).join('\n')}`);
   out.push(`### blocking_dependencies\n${list(s.blocking_dependencies)}`);
   out.push(`## work_products\n### completed\n${list(p.work_products.completed)}\n### in_progress\n${list(p.work_products.in_progress)}\n### not_started\n${list(p.work_products.not_started)}`);
   const e = p.agent_expertise_match;
   out.push(
-    `## agent_expertise_match\n- required_skills: ${e.required_skills.join(', ') || '(none found)'}\n- to_agent_capabilities: ${e.to_agent_capabilities.join(', ') || '(none recorded)'}\n- skill_match_score: ${e.skill_match_score === null ? 'unknown' : `${e.skill_match_score}${e.matched_skills.length ? ` (${e.matched_skills.join(', ')})` : ''}`} — ${e.basis}`,
+    `## agent_expertise_match\n- required_skills: ${one(e.required_skills.join(', ')) || '(none found)'}\n- to_agent_capabilities: ${one(e.to_agent_capabilities.join(', ')) || '(none recorded)'}\n- skill_match_score: ${e.skill_match_score === null ? 'unknown' : `${e.skill_match_score}${e.matched_skills.length ? ` (${one(e.matched_skills.join(', '))})` : ''}`} — ${one(e.basis)}`,
   );
   out.push(`## ownership_transfers\n${list(p.ownership_transfers.map((t) => `${t.section_id}: ${t.previous_owner ?? '—'} → ${t.owner_agent_id} (${t.ownership_type}, ${t.lock_reason})`))}`);
   out.push(`## next_actions\n### immediate\n${list(p.next_actions.immediate)}\n### short_term\n${list(p.next_actions.short_term)}\n### success_criteria\n${list(p.next_actions.success_criteria)}`);

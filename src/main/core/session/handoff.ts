@@ -25,6 +25,7 @@ import { extract, openErrorsOf, openIssuesOf, type Extraction } from './extract.
 import { gateCompaction, gateExtraction, gateStrings, mostlyRedacted } from './gate.ts';
 import { renderHandoffMarkdown } from './handoff-render.ts';
 import { saveExtraction } from './save.ts';
+import { joinLines } from './one-line.ts';
 
 export interface HandoffRequest {
   type: HandoffType;
@@ -138,7 +139,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
 
   const issues: HandoffIssue[] = [];
   for (const i of x ? openIssuesOf(x) : []) {
-    issues.push({ id: i.key ?? i.id, title: i.title, severity: i.severity, detail: i.text.replace(/\s*\n\s*/g, ' '), source: `${transcript!.source}:${i.at.line}` });
+    issues.push({ id: i.key ?? i.id, title: i.title, severity: i.severity, detail: joinLines(i.text), source: `${transcript!.source}:${i.at.line}` });
   }
   if (db) for (const i of storeIssues(db)) if (!issues.some((e) => norm(e.title) === norm(i.title) || norm(i.title).includes(norm(e.title)))) issues.push(i);
 

@@ -5,18 +5,21 @@ import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import type { StoredSessionView } from '../../../shared/api/contract.ts';
 import type { SessionEndResult, SessionSummary } from '../../../shared/session.ts';
-import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
+import { gateLabel, getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { countTokens } from '../tokens/index.ts';
-import type { Transcript } from '../transcripts/index.ts';
+import { NOTES_MAX, overCap } from '../../../shared/limits.ts';
+import { TranscriptError, type Transcript } from '../transcripts/index.ts';
 import { extract, openErrorsOf, openIssuesOf } from './extract.ts';
 import { gateExtraction, gateStrings, mostlyRedacted } from './gate.ts';
 import { saveExtraction } from './save.ts';
+import { joinLines } from './one-line.ts';
 
 /**
  * Plain notes as a one-turn transcript, so notes and transcripts share one extractor (line numbers are the file's).
  * Notes are the agent's report of its session, so they are read as the agent's words.
  */
 export function notesTranscript(text: string, source: string): Transcript {
+  if (text.length > NOTES_MAX) throw new TranscriptError(overCap(`${source}: notes`, NOTES_MAX, text.length));
   return { format: 'markdown-chat', source, session_id: null, problems: [], turns: [{ index: 0, line: 0, role: 'assistant', kind: 'text', ts: null, text, tool_name: null, tool_use_id: null, is_error: false }] };
 }
 
@@ -59,7 +62,7 @@ export function summarizeSession(input: Transcript, opts: SessionEndOptions = {}
     done,
     decisions_made: x.decisions.map((d) => ({ id: `${t.source}:${d.at.line}`, title: d.title, decision: d.decision, rationale: d.rationale, alternatives: d.alternatives, importance: d.importance, source: `${t.source}:${d.at.line}` })),
     issues_encountered: [
-      ...openIssuesOf(x).map((i) => ({ id: i.key ?? i.id, kind: i.kind, title: i.title, severity: i.severity, detail: i.text.replace(/\s*\n\s*/g, ' '), source: `${t.source}:${i.at.line}` })),
+      ...openIssuesOf(x).map((i) => ({ id: i.key ?? i.id, kind: i.kind, title: i.title, severity: i.severity, detail: joinLines(i.text), source: `${t.source}:${i.at.line}` })),
       // Errors a later run fixed are history, not issues.
       ...openErrorsOf(x).map((e) => ({ id: e.id, kind: 'error' as const, title: `${e.command ? `${e.command}: ` : ''}${e.message}`.slice(0, 100), severity: 'high', detail: `${e.tool ?? 'tool'} failed ${e.occurrences}×, not resolved by a later run — ${e.root_cause ? `root cause: ${e.root_cause}` : 'root cause not identified'}`, source: `${t.source}:${e.at.line}` })),
     ],
@@ -79,7 +82,8 @@ export function summarizeSession(input: Transcript, opts: SessionEndOptions = {}
   const lead = done[0] ?? (x.state.task ? `task: ${x.state.task}` : summary.decisions_made[0]?.title ?? 'no work recorded');
   const headline = `${agent}: ${lead.slice(0, 120)} — ${done.length} done, ${summary.decisions_made.length} decision${summary.decisions_made.length === 1 ? '' : 's'}, ${bugs} bug${bugs === 1 ? '' : 's'}, ${todos} TODO${todos === 1 ? '' : 's'}`;
   const counter = { n: 0, log: opts.redactionLog };
-  return { summary: gateStrings(summary, redactor, counter, t.source, 'SESSION'), extraction: gateExtraction(x, redactor, counter, 'SESSION'), headline: gateStrings(headline, redactor, counter, t.source, 'SESSION') };
+  const source = gateLabel(t.source, { redactor, source: 'transcript name', section: 'SESSION' });
+  return { summary: gateStrings(summary, redactor, counter, source, 'SESSION'), extraction: gateExtraction(x, redactor, counter, 'SESSION'), headline: gateStrings(headline, redactor, counter, source, 'SESSION') };
 }
 
 /** `session end`: summarize, store the summary, save the findings as memories (deduplicated), in one transaction. */

@@ -1,6 +1,6 @@
 // Project settings (migration 80): small, validated values the user sets once per project and the engine honours.
 import type { Database } from 'better-sqlite3';
-import { GLOB_MAX } from '../../../shared/globs.ts';
+import { GLOB_MAX, globError } from '../../../shared/globs.ts';
 
 export interface ProjectSettings {
   /** Globs (src/shared/globs.ts) left out of packet evidence unless a request turns it off, e.g. `test/**`. */
@@ -27,6 +27,8 @@ export function cleanGlobs(field: string, globs: readonly unknown[]): string[] {
     if (t === '') return;
     if (t.length > GLOB_MAX) throw new SettingsError(`${field}[${i}]`, `longer than ${GLOB_MAX} characters`);
     if (/[\r\n\0]/.test(t)) throw new SettingsError(`${field}[${i}]`, 'must be one line');
+    const error = globError(t);
+    if (error) throw new SettingsError(`${field}[${i}]`, error);
     if (!out.includes(t)) out.push(t);
   });
   if (out.length > 100) throw new SettingsError(field, 'at most 100 globs');

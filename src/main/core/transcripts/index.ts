@@ -3,7 +3,8 @@
 // behind one parser interface. Recognition is by content, so a transcript is found wherever it sits.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RedactionEvent, Redactor } from '../redact/index.ts';
+import { overCap, TRANSCRIPT_MAX } from '../../../shared/limits.ts';
+import { gateLabel, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { aiderParser } from './aider.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { CLINE_TASK_FILES, clineParser } from './cline.ts';
@@ -37,6 +38,8 @@ export class TranscriptError extends Error {
  * when none fits. Terminal control sequences are stripped and harness-injected turns marked (normalize.ts).
  */
 export function parseTranscript(text: string, source: string, format?: TranscriptFormat): Transcript {
+  // One cap for every door (CLI file, MCP, API): a transcript must fit in one MCP message (limits.ts).
+  if (text.length > TRANSCRIPT_MAX) throw new TranscriptError(overCap(`${source}: transcript`, TRANSCRIPT_MAX, text.length));
   const parser = format ? TRANSCRIPT_PARSERS.find((p) => p.format === format)! : detectTranscript(text);
   if (!parser) {
     throw new TranscriptError(`${source}: not a recognized transcript. Formats read:\n${TRANSCRIPT_FORMATS_LIST}`);
@@ -75,11 +78,15 @@ export function renderTurn(t: TranscriptTurn): string {
  */
 export function redactTranscript(t: Transcript, redactor: Redactor, section = 'TRANSCRIPT', log?: ((e: RedactionEvent) => void) | null): { transcript: Transcript; redactions: number } {
   let redactions = 0;
+  // The transcript's name (a file name, an MCP `transcript_name`) is provenance that reaches the redaction log, the
+  // handoff's `Source:` line and its stored snapshot: it passes the gate like the text, before any of them sees it.
+  const source = gateLabel(t.source, { redactor, source: 'transcript name', section });
   const turns = t.turns.map((turn) => {
-    const r = redactor.redactText(turn.text, { source: `${t.source}:${turn.line}`, section });
+    const r = redactor.redactText(turn.text, { source: `${source}:${turn.line}`, section });
     redactions += r.redactions.length;
     if (log) for (const e of r.redactions) log(e);
     return r.redactions.length > 0 ? { ...turn, text: r.text } : turn;
   });
-  return { transcript: { ...t, turns }, redactions };
+  const session_id = t.session_id ? gateLabel(t.session_id, { redactor, source: 'transcript session id', section }) : t.session_id;
+  return { transcript: { ...t, source, session_id, turns }, redactions };
 }

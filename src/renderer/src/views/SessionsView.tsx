@@ -10,6 +10,7 @@ import { Meter } from '../components/Meter.tsx';
 import { shortHash } from '../format.ts';
 import { useApp } from '../state/app.ts';
 import { useSessions } from '../state/sessions.ts';
+import { CapturedSessions } from './CapturedSessions.tsx';
 
 export function SessionsView() {
   const announce = useApp((s) => s.announce);
@@ -81,6 +82,7 @@ export function SessionsView() {
       {analysis ? <Analysis a={analysis} /> : null}
       {analysis && transcript ? <Handoff transcript={transcript} /> : null}
       {analysis && transcript ? <EndSession transcript={transcript} /> : null}
+      <CapturedSessions windowTokens={windowTokens} />
     </section>
   );
 }

@@ -1,0 +1,122 @@
+// What a new session is handed at start: after a compaction or on resume, the latest handoff stored for that session
+// (else the project's), cut to a budget; on a fresh start, the project's rehydration bundle. Claude Code inlines a
+// hook's output up to about 10,000 characters (past that it shows a preview), so both fit under a character cap too.
+// Budgets are counted as seed 000 counts injected text (4 characters a token): loading the BPE tables would cost a
+// session start more time than everything else it does.
+import type { Database } from 'better-sqlite3';
+import type { HandoffPackage } from '../../../shared/session.ts';
+import { rehydrate } from '../memory/index.ts';
+import { decodeHandoff } from '../session/index.ts';
+import { estimateTokens } from '../tokens/index.ts';
+
+export const DEFAULT_INJECT_TOKENS = 2_000;
+export const MAX_INJECT_CHARS = 9_500;
+
+export interface StoredHandoff {
+  hash: string;
+  created_at: string;
+  package: HandoffPackage;
+}
+
+/** Newest first: the latest handoff whose package names this session, else the project's latest (scope says which). */
+export function latestHandoff(db: Database, sessionId: string | null, scan = 200): { handoff: StoredHandoff; scope: 'session' | 'project' } | null {
+  const rows = db
+    .prepare("SELECT hash, created_at, bytes FROM packet_snapshots WHERE template LIKE 'handoff-%' ORDER BY created_at DESC, rowid DESC LIMIT ?")
+    .all(scan) as { hash: string; created_at: string; bytes: Buffer }[];
+  let first: StoredHandoff | null = null;
+  for (const r of rows) {
+    const pkg = decodeHandoff(r.bytes);
+    if (!pkg) continue;
+    const h = { hash: r.hash, created_at: r.created_at, package: pkg };
+    if (sessionId && pkg.source.session_id === sessionId) return { handoff: h, scope: 'session' };
+    first ??= h;
+  }
+  return first ? { handoff: first, scope: 'project' } : null;
+}
+
+/** Adds blocks in priority order while they fit both budgets; a block that does not fit is skipped, later ones may. */
+class Fitter {
+  readonly parts: string[] = [];
+  private tokens = 0;
+  private chars = 0;
+  private readonly maxTokens: number;
+  private readonly maxChars: number;
+  constructor(maxTokens: number, maxChars: number) {
+    this.maxTokens = maxTokens;
+    this.maxChars = maxChars;
+  }
+  add(block: string): boolean {
+    const t = estimateTokens(block + '\n');
+    if (this.tokens + t > this.maxTokens || this.chars + block.length + 1 > this.maxChars) return false;
+    this.parts.push(block);
+    this.tokens += t;
+    this.chars += block.length + 1;
+    return true;
+  }
+  /** As many of `lines` as fit, taken from the end (the newest context), under `heading`. */
+  addTail(heading: string, lines: string[]): void {
+    let lo = 0;
+    let hi = lines.length;
+    const room = (n: number) => {
+      const block = `${heading}\n${lines.slice(lines.length - n).join('\n')}`;
+      return estimateTokens(block + '\n') + this.tokens <= this.maxTokens && this.chars + block.length + 1 <= this.maxChars;
+    };
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (room(mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo > 0) this.add(`${heading}\n${lines.slice(lines.length - lo).join('\n')}`);
+  }
+  text(): string {
+    return this.parts.join('\n') + '\n';
+  }
+}
+
+const bullets = (items: string[], max = 12) => items.slice(0, max).map((s) => `- ${s.replace(/\s*\n\s*/g, ' ')}`).join('\n');
+const oneLine = (s: string, max = 300) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};
+
+/** The handoff as the context a continuing agent reads: task and next actions first, the newest compacted turns last. */
+export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'project', maxTokens = DEFAULT_INJECT_TOKENS, maxChars = MAX_INJECT_CHARS): string {
+  const p = h.package;
+  const s = p.context_summary.current_task_state;
+  const f = new Fitter(maxTokens, maxChars);
+  const session = p.source.session_id ? ` of session ${p.source.session_id}` : '';
+  f.add(
+    `# ContextPack handoff${session}\n` +
+      `${scope === 'session' ? 'Saved before this session\'s context was compacted' : 'The latest handoff stored for this project (none for this session)'}, ` +
+      `at ${p.handoff_metadata.timestamp}. Hash ${h.hash.slice(0, 16)}; the whole package: \`contextpack replay ${h.hash.slice(0, 16)}\`.`,
+  );
+  if (s.task) f.add(`## Current task\n${oneLine(s.task, 600)}${s.completion_percentage !== null ? ` (${s.completion_percentage} % complete)` : ''}`);
+  // The package lists the open work both as immediate steps and as short-term ones: each is said once here.
+  const next = [...new Set([...p.next_actions.immediate, ...p.next_actions.short_term])];
+  if (next.length) f.add(`## Next actions\n${bullets(next)}`);
+  if (s.in_progress.length) f.add(`## In progress\n${bullets(s.in_progress)}`);
+  if (p.context_summary.blocking_dependencies.length) f.add(`## Blockers\n${bullets(p.context_summary.blocking_dependencies)}`);
+  if (p.context_summary.open_issues.length) f.add(`## Open issues\n${bullets(p.context_summary.open_issues.map((i) => `[${i.severity}] ${oneLine(i.title, 160)} (${i.source})`), 8)}`);
+  if (p.context_summary.critical_decisions.length) f.add(`## Decisions\n${bullets(p.context_summary.critical_decisions.map((d) => `${oneLine(d.title, 120)}: ${oneLine(d.decision, 200)}${d.rationale ? ` — ${oneLine(d.rationale, 200)}` : ''}`), 8)}`);
+  if (s.completed.length) f.add(`## Done\n${bullets(s.completed, 10)}`);
+  if (p.agent_specific_notes.known_pitfalls.length) f.add(`## Known pitfalls\n${bullets(p.agent_specific_notes.known_pitfalls.map((x) => oneLine(x, 240)), 6)}`);
+  if (p.next_actions.success_criteria.length) f.add(`## Acceptance criteria\n${bullets(p.next_actions.success_criteria, 8)}`);
+  if (p.agent_specific_notes.useful_resources.length) f.add(`## Files\n${bullets(p.agent_specific_notes.useful_resources, 15)}`);
+  const context = p.compacted_context.split('\n').filter((l) => l.trim() !== '').map((l) => oneLine(l, 400));
+  if (context.length) f.addTail('## Recent context (compacted, newest last)', context);
+  return f.text();
+}
+
+export const mcpPointer = (project: string) =>
+  `ContextPack tools for this project over MCP (\`contextpack mcp --project ${project}\`): search, pack, rehydrate, remember, handoff, end_session, resolve_issue.`;
+
+/** A fresh session: the rehydration bundle (state, active decisions, open issues, learnings) and where the tools are. */
+export function startupContext(db: Database, project: string, opts: { maxTokens?: number; maxChars?: number; touch?: boolean; now?: () => Date } = {}): string {
+  const maxTokens = opts.maxTokens ?? DEFAULT_INJECT_TOKENS;
+  const maxChars = opts.maxChars ?? MAX_INJECT_CHARS;
+  const pointer = mcpPointer(project);
+  const room = maxTokens - estimateTokens(pointer + '\n') - 8;
+  let bundle = rehydrate(db, { maxTokens: room, touch: opts.touch ?? false, now: opts.now }).text.trim();
+  if (bundle.length + pointer.length + 2 > maxChars) bundle = bundle.slice(0, bundle.lastIndexOf('\n', maxChars - pointer.length - 40)) + '\n[… cut to fit the hook output]';
+  return `${bundle}\n\n${pointer}\n`;
+}

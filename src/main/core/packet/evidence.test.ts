@@ -1,0 +1,196 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SearchHit } from '../../../shared/types.ts';
+import { tempDirs } from '../testing/tmp.ts';
+import { buildPacket } from './assemble.ts';
+import { selectEvidence } from './evidence-select.ts';
+import { focusHits } from './focus.ts';
+import { packetStore } from './fixtures.testkit.ts';
+import { definitionsOf, mergeSpans, unitFor } from './whole-units.ts';
+import { namesFrom, relatedHits } from './related.ts';
+import type { Store } from '../store/index.ts';
+
+const tmp = tempDirs('cp-evidence-');
+const stores: Store[] = [];
+afterAll(() => {
+  for (const s of stores) s.close();
+  tmp.cleanup();
+});
+
+const hit = (over: Partial<SearchHit>): SearchHit => ({
+  chunkId: 1, documentId: 1, externalId: null, path: '/p/lib/a.js', relPath: 'lib/a.js', title: 'a.js', anchor: '', headingPath: '', lineStart: 1, lineEnd: 5, text: 'x', score: 1, ...over,
+});
+
+// A long function whose query words sit in its middle: its chunk is a fragment, the unit is the whole function.
+const filler = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `  const ${tag}${i} = compute${tag}(${i}, options.level${i % 7});`).join('\n');
+const RESPONSE_JS = [
+  "'use strict';",
+  '',
+  '/** Sends a response body. */',
+  'res.send = function send(body) {',
+  filler(30, 'pre'),
+  '  // writable stream: respond with the transfer encoding chunked when no content length is known',
+  '  if (!this.get("Content-Length")) this.set("Transfer-Encoding", "chunked");',
+  filler(30, 'post'),
+  '  return this;',
+  '};',
+  '',
+  '/** Sets a header. */',
+  'res.set = function set(field, value) {',
+  '  this.setHeader(field, value);',
+  '  return this;',
+  '};',
+  '',
+  '/** Redirects. */',
+  'res.redirect = function redirect(url) {',
+  '  this.location(url);',
+  '  return this;',
+  '};',
+  '',
+].join('\n');
+
+const FILES = {
+  'lib/response.js': RESPONSE_JS,
+  'lib/other.js': '/** Unrelated helper that mentions a stream once. */\nexports.helper = function helper() {\n  return 1 + 2;\n};\n',
+  'History.md': '# History\n\n## 1.0\n\n- writable stream respond transfer encoding chunked content length fix\n- writable stream respond transfer encoding chunked again\n',
+  'package-lock.json': '{ "name": "writable-stream-respond", "transfer": "encoding chunked content length" }\n',
+  'test/res.send.js': "describe('res.send', () => {\n  it('responds with transfer encoding chunked on a writable stream', () => {\n    send('content length');\n  });\n});\n",
+  'test/res.set.js': "it('sets transfer encoding chunked on a writable stream respond', () => {});\n",
+};
+
+describe('evidence for code tasks (issue #23)', () => {
+  it('shows the whole function a hit lands in, named after it, without changelog or lock file, tests as one pointer', async () => {
+    const f = await packetStore(tmp.make(), { files: FILES });
+    stores.push(f.store);
+    const p = await buildPacket({ query: 'writable stream respond transfer encoding chunked', maxTokens: 8000 }, { sources: f.sources });
+    const ev = p.included.filter((i) => i.kind === 'evidence').map((i) => i.source);
+    const send = ev.find((s) => s.startsWith('lib/response.js#res.send'));
+    // The function runs from its doc comment (line 3) to its closing brace (line 4 + 30 + 2 + 30 + 2 = 68).
+    expect(send).toBe('lib/response.js#res.send:3-68');
+    expect(ev.some((s) => s.startsWith('History.md') || s.startsWith('package-lock.json'))).toBe(false);
+    expect(ev.filter((s) => s.startsWith('test/'))).toHaveLength(1);
+    const intel = p.sections.find((s) => s.name === 'INTEL')!.text;
+    expect(intel).toMatch(/\[E\d+\] tested in test\/res\.set?\.js.*:\d+-\d+ · score/);
+    expect(intel).not.toContain("send('content length')");
+    expect(p.retrieval.evidence_stop).toMatch(/changelogs, lock files, generated files or images the query does not name/);
+    // The query that names the changelog gets it back.
+    const hist = await buildPacket({ query: 'history of writable stream respond', maxTokens: 8000 }, { sources: f.sources });
+    expect(hist.included.some((i) => i.source.startsWith('History.md'))).toBe(true);
+  });
+
+  it('stops at the relevance floor and says so, leaving budget unused', () => {
+    const hits = [1, 0.9, 0.5, 0.3, 0.2, 0.1].map((r, i) => hit({ chunkId: i + 1, documentId: i + 1, relPath: `lib/f${i}.js`, path: `/p/lib/f${i}.js`, score: 0.5 - i * 0.01, relevance: r * 20 }));
+    const s = selectEvidence(hits, 'parse crash', 0.25);
+    expect(s.kept.map((k) => k.hit.chunkId)).toEqual([1, 2, 3, 4]);
+    expect(s.kept.map((k) => k.relative)).toEqual([1, 0.9, 0.5, 0.3]);
+    expect(s.stop).toBe("evidence: 4 of 6 hits kept; 2 scored below 0.25 of the best hit's relevance");
+    // No relevance signal at all: nothing to measure a floor against, so everything stays.
+    expect(selectEvidence(hits.map((h) => ({ ...h, score: 0, relevance: 0 })), 'parse crash').kept).toHaveLength(6);
+  });
+
+  it('never exceeds max_tokens by the real token count, even for dense code', async () => {
+    // ~1.5 chars per token: a 4-chars-per-token budget would overshoot by more than half.
+    const dense = Array.from({ length: 400 }, (_, i) => `a${i}[${i}]=b(${i},${i + 1});`).join('\n');
+    const f = await packetStore(tmp.make(), { files: { 'src/dense.js': `function dense() {\n${dense}\n}\n`, 'src/more.js': `function more() {\n${dense.replaceAll('a', 'c')}\n}\n` } });
+    stores.push(f.store);
+    for (const maxTokens of [700, 1200, 2500, 5000]) {
+      const p = await buildPacket({ query: 'dense more b a0 c1', maxTokens, k: 50 }, { sources: f.sources });
+      expect(p.budgets.total_tokens, `max_tokens ${maxTokens}`).toBeLessThanOrEqual(maxTokens);
+      expect(p.included.some((i) => i.kind === 'evidence')).toBe(true);
+    }
+  });
+});
+
+describe('whole units', () => {
+  const src = [
+    'class Router {', // 1
+    '  handle(req) {', // 2
+    '    const a = 1;', // 3
+    '    const b = 2;', // 4
+    '    const c = 3;', // 5
+    '    const d = 4;', // 6
+    '    const e = 5;', // 7
+    '    const f = 6;', // 8
+    '    return a + b + c + d + e + f;', // 9
+    '  }', // 10
+    '  use(fn) { this.fns.push(fn); }', // 11
+    '}', // 12
+    'function small() { return 1; }', // 13
+    'function tiny() { return 2; }', // 14
+  ].join('\n');
+
+  it('finds definitions with tree-sitter, nested ones included', async () => {
+    const defs = await definitionsOf('lib/router.js', src);
+    expect(defs.map((d) => [d.name, d.start, d.end, d.depth])).toEqual([
+      ['Router', 1, 12, 0], ['Router.handle', 2, 10, 1], ['Router.use', 11, 11, 1], ['small', 13, 13, 0], ['tiny', 14, 14, 0],
+    ]);
+    expect(await definitionsOf('notes.md', src)).toEqual([]);
+  });
+
+  it('widens a hit to its innermost definition under the cap, with the class when the cap allows only that', async () => {
+    const defs = await definitionsOf('lib/router.js', src);
+    expect(unitFor(defs, 5, 6)).toEqual({ start: 2, end: 10, names: ['Router.handle'] });
+    // Too long for the cap: the hit stays as it is, named after what it is inside of.
+    expect(unitFor(defs, 5, 6, 5)).toEqual({ start: 5, end: 6, names: ['Router.handle'] });
+    // A chunk of small neighbours: both, whole, the first named as main.
+    expect(unitFor(defs, 13, 14)).toEqual({ start: 13, end: 14, names: ['small', 'tiny'] });
+  });
+
+  it('merges spans of a file that touch, in line order, the best span naming the result', () => {
+    const a = hit({ chunkId: 1 });
+    const b = hit({ chunkId: 2 });
+    const c = hit({ chunkId: 3 });
+    const merged = mergeSpans([
+      { start: 40, end: 50, hits: [c], names: ['far'], best: 0.9 },
+      { start: 12, end: 20, hits: [b], names: ['second'], best: 1 },
+      { start: 1, end: 10, hits: [a], names: ['first'], best: 0.4 },
+    ]);
+    expect(merged.map((s) => [s.start, s.end, s.names, s.hits.length])).toEqual([[1, 20, ['second', 'first'], 2], [40, 50, ['far'], 1]]);
+  });
+});
+
+describe('focus files', () => {
+  it('adds the other matching chunks of the best source files, not tests, not what is shown already', () => {
+    const kept = [
+      { hit: hit({ documentId: 1, lineStart: 1, lineEnd: 10 }), role: 'source' as const, relative: 1 },
+      { hit: hit({ documentId: 2, relPath: 'test/a.js', lineStart: 1, lineEnd: 10 }), role: 'test' as const, relative: 0.8 },
+    ];
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
+    const matches = [
+      { documentId: 1, lineStart: 1, lineEnd: 10, score: 10 },
+      { documentId: 1, lineStart: 40, lineEnd: 50, score: 5 },
+      { documentId: 1, lineStart: 70, lineEnd: 80, score: 1 },
+    ];
+    const seen: number[][] = [];
+    const out = focusHits(kept, 'q', (docs) => (seen.push(docs), matches), () => lines, 3, 0.15);
+    expect(seen).toEqual([[1]]);
+    expect(out.map((o) => [o.hit.lineStart, o.hit.lineEnd, o.relative, o.hit.text.split('\n')[0]])).toEqual([[40, 50, 0.5, 'line 40']]);
+    expect(focusHits(kept, 'q', null, () => lines)).toEqual([]);
+  });
+});
+
+describe('related code', () => {
+  it('follows a hit to its same-name definitions and the functions it calls, scored below it and few', async () => {
+    const f = await packetStore(tmp.make(), {
+      files: {
+        'lib/app.js': 'function handle(req) {\n  const route = matchRoute(req.path);\n  return dispatch(route, req);\n}\n',
+        'lib/router.js': 'function matchRoute(path) {\n  return table[path];\n}\n\nfunction dispatch(route, req) {\n  return route(req);\n}\n',
+        'lib/sync.js': 'function handle(req) {\n  return null;\n}\n',
+        'test/app.test.js': 'function matchRoute() {}\n',
+      },
+    });
+    stores.push(f.store);
+    const seed = hit({ documentId: 1, anchor: 'handle', text: 'function handle(req) {\n  const route = matchRoute(req.path);\n  return dispatch(route, req);\n}', lineStart: 1, lineEnd: 4 });
+    expect(namesFrom(seed)).toEqual(['handle', 'matchRoute', 'dispatch']);
+    const found = f.sources.definitionsNamed!(['handle', 'matchRoute', 'dispatch'], 10).map((h) => `${h.relPath}#${h.anchor}`);
+    // matchRoute and dispatch share a chunk (small neighbours), anchored by the first: found by either name.
+    expect(found).toEqual(expect.arrayContaining(['lib/router.js#matchRoute', 'lib/sync.js#handle']));
+    expect(f.sources.definitionsNamed!(['dispatch'], 10).map((h) => `${h.relPath}#${h.anchor}`)).toEqual(['lib/router.js#matchRoute']);
+    const app = f.sources.definitionsNamed!(['handle'], 10).find((h) => h.relPath === 'lib/app.js')!;
+    const related = relatedHits([{ hit: { ...app, text: seed.text }, role: 'source', relative: 1 }], f.sources.definitionsNamed!, 0.25);
+    // Not the seed itself, not a test; half the seed's relevance.
+    expect(related.map((r) => [r.hit.relPath, r.hit.anchor, r.relative])).toEqual(expect.arrayContaining([['lib/sync.js', 'handle', 0.5], ['lib/router.js', 'matchRoute', 0.5]]));
+    expect(related.some((r) => r.hit.relPath === 'lib/app.js' || r.hit.relPath!.startsWith('test/'))).toBe(false);
+    // A seed too weak for its related code to clear the floor leads nowhere.
+    expect(relatedHits([{ hit: app, role: 'source', relative: 0.4 }], f.sources.definitionsNamed!, 0.25)).toEqual([]);
+  });
+});
