@@ -11,7 +11,14 @@ import { checkValue, keyIsMeta } from './value-check.ts';
 const r = createRng(2222);
 const a = alphabets(r);
 const redactor = createRedactor();
-const redacted = (line: string) => redactor.redactText(line, { source: 't', section: 'T' }).redactions.length > 0;
+/** Whether a rule fired; a line that ran over the time budget (a loaded machine) is judged again. */
+function redacted(line: string): boolean {
+  for (let i = 0; i < 3; i++) {
+    const events = redactor.redactText(line, { source: 't', section: 'T' }).redactions;
+    if (!events.some((e) => e.pattern === 'redaction_timeout')) return events.length > 0;
+  }
+  return true;
+}
 
 describe('provider shapes filled by hand', () => {
   const fillers = [
