@@ -48,4 +48,9 @@ describe('precision from context on real code', () => {
     expectLines(['kubectl create secret generic azure-secret --from-literal=azurestorageaccountkey=<...>', 'AccountKey=${STORAGE_KEY}'], false);
     expectLines([`DefaultEndpointsProtocol=https;AccountName=x;AccountKey=${a.b64(64)}==;EndpointSuffix=core.windows.net`], true);
   });
+
+  it('ciphertext meant to be committed under a credential name is not the credential', () => {
+    expectLines(['    db-password: ENC[AES256_GCM,data:O+5l4g==,iv:c/dS4BCBMbnKsXYuzBuCuVQt8RV9bOv5HgdpL+iwmns=,tag:KkQfh6OymvCt4uC13p318g==,type:str]', `DB_PASSWORD=encrypted:${a.b64(48)}`], false);
+    expectLines([`db-password: ENC${a.b62(16)}`, `DB_PASSWORD=encrypted${a.b62(12)}`, `api_token: "${a.b62(32)}"`], true);
+  });
 });

@@ -487,6 +487,8 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
   const after = input.after ?? '';
   // (The key of `userinfo` is the user name of a URL, not a key name.)
   if (name !== 'env' && name !== 'userinfo' && keyIsMeta(input.key)) return false;
+  // Ciphertext meant to be committed (sops `ENC[AES256_GCM,…]`, dotenvx `encrypted:…`), as for env values.
+  if (name !== 'userinfo' && /^["'`]?(?:ENC\[[A-Z0-9_]+(?:,|$)|encrypted:[A-Za-z0-9+/=]{16})/.test(v)) return false;
   switch (name) {
     case 'keyed': {
       const key = (input.key ?? '').replace(/^["'`]+|["'`]+$/g, '');
