@@ -269,7 +269,8 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
         const whole = h.end !== undefined ? line.slice(h.index, h.end) : '';
         const at = whole.lastIndexOf(value);
         const before = at > 0 ? whole.slice(Math.max(0, at - 24), at) : '';
-        if (!checkValue(r.valueCheck, { value, key, quoted: r.valueQuoted === true, after, before })) return false;
+        const lead = line.slice(Math.max(0, h.index - 48), h.index);
+        if (!checkValue(r.valueCheck, { value, key, quoted: r.valueQuoted === true, after, before, lead })) return false;
       }
       return true;
     });

@@ -44,8 +44,17 @@ const CASES: Record<string, RuleCases> = {
     positives: gen('aws_secret_access_key').map((v) => `aws_secret_access_key = ${v}`),
     negatives: ['aws_secret_access_key = ${AWS_SECRET}', 'aws region = eu-west-1'],
   },
+  aws_account_id: {
+    positives: ['"AWS_ACCOUNT_ID"=>0000-0000-0000', `aws_account_id = "${a.digits(12)}"`, `awsAccountId: ${a.digits(4)}-${a.digits(4)}-${a.digits(4)}`],
+    negatives: [`account_id = "${a.digits(12)}"`, 'aws_account_id = var.account_id', `AWS_ACCOUNT_ID=${a.digits(8)}`],
+  },
   aws_mws_key: { positives: [`amzn.mws.${a.hex(8)}-${a.hex(4)}-${a.hex(4)}-${a.hex(4)}-${a.hex(12)}`], negatives: ['amzn.mws.example'] },
-  google_api_key: { positives: gen('google_api_key'), negatives: ['AIza' + a.b62(10)] },
+  google_api_key: {
+    // Exactly 39 characters: inside a longer run (either side) it is not a key; an escape before it is a boundary.
+    positives: [...gen('google_api_key'), 'AIzaSyNHxIf32IQ1a1yjl3ZJIqKZqzLAK1XhDk-', '{"t":"x\\nAIzaSyNHxIf32IQ1a1yjl3ZJIqKZqzLAK1XhDkQ"}', `url?key=AIza${a.b62(35)}&x=1`],
+    // The last: a public Firebase SDK sample key, on gitleaks' allow-list (the rule takes upstream's list as is).
+    negatives: ['AIza' + a.b62(10), `k = AIza${a.b62(35)}abcd123`, `k = ${a.b62(20)}AIza${a.b62(35)}`, 'apiKey: "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs"'],
+  },
   google_oauth_client_secret: { positives: gen('google_oauth_client_secret'), negatives: ['GOCSPX-short'] },
   google_oauth_access_token: { positives: gen('google_oauth_access_token'), negatives: ['ya29.short'] },
   google_oauth_refresh_token: { positives: ['1//0' + a.b64url(60)], negatives: ['1//0abc', 'http://0host'] },
@@ -53,6 +62,10 @@ const CASES: Record<string, RuleCases> = {
   azure_connection_string: {
     positives: [`DefaultEndpointsProtocol=https;AccountName=x;AccountKey=${a.b64(86)}==`, `Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=${a.b64(44)}`],
     negatives: ['AccountName=demo;EndpointSuffix=core.windows.net'],
+  },
+  azure_tenant_id: {
+    positives: ['ad_tenant_id: "dac6fb3d-713c-4555-8a97-4089aa3849be"', `AZURE_TENANT_ID=${a.hex(8)}-${a.hex(4)}-${a.hex(4)}-${a.hex(4)}-${a.hex(12)}`],
+    negatives: [`tenant_id: "${a.hex(8)}-${a.hex(4)}-${a.hex(4)}-${a.hex(4)}-${a.hex(12)}"`, 'azure_tenant_id = var.tenant_id'],
   },
   azure_sas_signature: { positives: [`https://x.blob.core.windows.net/c?sv=2022&sig=${a.b62(30)}%3D`], negatives: ['?signature=abc', '?sig=short'] },
   azure_ad_client_secret: { positives: gen('azure_ad_client_secret'), negatives: ['abc1Q~short'] },
@@ -66,7 +79,8 @@ const CASES: Record<string, RuleCases> = {
   supabase_token: { positives: ['sbp_' + a.hex(40), 'sb_secret_' + a.b64url(32)], negatives: ['sbp_' + a.hex(8)] },
   planetscale_token: { positives: ['pscale_tkn_' + a.b64url(43)], negatives: ['pscale_tkn_short'] },
   databricks_token: { positives: ['dapi' + a.hex(32)], negatives: ['dapi' + a.hex(8)] },
-  github_token: { positives: gen('github_token'), negatives: ['ghp_' + a.b62(20), 'ghx_' + a.b62(36)] },
+  // `ghp_xxxx…` is the format filled with the placeholder letter (placeholder-token.ts).
+  github_token: { positives: gen('github_token'), negatives: ['ghp_' + a.b62(20), 'ghx_' + a.b62(36), 'ghp_' + 'x'.repeat(36), `GITHUB_TOKEN=gho_${'X'.repeat(36)}`] },
   github_fine_grained_pat: { positives: gen('github_fine_grained_pat'), negatives: ['github_pat_short'] },
   gitlab_token: { positives: gen('gitlab_token'), negatives: ['glpat-short'] },
   gitlab_runner_registration_token: { positives: ['GR1348941' + a.b64url(20)], negatives: ['GR1348941abc'] },
@@ -219,7 +233,7 @@ const CASES: Record<string, RuleCases> = {
   email_address: { positives: ['mail jane.doe@example.com', 'ops+alerts@corp.example.co.uk'], negatives: ['@types/node', 'react@19.0.0', 'user at example dot com', 'lets clone git@github.com:acme/widgets.git', 'git remote add origin git@gitlab.example.com:foo/bar.git', '![logo](https://x.io/_next/image?url=%2Fimages%2Flogo%402x.png&w=32)'] },
   private_ipv4: { positives: ['10.0.3.17', 'host 172.16.0.1', '192.168.1.42:8080', '169.254.169.254'], negatives: ['8.8.8.8', '172.32.0.1', '110.1.2.3', 'v1.10.2'] },
   private_ipv6: { positives: ['fd12:3456:789a:1::1', 'fe80::1ff:fe23:4567:890a', 'FC00::1'], negatives: ['2001:db8::1', 'fcfe', '#fd0a0a'] },
-  base64_blob_line: { positives: [a.b64(64), '  ' + a.b64(40) + '==', `"${a.b64(48)}",`], negatives: ['a'.repeat(64), '  createAuthenticationMiddlewareFactory', '  someVeryLongIdentifierNameHere,', a.b64(20), a.hex(40)] },
+  base64_blob_line: { positives: [a.b64(64), '  ' + a.b64(40) + '==', `"${a.b64(48)}",`], negatives: ['a'.repeat(64), '  createAuthenticationMiddlewareFactory', '  someVeryLongIdentifierNameHere,', a.b64(20), a.hex(40), a.b64(39)] },
 };
 
 const GITLEAKS_IDS = new Set(GITLEAKS_RULES.map((rule) => rule.id));

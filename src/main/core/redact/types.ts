@@ -48,7 +48,7 @@ export interface RedactionRule {
    * A named check the value must pass for the match to count (value-check.ts): `password`, `credential`,
    * `keyed` (password or credential, chosen by the captured key name), `random`, `env`, `userinfo` (not a placeholder).
    */
-  valueCheck?: 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie' | 'token';
+  valueCheck?: 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie' | 'token' | 'shape';
   /** The value was a quoted literal (changes what counts as code in `valueCheck`). */
   valueQuoted?: boolean;
   /** Why the rule exists / what it covers. */

@@ -1,4 +1,5 @@
 import { shannonEntropy } from './entropy.ts';
+import { isPlaceholderToken, typedInOrder } from './placeholder-token.ts';
 
 /*
  * Does a value next to a key word look like a credential? Key-context rules
@@ -22,11 +23,14 @@ import { shannonEntropy } from './entropy.ts';
  *   (numbers, booleans, short words, paths, `$VAR` references) and names that say what the value is not
  *   (`…_VERSION`, `…_MODEL_NAME`, `…_HOST`).
  * - `email`: an address, unless it is an scp-style remote (`git@github.com:org/repo`) or an image (`logo@2x.png`).
- * - `token`: the body of a provider token shape, unless it is a name made of words (`hf_requiredCharacteristicTypes…`).
+ * - `token`: the body of a provider token shape, unless it is a name made of words (`hf_requiredCharacteristicTypes…`)
+ *   or a body written by hand (`shape`).
+ * - `shape`: a provider token shape, unless its body is written by hand (placeholder-token.ts: `ghp_xxxx…`,
+ *   `glc_1111…`, a repeated unit).
  * - `cookie`: a Cookie / Set-Cookie value holding a session-like cookie (`session`, `sid`, `token`, `auth`…) that is
  *   not a placeholder, or any cookie whose value reads as random.
  */
-export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie' | 'token';
+export type ValueCheckName = 'password' | 'credential' | 'keyed' | 'random' | 'env' | 'userinfo' | 'prose' | 'flag' | 'email' | 'cookie' | 'token' | 'shape';
 
 export interface ValueCheckInput {
   value: string;
@@ -38,6 +42,8 @@ export interface ValueCheckInput {
   after?: string;
   /** Up to 24 characters of the match just before the value (`nonce="` says what the value is). */
   before?: string;
+  /** Up to 48 characters of the line just before the match (what a token shape was assigned to). */
+  lead?: string;
 }
 
 // A value named by one of these right before it is a digest or an identifier, not a credential.
@@ -80,7 +86,7 @@ const PLACEHOLDER_SHAPES: RegExp[] = [
 
 // Inside a value: reads like a placeholder even with more around it (`sk-xxxx…`, `your_api_key_here`).
 const PLACEHOLDER_INSIDE =
-  /x{4,}|X{4,}|\*{3,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:[a-z0-9]+[_ -]){0,4}(?:key|token|secret|pass(?:word)?|pwd|id)|[_-](?:goes[_-])?here$|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?(?:me|with)|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
+  /x{4,}|X{4,}|\*{3,}|#{4,}|^\.{3}|\.{3}$|…|\$\{[A-Za-z_][\w.]*\}|\{\{[^{}]*\}\}|\byour[_ -]?(?:[a-z0-9]+[_ -]){0,4}(?:key|token|secret|pass(?:word)?|pwd|id)|[_-](?:goes[_-])?here$|(?:^|[^a-z])(?:change[_-]?me|replace[_-]?(?:me|with)|insert[_-]?here|placeholder|redacted|example|dummy|fake|sample)(?:[^a-z]|$)|not[_-]?a[_-]?real/i;
 
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -244,12 +250,21 @@ const META_KEY_SUFFIX =
 // public halves (`public_key`, `publicToken`), keyboard and animation keys (`key_down_event`, `keyframe`), and
 // anti-forgery tokens (`csrf-token`, `authenticity_token`), which a page prints into every form it serves.
 const NOT_A_CREDENTIAL_KEY =
-  /(?:^|[_.\-]|[a-z](?=[A-Z]))(?:public|pub|primary|foreign|schema|sequence|bucket|idx|natural|sort|partition|range|hash|cache|row|map|dict|lookup|csrf|xsrf|authenticity)[_.\-]?(?:key|token)(?:$|[_.\-A-Z])|(?:^|[_.\-]|[a-z](?=[A-Z]))key[_.\-]?(?:alias|board|code|frame|pair|press(?:ed)?|ring|selector|stone|word|up|down|left|right|event|mesh)(?:$|[_.\-A-Z])/i;
+  /(?:^|[_.\-])(?:public|pub|primary|foreign|schema|sequence|bucket|idx|natural|sort|partition|range|hash|cache|row|map|dict|lookup|csrf|xsrf|authenticity)[_.\-]?(?:key|token)s?(?:$|[_.\-])|(?:^|[_.\-])key[_.\-]?(?:alias|board|code|frame|pair|press(?:ed)?|ring|selector|stone|word|up|down|left|right|event|mesh)(?:$|[_.\-])/;
+/**
+ * Key names are matched in snake form (`bitbucketToken` → `bitbucket_token`): a hump is a boundary, and only a hump —
+ * `bitbucketToken` names a Bitbucket token, not an S3 bucket's key.
+ */
+const snakeKey = (k: string) => k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+// A name that says its value is not the real one: `fakeToken`, `dummy_password`, `exampleKey`, `invalidSecret`,
+// `nonMatchingToken`, `wrong_pass`. Test suites and docs name their stand-ins so; a real credential is not named so.
+const NOT_REAL_KEY = /(?:^|[_.\-])(?:fake|dummy|mock|mocked|example|sample|placeholder|invalid|bogus|wrong|incorrect|non[_.\-]?matching|not[_.\-]?real)(?:$|[_.\-])/;
 
 export function keyIsMeta(key: string | undefined): boolean {
   if (!key) return false;
   const k = key.replace(/^["'`[]+|["'`\]]+$/g, '');
-  if (NOT_A_CREDENTIAL_KEY.test(k)) return true;
+  if (NOT_A_CREDENTIAL_KEY.test(snakeKey(k)) || NOT_REAL_KEY.test(snakeKey(k))) return true;
   // `api_key`, `secret_key`, `private_key`: the trailing word is the credential itself.
   if (/(?:api|access|secret|private|signing|encryption|master|session|client|app|auth|account|storage|license|service|server|host|deploy|ssh|gpg|pgp|webhook|shared|consumer)[_.\-]?key$/i.test(k)) return false;
   if (/(?:^|[_.\-])(?:pass(?:word)?|pwd|secret|token)$/i.test(k)) return false;
@@ -353,6 +368,10 @@ function credentialLike(v: string, quoted: boolean, after = ''): boolean {
   if (v.length < 8 || /[\s]|,./.test(v) || isPlaceholder(v) || isEnvName(v)) return false;
   if (!quoted && isCode(v) && !literalLetters(v, after)) return false;
   if (isWordy(v)) return false;
+  // `jjwt-jackson-0.11.2`, `lodash@4.17.21`: a package and its version, not a credential.
+  const artifact = /^([a-z][a-z0-9.-]*)[-@:]v?\d+(?:\.\d+){1,3}(?:-[a-z0-9.]+)?$/.exec(v);
+  if (artifact && artifact[1]!.split(/[.-]/).some((p) => p.length >= 4 && isWordy(p))) return false;
+  // (Not `typedInOrder` here: gitleaks' own positives put `12345678-ABCD-ABCD-ABCD-1234567890AB` under a token name.)
   // `pkcs12-file`, `x-api-key`, `sha256_digest`: a lower-case name of short parts, half of them words.
   if (/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/.test(v)) {
     const parts = v.split(/[-_.]/);
@@ -394,9 +413,11 @@ function caseSwitches(v: string): number {
   return n;
 }
 
-function randomLike(v: string, before = ''): boolean {
+function randomLike(v: string, before = '', after = ''): boolean {
   if (NOT_SECRET_LABEL.test(before)) return false;
-  if (v.length < 16 || isPlaceholder(v) || isWordy(v) || isCode(v)) return false;
+  // The value stopped at filler (`xoxp-5723…-####################`): the body was never filled in.
+  if (/^(?:#{4}|\*{4})/.test(after)) return false;
+  if (v.length < 16 || isPlaceholder(v) || isWordy(v) || isCode(v) || typedInOrder(v)) return false;
   // Letters and separators only (gitleaks drops these outright): random only if the case flips all the time.
   if (/^[A-Za-z_.-]+$/.test(v) && caseSwitches(v) < v.length / 4) return false;
   // Tokens are long unbroken runs; `gpt-3.5-turbo-0301`, dates and versions are short pieces between separators.
@@ -443,11 +464,31 @@ function envValueLike(v: string): boolean {
 
 const PASSWORD_KEY = /pass|pwd|pw(?:$|[^a-z])|pswd|cred/i;
 
+/**
+ * The token shape opens a quoted literal assigned to a credential name (`hf_token = 'hf_…`): two pieces of evidence,
+ * the name and the provider's format, outweigh filler in the body (secretlint counts `hf_token = 'hf_xxxx…'` as a
+ * secret). Bare or unquoted filler tokens in docs (`ghp_xxxx…`, `KEY=pplx-xxxx…`) stay placeholders.
+ */
+function namedLiteral(lead: string | undefined): boolean {
+  return lead !== undefined && /(?:pass|pwd|secret|token|key|auth|cred)[A-Za-z0-9_.-]*["'`]?\s*(?:=>|:=|[:=])\s*["'`]$/i.test(lead);
+}
+
+/** `dXNlcjpwYXNz` → user `user`, password `pass`; null unless it is base64 of printable `user:password`. */
+function decodeBasic(v: string): { user: string; password: string } | null {
+  if (!/^[A-Za-z0-9+/]{4,}={0,2}$/.test(v) || v.length % 4 !== 0) return null;
+  const text = Buffer.from(v, 'base64').toString('latin1');
+  const colon = text.indexOf(':');
+  if (colon < 0 || !/^[\x20-\x7e]+$/.test(text)) return null;
+  return { user: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
 export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolean {
   let v = input.value.trim();
   const after = input.after ?? '';
   // (The key of `userinfo` is the user name of a URL, not a key name.)
   if (name !== 'env' && name !== 'userinfo' && keyIsMeta(input.key)) return false;
+  // Ciphertext meant to be committed (sops `ENC[AES256_GCM,…]`, dotenvx `encrypted:…`), as for env values.
+  if (name !== 'userinfo' && /^["'`]?(?:ENC\[[A-Z0-9_]+(?:,|$)|encrypted:[A-Za-z0-9+/=]{16})/.test(v)) return false;
   switch (name) {
     case 'keyed': {
       const key = (input.key ?? '').replace(/^["'`]+|["'`]+$/g, '');
@@ -461,12 +502,17 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       // `<input type=password name=password>`: the tag's end is not part of the value.
       const w = v.replace(/\/?>+$/, '').replace(/[:.;!?]+$/, '');
       if (/^to$/i.test(input.key ?? '') && /^[a-z]+$/.test(w)) return false;
+      // "… if password is provided", "the password is required": a participle after the verb is prose.
+      if (/^(?:is|was|are)$/i.test(input.key ?? '') && /^[a-z]{3,}ed$/.test(w) && isWordy(w)) return false;
       return passwordLike(w, false, after);
     }
     case 'flag':
       // `--password --all-databases`: the flag prompts, the next word is another flag.
       if (v.replace(/^["'`@]+/, '').startsWith('-')) return false;
-      return checkValue('userinfo', input);
+      // `--token=foo/system:masters`: a token flag given lower-case names joined by `/` or `:` (a user and its
+      // groups), not a token. A password flag keeps any value: people pick words.
+      if (input.key !== undefined && !PASSWORD_KEY.test(input.key) && /^[a-z][a-z-]{0,23}(?:[/:][a-z][a-z-]{0,23})+$/.test(v)) return false;
+      return checkValue('userinfo', { ...input, key: undefined });
     case 'userinfo': {
       // `u:p@`, `:x@` are fixtures; `{}`/`%s`/`${VAR}`/`{{password}}` are templates (quotes around them too).
       const q = v.replace(/^["'`@]+|["'`]+$/g, '');
@@ -480,10 +526,14 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
     }
     case 'password':
       return passwordLike(v, input.quoted, after);
-    case 'credential':
+    case 'credential': {
+      // `Basic dXNlcjpwYXNz` is `user:pass`: judged as the user:password it encodes.
+      const basic = /basic\s+$/i.test(input.before ?? '') ? decodeBasic(v) : null;
+      if (basic) return checkValue('userinfo', { value: basic.password, key: basic.user, quoted: true });
       return credentialLike(v, input.quoted, after);
+    }
     case 'random':
-      return randomLike(v, input.before);
+      return randomLike(v, input.before, after);
     case 'env': {
       const key = input.key ?? '';
       if (ENV_META_NAME.test(key)) return false;
@@ -492,6 +542,10 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       // Under a name that is not a credential's, a value that reads as a name (`ENGINE=InnoDB`) is configuration.
       const bare = v.replace(/^["']|["']$/g, '');
       if (!/pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i.test(key) && /^[A-Za-z]{2,32}$/.test(bare) && readsAsName(bare)) return false;
+      // `DATABRICKS_TOKEN=dapi1234567890…`: typed in alphabet order, a stand-in (a password name keeps its value).
+      if (!PASSWORD_KEY.test(key) && bare.length >= 16 && typedInOrder(bare)) return false;
+      // `FZF_DEFAULT_OPTS="--ansi"`: command-line options under a name that is not a credential's.
+      if (!/pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i.test(key) && /^--?[a-z][a-z-]*(?:[= ]|$)/.test(bare)) return false;
       return envValueLike(v);
     }
     case 'email':
@@ -500,6 +554,11 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
     case 'cookie':
       return cookieLike(v);
     case 'token':
-      return !isWordy(v);
+      return !isWordy(v) && !(isPlaceholderToken(v) && !namedLiteral(input.lead));
+    case 'shape':
+      // Filler right after the match belongs to the body the shape stopped at (`xoxp-…-####################`).
+      // A template where the secret goes (`AccountKey=<...>`, `${KEY}`, `{{ .Values.key }}`) holds none.
+      if (/^(?:<[^<>]*>|\$\{[^}]*\}|\{\{.*\}\}|%[A-Z_]+%)$/.test(v)) return false;
+      return !(isPlaceholderToken(v + after) && !namedLiteral(input.lead));
   }
 }
