@@ -240,7 +240,7 @@ describe('packets through the API', () => {
     const b = built.manifest.budgets;
     expect(b.total_chars).toBeLessThanOrEqual(b.total_budget);
     expect('bytes' in built).toBe(false);
-    // The audit logs the README promises, in the database's own data folder as for `contextpack pack`.
+    // The audit logs docs/packets.md promises, in the database's own data folder as for `contextpack pack`.
     const logLines = (name: string) => readFileSync(join(dataDir, 'api-data', 'logs', `${name}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(logLines('injection-log').map((r) => r.context_snapshot_hash)).toContain(built.hash);
     const redactions = logLines('redaction');

@@ -38,7 +38,7 @@ export function createVectorAdapter(store: Store, modelDirs: readonly string[], 
       if (closed) throw unavailable('semantic search is closed (the app is shutting down)');
       const opened = await engine();
       if (!opened.ok) throw unavailable(opened.reason);
-      // No λ → the retriever's default: MMR 0.5 for hybrid (as in the CLI and the README), none for vector.
+      // No λ → the retriever's default: MMR 0.5 for hybrid (as in the CLI and docs/semantic-search.md), none for vector.
       return opened.engine.search({ text: req.text, k: req.k, mode: req.mode, mmrLambda: req.mmrLambda, filters: req.filters });
     },
     async semantic() {

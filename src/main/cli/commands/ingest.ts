@@ -49,7 +49,7 @@ export const ingestCommand: Command = {
       else {
         ctx.io.stdout(formatReport(report));
         if (embedding?.ok) ctx.io.stdout(formatBackfill(embedding.report));
-        else if (embedding) ctx.io.stderr(`${embedding.reason} (BM25 search works; see README "Embeddings")\n`);
+        else if (embedding) ctx.io.stderr(`${embedding.reason} (BM25 search works; see docs/semantic-search.md, "Embeddings")\n`);
       }
       return report.failed.length > 0 ? 1 : 0;
     });

@@ -121,7 +121,7 @@ export function recordGate(
 ): { id: number; gate_id: string; status: GateStatus; value: string | null; spec_file: string; recorded_at: string } {
   if (input.status !== 'pass' && input.status !== 'fail') throw new UnknownGateError(input.gate, `status: must be pass or fail, got ${JSON.stringify(input.status)}`);
   const spec = loadGoalsSpec(db, deps);
-  if (!spec) throw new UnknownGateError(input.gate, `no ${GOALS_FILES.join(' / ')} at an indexed root: write one (see README, "Goals") and ingest its folder`);
+  if (!spec) throw new UnknownGateError(input.gate, `no ${GOALS_FILES.join(' / ')} at an indexed root: write one (see docs/packets.md, "Goals") and ingest its folder`);
   if (!spec.gates.some((g) => g.id === input.gate)) {
     throw new UnknownGateError(input.gate, `gate ${JSON.stringify(input.gate)} is not in ${spec.file} (gates: ${spec.gates.map((g) => g.id).join(', ') || 'none'})`);
   }

@@ -1,5 +1,5 @@
 // 000's fitness spec: gates (id, description, threshold) and directives, read from GOALS.md (preferred) or
-// GOALS.yaml. Both formats are documented in the README ("Goals"); anything else in the file is prose and ignored.
+// GOALS.yaml. Both formats are documented in docs/packets.md ("Goals"); anything else in the file is prose and ignored.
 
 export interface GoalGate {
   /** `[a-z0-9][a-z0-9._-]*`, unique in the file. */

@@ -7,7 +7,7 @@ import { queryTerms } from '../search/fts-query.ts';
 
 /**
  * Issue #23: evidence stops when hits fall below this share of the best hit's relevance, leaving budget unused
- * rather than filling it with chunks that merely share a common word. Measured on bench:localize (see README).
+ * rather than filling it with chunks that merely share a common word. Measured on bench:localize (see docs/packets.md).
  */
 export const RELEVANCE_FLOOR = 0.25;
 

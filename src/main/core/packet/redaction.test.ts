@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SearchMode, SearchHit } from '../../../shared/types.ts';
@@ -224,7 +224,8 @@ describe('redaction gate in packet assembly', () => {
   it('reports the false-positive rate on ordinary code and prose', async () => {
     const root = join(import.meta.dirname, '../../../..');
     const files: Record<string, string> = {};
-    const pick = ['README.md', 'src/main/core/search/bm25.ts', 'src/main/core/search/hybrid.ts', 'src/main/core/ingest/chunker.ts', 'src/main/core/ingest/ingest.ts', 'src/main/core/store/open.ts', 'src/main/core/packet/ao-v1.ts', 'src/main/core/packet/layered-v1.ts', 'src/main/core/memory/search.ts', 'resources/protocol/ao-v1.md'];
+    const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`);
+    const pick = ['README.md', ...docs, 'src/main/core/search/bm25.ts', 'src/main/core/search/hybrid.ts', 'src/main/core/ingest/chunker.ts', 'src/main/core/ingest/ingest.ts', 'src/main/core/store/open.ts', 'src/main/core/packet/ao-v1.ts', 'src/main/core/packet/layered-v1.ts', 'src/main/core/memory/search.ts', 'resources/protocol/ao-v1.md'];
     for (const p of pick) {
       try {
         files[p] = readFileSync(join(root, p), 'utf8');

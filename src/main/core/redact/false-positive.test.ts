@@ -59,8 +59,9 @@ const DOC_FILES = [
 /** Spec 000 PII types: redacted by design, not credential false positives. */
 const PII = new Set(['email', 'private_ip']);
 
-// Prose this repository ships (no test may read outside the clone).
-const PROSE_FILES = ['README.md', 'src/main/core/embed/README.md', 'resources/protocol/ao-v1.md', 'resources/protocol/layered-v1-system.md', 'resources/models/README.md'];
+// Prose this repository ships (no test may read outside the clone): the README and the docs/ it links.
+const DOCS = fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`);
+const PROSE_FILES = ['README.md', ...DOCS, 'src/main/core/embed/README.md', 'resources/protocol/ao-v1.md', 'resources/protocol/layered-v1-system.md', 'resources/models/README.md'];
 
 interface Rate {
   lines: number;

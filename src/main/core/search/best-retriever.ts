@@ -14,7 +14,7 @@ import { DEFAULT_FETCH_K } from './vector.ts';
 
 /**
  * What the fallback is for. Packets always diversify (text MMR) so one file cannot fill the evidence; searches keep
- * plain BM25 order, because text MMR lowered SciFact nDCG@10 (see README "Retrieval for packets").
+ * plain BM25 order, because text MMR lowered SciFact nDCG@10 (see docs/packets.md, "Retrieval for packets").
  */
 export type RetrievalPurpose = 'packet' | 'search';
 
@@ -84,7 +84,7 @@ function coverageBlocker(db: Database): string | null {
 }
 
 /**
- * Hybrid stays off where most chunks are source code. Measured with the default model (README "Semantic search",
+ * Hybrid stays off where most chunks are source code. Measured with the default model (docs/semantic-search.md,
  * bench:localize): on flask's fix commits hybrid's search top-10 found a changed file for 0.53 of tasks against
  * code-aware BM25's 0.71, and its packets 0.79 against 0.81; cobra's packets gained (0.96 against 0.87) but its
  * search did not. A prose model does not know code, and fusion drops BM25's per-file spreading.
@@ -104,7 +104,8 @@ function codeBlocker(db: Database): string | null {
 
 /**
  * Hybrid search of an open semantic engine, as a Retriever that records its fusion and MMR settings. Packets and
- * searches share DEFAULT_HYBRID: no MMR, because every MMR setting measured on SciFact cost relevance (README).
+ * searches share DEFAULT_HYBRID: no MMR, because every MMR setting measured on SciFact cost relevance
+ * (docs/semantic-search.md).
  */
 export function semanticHybridRetriever(engine: SemanticSearch, options: Partial<RetrievalOptions> = {}): Retriever {
   const mmrLambda = options.mmrLambda ?? DEFAULT_HYBRID.mmrLambda;

@@ -23,7 +23,7 @@ export interface HybridRetrieverOptions {
 }
 
 /**
- * Hybrid defaults, chosen on SciFact's 809 train queries with the real default model (README "Semantic search"):
+ * Hybrid defaults, chosen on SciFact's 809 train queries with the real default model (docs/semantic-search.md):
  * a convex combination of min-max normalized scores beat RRF at every k tried (0.733 against at most 0.719 nDCG@10);
  * equal weights sit on the plateau (bm25 weight 0.5-0.6 within 0.003) and assume nothing about a corpus; and no
  * MMR, since every λ tried (0.7-0.95) cost nDCG@10.
