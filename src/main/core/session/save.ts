@@ -70,57 +70,39 @@ export function saveExtraction(db: Database, x: Extraction, opts: SaveOptions = 
       report.created.push(saved);
     }
     const iss = known(db, 'issue');
-    for (const i of openIssuesOf(x)) {
-      const t = title(i.key ? `${i.key}: ${i.title}` : i.kind === 'todo' ? `TODO: ${i.title}` : i.title);
+    // Open issues and unresolved errors are both issue memories, deduplicated by title against each other too.
+    const saveIssue = (t: string, content: Record<string, unknown>, importance: number, kind: string) => {
       const dup = iss.titles.get(norm(t));
       if (dup) {
         report.duplicates.push(dup);
-        continue;
+        return;
       }
-      const r = addMemory(
-        db,
-        {
-          memory_type: 'issue',
-          title: t,
-          content: { description: i.text, severity: i.severity, investigation_status: `Found in the transcript at turn ${i.at.turn}, line ${i.at.line}.`, status: 'open' },
-          importance: i.severity === 'critical' ? 9 : i.severity === 'high' ? 7 : 5,
-          tags: [...tags, i.kind],
-          agent_id: agent,
-        },
-        deps,
-      );
+      const r = addMemory(db, { memory_type: 'issue', title: t, content, importance, tags: [...tags, kind], agent_id: agent }, deps);
       const saved: SavedMemory = { memory_type: 'issue', id: r.memory_id, title: r.title };
       iss.titles.set(norm(t), saved);
       report.created.push(saved);
+    };
+    for (const i of openIssuesOf(x)) {
+      saveIssue(
+        title(i.key ? `${i.key}: ${i.title}` : i.kind === 'todo' ? `TODO: ${i.title}` : i.title),
+        { description: i.text, severity: i.severity, investigation_status: `Found in the transcript at turn ${i.at.turn}, line ${i.at.line}.`, status: 'open' },
+        i.severity === 'critical' ? 9 : i.severity === 'high' ? 7 : 5,
+        i.kind,
+      );
     }
     // An error no later run fixed is an open issue for whoever comes next.
     for (const e of openErrorsOf(x)) {
-      const t = title(`Error: ${e.command ? `${e.command}: ` : ''}${e.message}`);
-      const dup = iss.titles.get(norm(t));
-      if (dup) {
-        report.duplicates.push(dup);
-        continue;
-      }
-      const r = addMemory(
-        db,
+      saveIssue(
+        title(`Error: ${e.command ? `${e.command}: ` : ''}${e.message}`),
         {
-          memory_type: 'issue',
-          title: t,
-          content: {
-            description: `${e.tool ?? 'A tool'} failed${e.command ? ` running ${e.command}` : ''}: ${e.message}${e.occurrences > 1 ? ` (${e.occurrences} times)` : ''}. No later run succeeded.`,
-            severity: 'high',
-            investigation_status: `${e.root_cause ? `Root cause: ${e.root_cause}. ` : 'Root cause not identified. '}Last seen in the transcript at turn ${e.at.turn}, line ${e.at.line}.`,
-            status: 'open',
-          },
-          importance: 7,
-          tags: [...tags, 'error'],
-          agent_id: agent,
+          description: `${e.tool ?? 'A tool'} failed${e.command ? ` running ${e.command}` : ''}: ${e.message}${e.occurrences > 1 ? ` (${e.occurrences} times)` : ''}. No later run succeeded.`,
+          severity: 'high',
+          investigation_status: `${e.root_cause ? `Root cause: ${e.root_cause}. ` : 'Root cause not identified. '}Last seen in the transcript at turn ${e.at.turn}, line ${e.at.line}.`,
+          status: 'open',
         },
-        deps,
+        7,
+        'error',
       );
-      const saved: SavedMemory = { memory_type: 'issue', id: r.memory_id, title: r.title };
-      iss.titles.set(norm(t), saved);
-      report.created.push(saved);
     }
     const learn = known(db, 'learning');
     for (const l of x.learnings) {
