@@ -9,7 +9,7 @@ import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, t
 import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree, LevelLimitFinding } from '../memory.ts';
 // For the agent-facing methods (issue #11): memory.create, memory.rehydrate, hierarchy.show, search retrieval.
 import type { RetrievalRanking } from '../types.ts';
-import { MEMORY_TYPES, type HierarchySection, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
+import { CHANGE_TYPES, MEMORY_TYPES, type ChangeType, type HierarchySection, type PropagationHint, type SectionDraft, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
 import type { GatedFields } from '../types.ts';
 import type { AuditEntry, LifecycleAction, MaintenanceReport, MemorySearchHit } from '../memory.ts';
 import { HANDOFF_TYPES, type CapacityReport, type CompactionSummary, type ElementReport, type HandoffPackage, type HandoffResult, type PreservedCheck, type SessionEndResult } from '../session.ts';
@@ -387,10 +387,29 @@ export const apiInputs = {
       to: agentSchema.optional(),
       type: z.enum(['exclusive', 'shared-write', 'read-only']).optional(),
       reason: z.string().max(500).optional(),
+      expires: z.string().max(40).optional().describe('When an acquired ownership lapses (ISO 8601); default never.'),
     })
     .strict()
     .refine((v) => v.action !== 'transfer' || v.to !== undefined, { message: 'a transfer needs the receiving agent', path: ['to'] }),
-  'hierarchy.owners': empty,
+  /** The owned sections, and the ownership audit trail (newest first), of one section or all. */
+  'hierarchy.owners': z.object({ section: z.string().trim().min(1).max(300).optional().describe("One section's audit entries (e.g. §2.1); default every section's.") }).strict(),
+  /** An extractive DRAFT for an L2 or L3 section from the indexed files (never saved: the user edits it first). */
+  'hierarchy.draft': z
+    .object({
+      level: z.union([z.literal(2), z.literal(3)], { error: 'level must be 2 or 3' }),
+      title: z.string().trim().min(1).max(200).optional().describe('The draft\'s title; default Draft.'),
+      path: z.string().max(1000).optional().describe('Only files under this path relative to the ingest root (e.g. src/auth/).'),
+      query: z.string().max(QUERY_MAX).optional().describe('Or the chunks BM25 ranks first for this text.'),
+      size: z.number().int().min(1).max(50).optional().describe('L2: sentences in the summary; L3: chunks excerpted (default 4).'),
+    })
+    .strict(),
+  /** Which hierarchy levels a kind of change should update (seed 002's propagation rules), with the sections a path touches. */
+  'hierarchy.hints': z
+    .object({
+      change: z.enum(CHANGE_TYPES as [ChangeType, ...ChangeType[]]),
+      path: z.string().max(1000).optional().describe('The changed file, to name the sections that cite it.'),
+    })
+    .strict(),
   /** The fitness spec (GOALS.md or GOALS.yaml at an indexed root) with each gate's latest recorded result. */
   'goals.show': empty,
   /** One gate result; the gate must be in the current spec. */
@@ -458,6 +477,8 @@ export interface HierarchyShow {
   index?: NavigationIndex;
   /** §4 markers: the indexed files they match. */
   files?: L4Node[];
+  /** One §4 file: its chunks in order, with their text. */
+  chunks?: { anchor: string; lineStart: number; lineEnd: number; text: string }[];
 }
 
 export interface ChunkView {
@@ -721,6 +742,8 @@ export interface ApiOutputs {
   'hierarchy.editSection': HierarchySection;
   'hierarchy.own': { ownership: OwnershipView | null };
   'hierarchy.owners': { owners: OwnershipView[]; audit: OwnershipAuditView[] };
+  'hierarchy.draft': SectionDraft;
+  'hierarchy.hints': { change: ChangeType; hints: PropagationHint[] };
 }
 
 export type ApiInput<M extends ApiMethod> = z.input<(typeof apiInputs)[M]>;

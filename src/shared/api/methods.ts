@@ -62,6 +62,8 @@ export const API_METHODS = [
   'hierarchy.editSection',
   'hierarchy.own',
   'hierarchy.owners',
+  'hierarchy.draft',
+  'hierarchy.hints',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];
