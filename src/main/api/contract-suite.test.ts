@@ -44,6 +44,8 @@ let mcp: Client;
 let cliEnv: NodeJS.ProcessEnv;
 let issueId: string;
 let packetHash: string;
+let decisionId: string;
+let decisionsDir: string;
 const doors: Door[] = [];
 
 /** Fields without list positions: a repeated flag cannot say which of its values was wrong, only which flag. */
@@ -179,6 +181,29 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     ],
     value: (o) => JSON.parse(o),
   },
+  'decisions.create': {
+    args: (i) => [
+      'decision', 'new', '--json',
+      ...(['title', 'decision', 'rationale', 'importance'] as const).flatMap((f) => (i[f] !== undefined ? [`--${f}`, String(i[f])] : [])),
+      ...((i.tags as string[] | undefined) ?? []).flatMap((t) => ['--tags', t]),
+      ...extraFlags(i, ['title', 'decision', 'rationale', 'importance', 'tags']),
+    ],
+    value: (o) => JSON.parse(o),
+  },
+  // `decision show` prints the record (or `{ chain }` with --chain); the method gives it beside its markdown.
+  'decisions.get': {
+    args: (i) => ['decision', 'show', ...(i.id !== undefined ? [String(i.id)] : []), '--json', ...(i.chain === true ? ['--chain'] : []), ...extraFlags(i, ['id', 'chain'])],
+    value: (o) => (JSON.parse(o).chain ? { chain: JSON.parse(o).chain } : { decision: JSON.parse(o) }),
+  },
+  'decisions.supersedeBy': {
+    args: (i) => ['decision', 'supersede', ...(i.decisionId !== undefined ? [String(i.decisionId)] : []), '--json', ...(i.by !== undefined ? ['--by', String(i.by)] : []), ...extraFlags(i, ['decisionId', 'by'])],
+    value: (o) => JSON.parse(o),
+  },
+  'decisions.exportFiles': {
+    args: (i) => ['decision', 'export', ...((i.decisionIds as string[] | undefined) ?? []), '--json', ...(i.dir !== undefined ? ['--out', String(i.dir)] : []), ...extraFlags(i, ['decisionIds', 'dir'])],
+    value: (o) => JSON.parse(o),
+  },
+  'decisions.import': { args: (i) => ['decision', 'import', ...((i.paths as string[] | undefined) ?? []), '--json', ...extraFlags(i, ['paths'])], value: (o) => JSON.parse(o) },
   'projects.list': { args: (i) => ['projects', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
   'projects.create': { args: (i) => ['projects', 'new', String(i.name), '--json', ...extraFlags(i, ['name'])], value: (o) => JSON.parse(o) },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
@@ -278,7 +303,8 @@ beforeAll(async () => {
 
   const issue = await api.dispatch('memory.create', { type: 'issue', title: 'Gateway drops reloads', content: { description: 'Reload fails after rotation', severity: 'high' } });
   issueId = (issue as { value: { memory_id: string } }).value.memory_id;
-  await api.dispatch('decisions.create', { title: 'Rotate gateway keys daily', decision: 'Rotate every 24 hours.', rationale: 'Limits a leaked key.', importance: 8, tags: ['security'] });
+  decisionsDir = join(tmp.make(), 'decisions');
+  decisionId = ((await api.dispatch('decisions.create', { title: 'Rotate gateway keys daily', decision: 'Rotate every 24 hours.', rationale: 'Limits a leaked key.', importance: 8, tags: ['security'] })) as { value: { decision_id: string } }).value.decision_id;
   const packet = await api.dispatch('packets.build', { query: 'pelican gateway', maxTokens: 2000 });
   packetHash = (packet as { value: { hash: string } }).value.hash;
 
@@ -408,6 +434,19 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   // The command orders by importance without a query, the API by date: the facts compare the set.
   { method: 'decisions.list', input: () => ({ tags: ['security'], importanceGte: 5, archived: 'any' }), facts: (v) => v.decisions.map((d: any) => d.decision_id).sort() },
   { method: 'decisions.list', input: () => ({ importanceGte: 11 }) },
+  // Each door records one: what they say of it is the same, its number aside.
+  { method: 'decisions.create', input: () => ({ title: 'Retry uploads', decision: 'Back off exponentially.', rationale: 'The gateway throttles.', importance: 6, tags: ['gateway'] }), facts: (v) => ({ title: v.title, importance: v.importance, tags: v.tags }) },
+  { method: 'decisions.create', input: () => ({ title: '', decision: 'x', rationale: 'y', importance: 0 }) },
+  { method: 'decisions.create', input: () => ({ title: 'T', decision: 'x', rationale: 'y', importance: 5, supersedes: 'yesterday' }) },
+  { method: 'decisions.get', input: () => ({ id: decisionId }), facts: (v) => ({ id: v.decision.decision_id, title: v.decision.title }) },
+  { method: 'decisions.get', input: () => ({ id: decisionId, chain: true }), facts: (v) => v.chain.map((d: any) => d.decision_id) },
+  { method: 'decisions.get', input: () => ({ id: 'DEC-2001-01-01-009' }) },
+  { method: 'decisions.supersedeBy', input: () => ({ decisionId: 'DEC-2001-01-01-009', by: decisionId }) },
+  { method: 'decisions.supersedeBy', input: () => ({ decisionId: 'last week', by: decisionId }) },
+  // Written by the first door; the others find the files as they are: the files named are the same.
+  { method: 'decisions.exportFiles', input: () => ({ dir: decisionsDir, decisionIds: [decisionId] }), facts: (v) => [...v.written, ...v.unchanged].map((f: string) => f.slice(decisionsDir.length)) },
+  { method: 'decisions.exportFiles', input: () => ({ dir: decisionsDir, decisionIds: ['DEC-2001-01-01-009'] }) },
+  { method: 'decisions.import', input: () => ({ paths: [decisionsDir] }), facts: (v) => ({ results: v.results.map((r: any) => `${r.action} ${r.decision_id}`), skipped: v.skipped }) },
   { method: 'projects.list', input: () => ({}), facts: (v) => ({ current: v.current, projects: v.projects.map((p: any) => p.name) }) },
   // (A created project exists for the next door: only the refusal is compared.)
   { method: 'projects.create', input: () => ({ name: '../up' }) },
@@ -489,6 +528,11 @@ describe('the contract over every door', () => {
       'library.rescan': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.create': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.get': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.supersedeBy': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.exportFiles': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.import': ['cli', 'http', 'in-process', 'ipc'],
       'hierarchy.summary': ['cli', 'http', 'in-process', 'ipc'],
       'hierarchy.addSection': ['cli', 'http', 'in-process', 'ipc'],
       'hierarchy.editSection': ['cli', 'http', 'in-process', 'ipc'],

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { getSettings, SettingsError, updateSettings } from '../core/settings/index.ts';
 import { chunkContext, listSources, sourceChunks } from './corpus.ts';
 import { createSessionHandlers } from './adapters/sessions.ts';
+import { createDecisionFileHandlers } from './adapters/decision-files.ts';
 import { createGoalsHandlers } from './adapters/goals.ts';
 import { createRedactHandlers } from './adapters/redact.ts';
 import { capabilities, type Engines } from './engines.ts';
@@ -168,6 +169,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     },
     // An in-memory store has no folder for logs/redaction.jsonl.
     ...createSessionHandlers(store.db, { dbPath: store.path === ':memory:' ? undefined : store.path }),
+    ...createDecisionFileHandlers(store.db),
     ...createGoalsHandlers(store.db),
     ...createRedactHandlers(),
   };

@@ -1,9 +1,8 @@
 import type { ChangeType, HierarchyTree } from '../../../shared/memory.ts';
 import { CHANGE_TYPES } from '../../../shared/memory.ts';
 import type { ApiOutput } from '../../../shared/api/index.ts';
-import { CliApiError, withApi, type ApiCall } from '../api-client.ts';
 import { CliError, printJson, readInput, type Command, type CommandContext } from '../command.ts';
-import { agentOf, str, strs, subcommand } from './memory-shared.ts';
+import { agentOf, str, strs, subcommand, num, withApiIssues } from './memory-shared.ts';
 import { printable } from '../printable.ts';
 
 const USAGE = [
@@ -57,7 +56,7 @@ export const hierarchyCommand: Command = {
       const file = str(ctx, 'body-file');
       return file !== undefined ? await readInput(ctx, file) : str(ctx, 'body');
     };
-    return viaApi(ctx, `hierarchy ${sub}`, async (call) => {
+    return withApiIssues(ctx, `hierarchy ${sub}`, async (call) => {
       switch (sub) {
         case 'show': {
           if (rest.length > 0) {
@@ -159,29 +158,12 @@ export const hierarchyCommand: Command = {
         }
       }
       return 2;
-    });
+    }, FLAGS);
   },
 };
 
 /** The flags whose API field is named otherwise. */
 const FLAGS: Record<string, string> = { status_pct: '--status', status_text: '--status-text', priorities: '--priority', blockers: '--blocker', key_decisions: '--decision', to: '--transfer' };
-
-/** A number flag as a number; anything else as given, for the method's schema to refuse by name. */
-function num(ctx: CommandContext, name: string): number | string | undefined {
-  const v = str(ctx, name);
-  return v !== undefined && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v;
-}
-
-/** Through the API; with --json a refused form is `{ error, issues }` on stdout, as the hierarchy commands always printed it. */
-async function viaApi(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<number>): Promise<number> {
-  try {
-    return await withApi(ctx, command, work, FLAGS);
-  } catch (err) {
-    if (!(err instanceof CliApiError) || !ctx.json || err.apiError.code !== 'invalid_input' || !err.apiError.issues?.length) throw err;
-    printJson(ctx, { error: err.apiError.message, issues: err.apiError.issues });
-    return 2;
-  }
-}
 
 /**
  * A §4 marker: the file it names (exact relative path, dotted form or `*` folder form, as references resolve), with
