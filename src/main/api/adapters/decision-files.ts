@@ -20,8 +20,13 @@ function fileErrors<T>(fn: () => T): T {
  * Decisions read one at a time, linked after the fact, and kept as files beside the code (export / import): what
  * `contextpack decision show|supersede|export|import` do, for every door.
  */
-export function createDecisionFileHandlers(db: Database, deps: { now?: () => Date } = {}): Pick<ApiHandlers, DecisionFileMethods> {
+export function createDecisionFileHandlers(db: Database, deps: { now?: () => Date; allowed?: (path: string) => boolean } = {}): Pick<ApiHandlers, DecisionFileMethods> {
   const now = deps.now;
+  // Serve mode with `--root`: files are read and written only under the folders named, as library.ingest reads.
+  const under = (method: string, field: string, paths: string[]) => {
+    const outside = deps.allowed ? paths.filter((p) => !deps.allowed!(p)) : [];
+    if (outside.length > 0) throw new ApiFailure('forbidden', `${method}: ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the allowed roots`, [{ field, message: 'outside the allowed roots' }]);
+  };
   return {
     'decisions.get': async (input) =>
       asApiFailure(() => {
@@ -31,7 +36,14 @@ export function createDecisionFileHandlers(db: Database, deps: { now?: () => Dat
       }),
     'decisions.supersedeBy': async (input) => asApiFailure(() => supersedeDecision(db, input.decisionId, input.by, { actor: input.agent, now })),
     'decisions.exportFiles': async (input) =>
-      asApiFailure(() => exportDecisions(db, input.dir, { ids: input.decisionIds, projectId: input.project, includeSecrets: input.includeSecrets })),
-    'decisions.import': async (input) => fileErrors(() => importDecisions(db, input.paths, { actor: input.agent, now })),
+      asApiFailure(() => {
+        under('decisions.exportFiles', 'dir', [input.dir]);
+        return exportDecisions(db, input.dir, { ids: input.decisionIds, projectId: input.project, includeSecrets: input.includeSecrets });
+      }),
+    'decisions.import': async (input) =>
+      fileErrors(() => {
+        under('decisions.import', 'paths', input.paths);
+        return importDecisions(db, input.paths, { actor: input.agent, now });
+      }),
   };
 }
