@@ -401,7 +401,7 @@ export const apiInputs = {
     .strict(),
   'hierarchy.addSection': z
     .object({
-      level: z.union([z.literal(2), z.literal(3)]),
+      level: z.union([z.literal(2), z.literal(3)], { error: 'level must be 2 or 3' }),
       title: nonEmpty('title', 200),
       body: z.string().max(200_000).optional(),
       parent: z.string().max(20).optional(),
