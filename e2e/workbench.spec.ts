@@ -80,12 +80,12 @@ test('a decision shows a validation error, is fixed and saved', async () => {
   await form.getByLabel('Title').fill('Keep the ledger in SQLite');
   await form.getByLabel('Decision', { exact: true }).fill('One SQLite file with WAL holds the ledger.');
   await form.getByRole('button', { name: 'Save decision' }).click();
-  await expect(form.getByText('rationale is required')).toBeVisible();
+  await expect(form.getByText('is required', { exact: true })).toBeVisible();
   await expect(form.getByLabel('Rationale')).toHaveAttribute('aria-invalid', 'true');
   await form.getByLabel('Rationale').fill('Local-first: one file to back up, no server.');
   await form.getByLabel('Tags').fill('storage, ledger');
   await form.getByRole('button', { name: 'Save decision' }).click();
-  await expect(form.getByText('rationale is required')).toHaveCount(0);
+  await expect(form.getByText('is required', { exact: true })).toHaveCount(0);
   const row = page.getByTestId('decision-row').filter({ hasText: 'Keep the ledger in SQLite' });
   await expect(row).toContainText(/DEC-\d{4}-\d{2}-\d{2}-\d{3}/);
   await expect(row).toContainText('#storage');

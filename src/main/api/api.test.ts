@@ -187,8 +187,8 @@ describe('decisions and hierarchy through the API', () => {
     if (bad.ok) return;
     expect(bad.error.issues).toEqual(
       expect.arrayContaining([
-        { field: 'rationale', message: 'rationale is required' },
-        { field: 'importance', message: 'importance must be at most 10' },
+        { field: 'rationale', message: 'is required' },
+        { field: 'importance', message: 'must be an integer from 1 to 10' },
       ]),
     );
     const saved = await ok('decisions.create', { ...base, tags: ['storage'] });

@@ -44,6 +44,8 @@ let mcp: Client;
 let cliEnv: NodeJS.ProcessEnv;
 let issueId: string;
 let packetHash: string;
+let decisionId: string;
+let decisionsDir: string;
 const doors: Door[] = [];
 
 /** Fields without list positions: a repeated flag cannot say which of its values was wrong, only which flag. */
@@ -179,6 +181,29 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
     ],
     value: (o) => JSON.parse(o),
   },
+  'decisions.create': {
+    args: (i) => [
+      'decision', 'new', '--json',
+      ...(['title', 'decision', 'rationale', 'importance'] as const).flatMap((f) => (i[f] !== undefined ? [`--${f}`, String(i[f])] : [])),
+      ...((i.tags as string[] | undefined) ?? []).flatMap((t) => ['--tags', t]),
+      ...extraFlags(i, ['title', 'decision', 'rationale', 'importance', 'tags']),
+    ],
+    value: (o) => JSON.parse(o),
+  },
+  // `decision show` prints the record (or `{ chain }` with --chain); the method gives it beside its markdown.
+  'decisions.get': {
+    args: (i) => ['decision', 'show', ...(i.id !== undefined ? [String(i.id)] : []), '--json', ...(i.chain === true ? ['--chain'] : []), ...extraFlags(i, ['id', 'chain'])],
+    value: (o) => (JSON.parse(o).chain ? { chain: JSON.parse(o).chain } : { decision: JSON.parse(o) }),
+  },
+  'decisions.supersedeBy': {
+    args: (i) => ['decision', 'supersede', ...(i.decisionId !== undefined ? [String(i.decisionId)] : []), '--json', ...(i.by !== undefined ? ['--by', String(i.by)] : []), ...extraFlags(i, ['decisionId', 'by'])],
+    value: (o) => JSON.parse(o),
+  },
+  'decisions.exportFiles': {
+    args: (i) => ['decision', 'export', ...((i.decisionIds as string[] | undefined) ?? []), '--json', ...(i.dir !== undefined ? ['--out', String(i.dir)] : []), ...extraFlags(i, ['decisionIds', 'dir'])],
+    value: (o) => JSON.parse(o),
+  },
+  'decisions.import': { args: (i) => ['decision', 'import', ...((i.paths as string[] | undefined) ?? []), '--json', ...extraFlags(i, ['paths'])], value: (o) => JSON.parse(o) },
   'projects.list': { args: (i) => ['projects', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
   'projects.create': { args: (i) => ['projects', 'new', String(i.name), '--json', ...extraFlags(i, ['name'])], value: (o) => JSON.parse(o) },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
@@ -189,6 +214,42 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
       return ['pack', '--format', 'json', '--query', String(i.query), ...(i.maxTokens !== undefined ? ['--max-tokens', String(i.maxTokens)] : []), ...(f.include ?? []).flatMap((g) => ['--path', g]), ...extraFlags(i, ['query', 'maxTokens', 'filters'])];
     },
     value: (o) => ({ hash: JSON.parse(o).manifest.context_snapshot_hash }),
+  },
+  // `hierarchy show` prints the tree and the index (no marker), a section, or a §4 file with its chunks as `chunk_list`.
+  'hierarchy.tree': { args: (i) => ['hierarchy', 'show', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
+  'hierarchy.show': {
+    args: (i) => ['hierarchy', 'show', ...(i.marker !== undefined ? [String(i.marker)] : []), '--json', ...extraFlags(i, ['marker'])],
+    value: (o) => {
+      const j = JSON.parse(o);
+      return j.chunk_list ? { files: [j], chunks: j.chunk_list } : j.files ? { files: j.files } : j.index ? { index: j.index } : { section: j };
+    },
+  },
+  'hierarchy.summary': {
+    args: (i) => ['hierarchy', 'summary', '--json', ...(i.goal !== undefined ? ['--goal', String(i.goal)] : []), ...(i.status_pct !== undefined ? ['--status', String(i.status_pct)] : []), ...extraFlags(i, ['goal', 'status_pct'])],
+    value: (o) => JSON.parse(o),
+    fields: { status: 'status_pct' },
+  },
+  'hierarchy.addSection': {
+    args: (i) => ['hierarchy', 'add', '--json', ...(i.level !== undefined ? ['--level', String(i.level)] : []), ...(i.title !== undefined ? ['--title', String(i.title)] : []), ...(i.body !== undefined ? ['--body', String(i.body)] : []), ...extraFlags(i, ['level', 'title', 'body'])],
+    value: (o) => JSON.parse(o),
+  },
+  'hierarchy.editSection': {
+    args: (i) => ['hierarchy', 'edit', ...(i.marker !== undefined ? [String(i.marker)] : []), '--json', ...(i.status_pct !== undefined ? ['--status', String(i.status_pct)] : []), ...(i.agent !== undefined ? ['--agent', String(i.agent)] : []), ...extraFlags(i, ['marker', 'status_pct', 'agent'])],
+    value: (o) => JSON.parse(o),
+    fields: { status: 'status_pct' },
+  },
+  'hierarchy.own': {
+    args: (i) => ['hierarchy', 'own', ...(i.section !== undefined ? [String(i.section)] : []), '--json', ...(i.agent !== undefined ? ['--agent', String(i.agent)] : []), ...(i.type !== undefined ? ['--type', String(i.type)] : []), ...extraFlags(i, ['section', 'agent', 'action', 'type'])],
+    value: (o) => ({ ownership: JSON.parse(o) }),
+  },
+  'hierarchy.owners': { args: (i) => ['hierarchy', 'owners', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
+  'hierarchy.draft': {
+    args: (i) => ['hierarchy', 'draft', '--json', ...(i.level !== undefined ? ['--level', String(i.level)] : []), ...(i.query !== undefined ? ['--query', String(i.query)] : []), ...extraFlags(i, ['level', 'query'])],
+    value: (o) => JSON.parse(o),
+  },
+  'hierarchy.hints': {
+    args: (i) => ['hierarchy', 'hints', '--json', ...(i.change !== undefined ? ['--change', String(i.change)] : []), ...(i.path !== undefined ? ['--path', String(i.path)] : []), ...extraFlags(i, ['change', 'path'])],
+    value: (o) => JSON.parse(o),
   },
 };
 const ingestFlags = (i: Record<string, unknown>) => [...(i.maxFileMb !== undefined ? ['--max-file-mb', String(i.maxFileMb)] : []), ...(i.followSymlinks === true ? ['--follow-symlinks'] : [])];
@@ -208,7 +269,9 @@ function parseCliError(code: number, stderr: string, stdout = '', fields: Record
   // A positional argument is named <like-this>.
   const flags = [...stderr.split('\n')[0]!.matchAll(/(?:^|[\s'"])(--[a-z][a-z-]*|<[a-z][a-z-]*>)/g)].map((m) => m[1]!.replace(/^<(.*)>$/, '--$1'));
   // Exit 2 is every caller error; which one, the message says.
-  const kind = code !== 2 ? 'failed' : /( not found|^contextpack: no packet snapshot with hash .*)$/.test(stderr.split('\n')[0]!) ? 'not_found' : 'invalid_input';
+  // (A missing record is said in the engine's words, which may add a hint in brackets: it names no field.)
+  const kind = code !== 2 ? 'failed' : /( not found( \(.*\))?|^contextpack: no packet snapshot with hash .*)$/.test(stderr.split('\n')[0]!) ? 'not_found' : 'invalid_input';
+  if (kind === 'not_found') return errorOutcome(kind, []);
   return errorOutcome(kind, flags.map((f) => fields[f.slice(2)] ?? f.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
 }
 
@@ -240,7 +303,8 @@ beforeAll(async () => {
 
   const issue = await api.dispatch('memory.create', { type: 'issue', title: 'Gateway drops reloads', content: { description: 'Reload fails after rotation', severity: 'high' } });
   issueId = (issue as { value: { memory_id: string } }).value.memory_id;
-  await api.dispatch('decisions.create', { title: 'Rotate gateway keys daily', decision: 'Rotate every 24 hours.', rationale: 'Limits a leaked key.', importance: 8, tags: ['security'] });
+  decisionsDir = join(tmp.make(), 'decisions');
+  decisionId = ((await api.dispatch('decisions.create', { title: 'Rotate gateway keys daily', decision: 'Rotate every 24 hours.', rationale: 'Limits a leaked key.', importance: 8, tags: ['security'] })) as { value: { decision_id: string } }).value.decision_id;
   const packet = await api.dispatch('packets.build', { query: 'pelican gateway', maxTokens: 2000 });
   packetHash = (packet as { value: { hash: string } }).value.hash;
 
@@ -370,9 +434,44 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   // The command orders by importance without a query, the API by date: the facts compare the set.
   { method: 'decisions.list', input: () => ({ tags: ['security'], importanceGte: 5, archived: 'any' }), facts: (v) => v.decisions.map((d: any) => d.decision_id).sort() },
   { method: 'decisions.list', input: () => ({ importanceGte: 11 }) },
+  // Each door records one: what they say of it is the same, its number aside.
+  { method: 'decisions.create', input: () => ({ title: 'Retry uploads', decision: 'Back off exponentially.', rationale: 'The gateway throttles.', importance: 6, tags: ['gateway'] }), facts: (v) => ({ title: v.title, importance: v.importance, tags: v.tags }) },
+  { method: 'decisions.create', input: () => ({ title: '', decision: 'x', rationale: 'y', importance: 0 }) },
+  { method: 'decisions.create', input: () => ({ title: 'T', decision: 'x', rationale: 'y', importance: 5, supersedes: 'yesterday' }) },
+  { method: 'decisions.get', input: () => ({ id: decisionId }), facts: (v) => ({ id: v.decision.decision_id, title: v.decision.title }) },
+  { method: 'decisions.get', input: () => ({ id: decisionId, chain: true }), facts: (v) => v.chain.map((d: any) => d.decision_id) },
+  { method: 'decisions.get', input: () => ({ id: 'DEC-2001-01-01-009' }) },
+  { method: 'decisions.supersedeBy', input: () => ({ decisionId: 'DEC-2001-01-01-009', by: decisionId }) },
+  { method: 'decisions.supersedeBy', input: () => ({ decisionId: 'last week', by: decisionId }) },
+  // Written by the first door; the others find the files as they are: the files named are the same.
+  { method: 'decisions.exportFiles', input: () => ({ dir: decisionsDir, decisionIds: [decisionId] }), facts: (v) => [...v.written, ...v.unchanged].map((f: string) => f.slice(decisionsDir.length)) },
+  { method: 'decisions.exportFiles', input: () => ({ dir: decisionsDir, decisionIds: ['DEC-2001-01-01-009'] }) },
+  { method: 'decisions.import', input: () => ({ paths: [decisionsDir] }), facts: (v) => ({ results: v.results.map((r: any) => `${r.action} ${r.decision_id}`), skipped: v.skipped }) },
   { method: 'projects.list', input: () => ({}), facts: (v) => ({ current: v.current, projects: v.projects.map((p: any) => p.name) }) },
   // (A created project exists for the next door: only the refusal is compared.)
   { method: 'projects.create', input: () => ({ name: '../up' }) },
+  { method: 'hierarchy.summary', input: () => ({ goal: 'Ship the gateway', status_pct: 40 }), facts: (v) => ({ goal: v.goal, status: v.status_pct }) },
+  { method: 'hierarchy.summary', input: () => ({ goal: 'Ship the gateway', status_pct: 140 }) },
+  // Each door adds one: what they say of it is the same, its number aside.
+  { method: 'hierarchy.addSection', input: () => ({ level: 2, title: 'Gateway', body: 'Keys rotate daily.' }), facts: (v) => ({ level: v.level, title: v.title, parent: v.parent_marker ?? null }) },
+  { method: 'hierarchy.addSection', input: () => ({ level: 5, title: 'Deep' }) },
+  { method: 'hierarchy.addSection', input: () => ({ level: 2, title: '' }) },
+  { method: 'hierarchy.editSection', input: () => ({ marker: '§2.1', status_pct: 30, agent: 'contract' }), facts: (v) => ({ marker: v.marker, status: v.status_pct }) },
+  { method: 'hierarchy.editSection', input: () => ({ marker: '§2.1', status_pct: 101 }) },
+  { method: 'hierarchy.editSection', input: () => ({ marker: '§2.99', status_pct: 30 }) },
+  { method: 'hierarchy.show', input: () => ({ marker: '§2.1' }), facts: (v) => ({ marker: v.section.marker, title: v.section.title }) },
+  { method: 'hierarchy.show', input: () => ({ marker: '§4.docs/auth.md' }), facts: (v) => ({ files: v.files.map((f: any) => f.marker), chunks: v.chunks.map((c: any) => `${c.anchor}:${c.lineStart}-${c.lineEnd} ${c.text.length}`) }) },
+  { method: 'hierarchy.show', input: () => ({ marker: '§4.docs/*' }), facts: (v) => ({ files: v.files.map((f: any) => f.marker), chunks: v.chunks ?? null }) },
+  { method: 'hierarchy.show', input: () => ({ marker: '§4.nope.md' }) },
+  { method: 'hierarchy.show', input: () => ({ marker: '§3.42' }) },
+  { method: 'hierarchy.tree', input: () => ({}), facts: (v) => ({ l4: v.tree.l4.map((n: any) => n.marker), l1: v.tree.l1?.goal, sections: v.tree.sections.map((s: any) => s.title) }) },
+  { method: 'hierarchy.own', input: () => ({ section: '§2.1', agent: 'contract', action: 'acquire', type: 'exclusive' }), facts: (v) => ({ section: v.ownership.section_id, owner: v.ownership.owner_agent_id, type: v.ownership.ownership_type }) },
+  { method: 'hierarchy.own', input: () => ({ section: '§2.1', agent: 'contract', action: 'acquire', type: 'everyone' }) },
+  { method: 'hierarchy.owners', input: () => ({}), facts: (v) => v.owners.map((o: any) => `${o.section_id} ${o.owner_agent_id}`) },
+  { method: 'hierarchy.draft', input: () => ({ level: 2, query: 'pelican gateway' }), facts: (v) => ({ text: v.text, sources: v.sources }) },
+  { method: 'hierarchy.draft', input: () => ({ level: 4, query: 'pelican gateway' }) },
+  { method: 'hierarchy.hints', input: () => ({ change: 'bug-fix', path: 'docs/auth.md' }), facts: (v) => v },
+  { method: 'hierarchy.hints', input: () => ({ change: 'rename' }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
@@ -429,6 +528,20 @@ describe('the contract over every door', () => {
       'library.rescan': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.create': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.get': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.supersedeBy': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.exportFiles': ['cli', 'http', 'in-process', 'ipc'],
+      'decisions.import': ['cli', 'http', 'in-process', 'ipc'],
+      'hierarchy.summary': ['cli', 'http', 'in-process', 'ipc'],
+      'hierarchy.addSection': ['cli', 'http', 'in-process', 'ipc'],
+      'hierarchy.editSection': ['cli', 'http', 'in-process', 'ipc'],
+      'hierarchy.show': ['cli', 'http', 'in-process', 'ipc'],
+      'hierarchy.tree': ['cli', 'http', 'in-process', 'ipc'],
+      'hierarchy.own': ['cli', 'http', 'in-process', 'ipc'],
+      'hierarchy.owners': ['cli', 'http', 'in-process', 'ipc'],
+      'hierarchy.draft': ['cli', 'http', 'in-process', 'ipc'],
+      'hierarchy.hints': ['cli', 'http', 'in-process', 'ipc'],
     });
   }, 120_000);
 

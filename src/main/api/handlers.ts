@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { getSettings, SettingsError, updateSettings } from '../core/settings/index.ts';
 import { chunkContext, listSources, sourceChunks } from './corpus.ts';
 import { createSessionHandlers } from './adapters/sessions.ts';
+import { createDecisionFileHandlers } from './adapters/decision-files.ts';
 import { createGoalsHandlers } from './adapters/goals.ts';
 import { createRedactHandlers } from './adapters/redact.ts';
 import { capabilities, type Engines } from './engines.ts';
@@ -37,6 +38,8 @@ export interface ApiDeps {
   projects?: { home: string; current: string | null; switchTo?: (name: string) => Promise<void> };
   /** Roots and the watcher (#12). */
   live: LiveLibrary;
+  /** Serve mode with `--root`: which paths decision files may be read from and written to; undefined: any. */
+  allowedPaths?: (path: string) => boolean;
   /** Desktop-only abilities; absent in serve mode, where the browser does these itself. */
   desktop?: {
     pickPaths(kind: 'files' | 'folders'): Promise<string[]>;
@@ -168,6 +171,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     },
     // An in-memory store has no folder for logs/redaction.jsonl.
     ...createSessionHandlers(store.db, { dbPath: store.path === ':memory:' ? undefined : store.path }),
+    ...createDecisionFileHandlers(store.db, { allowed: deps.allowedPaths }),
     ...createGoalsHandlers(store.db),
     ...createRedactHandlers(),
   };

@@ -110,6 +110,7 @@ export function createApi(options: ApiOptions): Api {
     modelDirs,
     library,
     live,
+    allowedPaths: allowedRoots(options.ingestRoots, join(options.dataDir, 'imports')),
     desktop: options.desktop,
     projects: options.projects,
     models,

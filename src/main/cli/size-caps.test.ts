@@ -24,7 +24,7 @@ describe('size caps on the CLI', () => {
 
     const d = await cli(['decision', 'new', '--db', db, '--title', 'Long', '--decision', 'd'.repeat(DECISION_FIELD_MAX + 1), '--rationale', 'r', '--importance', '5']);
     expect(d.code).not.toBe(0);
-    expect(d.stderr).toContain(`content.decision is too long: ${DECISION_FIELD_MAX + 1} characters, over the cap of ${DECISION_FIELD_MAX} characters`);
+    expect(d.stderr).toContain(`decision new: --decision: decision is too long: ${DECISION_FIELD_MAX + 1} characters, over the cap of ${DECISION_FIELD_MAX} characters`);
 
     const notes = join(dir, 'notes.md');
     writeFileSync(notes, `Done: x\n${'n'.repeat(NOTES_MAX)}`);

@@ -9,7 +9,7 @@ import { SOURCE_TYPES, type IngestReport, type ProjectInfo, type ProjectsView, t
 import type { ConsistencyFinding, DecisionRecord, ExecutiveSummary, FieldIssue, HierarchyTree, LevelLimitFinding } from '../memory.ts';
 // For the agent-facing methods (issue #11): memory.create, memory.rehydrate, hierarchy.show, search retrieval.
 import type { RetrievalRanking } from '../types.ts';
-import { MEMORY_TYPES, type HierarchySection, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
+import { CHANGE_TYPES, MEMORY_TYPES, type ChangeType, type HierarchySection, type PropagationHint, type SectionDraft, type L4Node, type MemoryRecord, type MemoryType, type NavigationIndex, type RehydrationBundle } from '../memory.ts';
 import type { GatedFields } from '../types.ts';
 import type { AuditEntry, LifecycleAction, MaintenanceReport, MemorySearchHit } from '../memory.ts';
 import { HANDOFF_TYPES, type CapacityReport, type CompactionSummary, type ElementReport, type HandoffPackage, type HandoffResult, type PreservedCheck, type SessionEndResult } from '../session.ts';
@@ -83,18 +83,25 @@ export const relativePathSchema = z
 export const decisionAlternativeSchema = z.object({ name: nonEmpty('alternatives_considered.name', 200), reason: nonEmpty('alternatives_considered.reason', 2000) }).strict();
 
 /** The decision template as a form: the fields the seed marks required, with messages a person can act on. */
+/** A decision's required text, worded as the engine's validation words it (`title: is required`) at every door. */
+const required = (field: string, max: number) => z.string({ error: 'is required' }).trim().min(1, 'is required').max(max, capError(field, max));
+const decisionImportanceSchema = z.number({ error: (i) => (i.input === undefined ? 'is required (1–10)' : 'must be an integer from 1 to 10') }).int('must be an integer from 1 to 10').min(1, 'must be an integer from 1 to 10').max(10, 'must be an integer from 1 to 10');
+
 export const decisionInputSchema = z
   .object({
-    title: nonEmpty('title', TITLE_MAX),
-    decision: nonEmpty('decision', DECISION_FIELD_MAX),
-    rationale: nonEmpty('rationale', DECISION_FIELD_MAX),
+    title: required('title', TITLE_MAX),
+    decision: required('decision', DECISION_FIELD_MAX),
+    rationale: required('rationale', DECISION_FIELD_MAX),
     alternatives_considered: z.array(decisionAlternativeSchema).max(20).optional(),
     expected_impact: capped('expected_impact', DECISION_FIELD_MAX).optional(),
     validation_criteria: capped('validation_criteria', DECISION_FIELD_MAX).optional(),
     context: capped('context', DECISION_FIELD_MAX).optional(),
     tags: z.array(z.string().trim().min(1).max(TAG_MAX)).max(20).optional(),
-    importance: z.number({ error: 'importance must be a number from 1 to 10' }).int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10'),
+    importance: decisionImportanceSchema,
     supersedes: z.string().regex(DECISION_ID_PATTERN, 'supersedes must be a decision id like DEC-2026-01-31-001').optional(),
+    agent: z.string().trim().min(1).max(100).optional().describe('Who decided (agent_id); default user.'),
+    project: z.string().trim().min(1).max(200).optional().describe('The project the decision belongs to (project_id).'),
+    timestamp: z.string().max(40).optional().describe('When it was decided (ISO 8601); default now. Its date is the DEC id\'s.'),
   })
   .strict();
 
@@ -181,6 +188,38 @@ export const apiInputs = {
     .strict(),
   'decisions.create': decisionInputSchema,
   'decisions.supersede': z.object({ decisionId: z.string().min(1), replacement: decisionInputSchema.omit({ supersedes: true }) }).strict(),
+  /** One decision by its DEC id (or memory id), with its markdown; `chain`: the supersession chain it is part of, oldest first. */
+  'decisions.get': z
+    .object({
+      id: z.string().trim().min(1, 'is required').max(200).describe('A DEC id (DEC-2026-01-31-001) or a memory id.'),
+      chain: z.boolean().optional(),
+      agent: agentSchema.optional().describe('Who reads it (the access log).'),
+    })
+    .strict(),
+  /** Marks an existing decision superseded by another existing one (both linked, the older archived). */
+  'decisions.supersedeBy': z
+    .object({
+      decisionId: z.string().regex(DECISION_ID_PATTERN, 'must be a decision id like DEC-2026-01-31-001').describe('The older decision.'),
+      by: z.string().regex(DECISION_ID_PATTERN, 'must be a decision id like DEC-2026-01-31-001').describe('The newer decision that replaces it.'),
+      agent: agentSchema.optional(),
+    })
+    .strict(),
+  /** Writes each decision as `<DEC id>.md` in the template's layout into a folder (usually committed: secrets masked unless includeSecrets). */
+  'decisions.exportFiles': z
+    .object({
+      dir: z.string().min(1).max(4096).regex(/^(\/|[A-Za-z]:[\\/])/, 'dir must be an absolute path').describe('The folder written (absolute), e.g. /repo/docs/decisions.'),
+      decisionIds: z.array(z.string().min(1).max(200)).max(10_000).optional().describe('Only these decisions; default every one, archived included.'),
+      project: projectIdSchema.optional().describe('Only the decisions of this project.'),
+      includeSecrets: z.boolean().optional().describe('Write what looks like a secret as typed (still listed in secrets).'),
+    })
+    .strict(),
+  /** Reads decision files (a folder's *.md, or files) back: new ones created (their id written into the file), edited ones updated. */
+  'decisions.import': z
+    .object({
+      paths: z.array(z.string().min(1).max(4096).regex(/^(\/|[A-Za-z]:[\\/])/, 'paths must be absolute')).min(1, 'give a folder or file').max(1000),
+      agent: agentSchema.optional(),
+    })
+    .strict(),
   'decisions.exportMarkdown': z.object({ decisionIds: z.array(z.string()).optional(), write: z.boolean().optional(), includeSecrets: z.boolean().optional() }).strict(),
   'hierarchy.tree': empty,
   'hierarchy.summary': z
@@ -362,7 +401,7 @@ export const apiInputs = {
     .strict(),
   'hierarchy.addSection': z
     .object({
-      level: z.union([z.literal(2), z.literal(3)]),
+      level: z.union([z.literal(2), z.literal(3)], { error: 'level must be 2 or 3' }),
       title: nonEmpty('title', 200),
       body: z.string().max(200_000).optional(),
       parent: z.string().max(20).optional(),
@@ -387,10 +426,29 @@ export const apiInputs = {
       to: agentSchema.optional(),
       type: z.enum(['exclusive', 'shared-write', 'read-only']).optional(),
       reason: z.string().max(500).optional(),
+      expires: z.string().max(40).optional().describe('When an acquired ownership lapses (ISO 8601); default never.'),
     })
     .strict()
     .refine((v) => v.action !== 'transfer' || v.to !== undefined, { message: 'a transfer needs the receiving agent', path: ['to'] }),
-  'hierarchy.owners': empty,
+  /** The owned sections, and the ownership audit trail (newest first), of one section or all. */
+  'hierarchy.owners': z.object({ section: z.string().trim().min(1).max(300).optional().describe("One section's audit entries (e.g. §2.1); default every section's.") }).strict(),
+  /** An extractive DRAFT for an L2 or L3 section from the indexed files (never saved: the user edits it first). */
+  'hierarchy.draft': z
+    .object({
+      level: z.union([z.literal(2), z.literal(3)], { error: 'level must be 2 or 3' }),
+      title: z.string().trim().min(1).max(200).optional().describe('The draft\'s title; default Draft.'),
+      path: z.string().max(1000).optional().describe('Only files under this path relative to the ingest root (e.g. src/auth/).'),
+      query: z.string().max(QUERY_MAX).optional().describe('Or the chunks BM25 ranks first for this text.'),
+      size: z.number().int().min(1).max(50).optional().describe('L2: sentences in the summary; L3: chunks excerpted (default 4).'),
+    })
+    .strict(),
+  /** Which hierarchy levels a kind of change should update (seed 002's propagation rules), with the sections a path touches. */
+  'hierarchy.hints': z
+    .object({
+      change: z.enum(CHANGE_TYPES as [ChangeType, ...ChangeType[]]),
+      path: z.string().max(1000).optional().describe('The changed file, to name the sections that cite it.'),
+    })
+    .strict(),
   /** The fitness spec (GOALS.md or GOALS.yaml at an indexed root) with each gate's latest recorded result. */
   'goals.show': empty,
   /** One gate result; the gate must be in the current spec. */
@@ -458,6 +516,8 @@ export interface HierarchyShow {
   index?: NavigationIndex;
   /** §4 markers: the indexed files they match. */
   files?: L4Node[];
+  /** One §4 file: its chunks in order, with their text. */
+  chunks?: { anchor: string; lineStart: number; lineEnd: number; text: string }[];
 }
 
 export interface ChunkView {
@@ -582,6 +642,20 @@ export interface SessionAnalysis {
   text: string;
 }
 
+/** `decisions.exportFiles`: the files written and left as they were, and the decisions that held a secret. */
+export interface DecisionFilesExport {
+  dir: string;
+  written: string[];
+  unchanged: string[];
+  secrets: { decision_id: string; file: string; fields: number; masked: boolean }[];
+}
+
+/** `decisions.import`: what each decision file did, and the markdown files that are not decision files. */
+export interface DecisionFilesImport {
+  results: { file: string; decision_id: string; action: 'created' | 'updated' | 'unchanged'; id_written?: boolean }[];
+  skipped: { file: string; reason: string }[];
+}
+
 export interface OwnershipView {
   section_id: string;
   owner_agent_id: string;
@@ -676,6 +750,10 @@ export interface ApiOutputs {
   'chunks.context': ChunkContext;
   'decisions.list': DecisionList;
   'decisions.create': DecisionRecord;
+  'decisions.get': { decision: DecisionRecord; markdown: string; chain?: DecisionRecord[] };
+  'decisions.supersedeBy': { older: DecisionRecord; newer: DecisionRecord };
+  'decisions.exportFiles': DecisionFilesExport;
+  'decisions.import': DecisionFilesImport;
   'decisions.supersede': DecisionRecord;
   'decisions.exportMarkdown': DecisionExport;
   'hierarchy.tree': HierarchyView;
@@ -721,6 +799,8 @@ export interface ApiOutputs {
   'hierarchy.editSection': HierarchySection;
   'hierarchy.own': { ownership: OwnershipView | null };
   'hierarchy.owners': { owners: OwnershipView[]; audit: OwnershipAuditView[] };
+  'hierarchy.draft': SectionDraft;
+  'hierarchy.hints': { change: ChangeType; hints: PropagationHint[] };
 }
 
 export type ApiInput<M extends ApiMethod> = z.input<(typeof apiInputs)[M]>;

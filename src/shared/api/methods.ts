@@ -19,6 +19,10 @@ export const API_METHODS = [
   'decisions.create',
   'decisions.supersede',
   'decisions.exportMarkdown',
+  'decisions.get',
+  'decisions.supersedeBy',
+  'decisions.exportFiles',
+  'decisions.import',
   'hierarchy.tree',
   'hierarchy.summary',
   'hierarchy.show',
@@ -62,6 +66,8 @@ export const API_METHODS = [
   'hierarchy.editSection',
   'hierarchy.own',
   'hierarchy.owners',
+  'hierarchy.draft',
+  'hierarchy.hints',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

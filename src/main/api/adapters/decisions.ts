@@ -1,12 +1,18 @@
 import type { Database } from 'better-sqlite3';
 import { createDecision, gateDecision, listDecisions, memoriesByIds, renderDecisionMarkdown } from '../../core/memory/index.ts';
-import type { DecisionRecord } from '../../../shared/memory.ts';
+import type { DecisionInput, DecisionRecord } from '../../../shared/memory.ts';
+import type { ApiParsedInput } from '../../../shared/api/index.ts';
 import type { DecisionsEngine } from '../engines.ts';
 import { ApiFailure } from '../failure.ts';
 import { asApiFailure } from './memory-errors.ts';
 
 function allDecisionIds(db: Database): string[] {
   return db.prepare("SELECT decision_id FROM memories WHERE type = 'decision' AND decision_id IS NOT NULL ORDER BY decision_id").pluck().all() as string[];
+}
+
+/** The contract's decision form in the engine's field names (agent_id, project_id). */
+function decisionOf({ agent, project, ...rest }: ApiParsedInput<'decisions.create'>): DecisionInput {
+  return { ...rest, ...(agent !== undefined ? { agent_id: agent } : {}), ...(project !== undefined ? { project_id: project } : {}) };
 }
 
 export function createDecisionsAdapter(db: Database, deps: { now?: () => Date } = {}): DecisionsEngine {
@@ -24,9 +30,9 @@ export function createDecisionsAdapter(db: Database, deps: { now?: () => Date } 
           now: deps.now,
         }),
       })),
-    create: (input) => asApiFailure(() => createDecision(db, input, { now: deps.now })),
+    create: (input) => asApiFailure(() => createDecision(db, decisionOf(input), { now: deps.now, actor: input.agent })),
     // A superseding decision is a new record; the engine archives the old one and links both ways in one transaction.
-    supersede: (input) => asApiFailure(() => createDecision(db, { ...input.replacement, supersedes: input.decisionId }, { now: deps.now })),
+    supersede: (input) => asApiFailure(() => createDecision(db, { ...decisionOf(input.replacement), supersedes: input.decisionId }, { now: deps.now, actor: input.replacement.agent })),
     exportMarkdown: (input) =>
       asApiFailure(() => {
         // Every decision when no ids are given, superseded ones included: an export is never cut short.

@@ -16,21 +16,23 @@ export function createHierarchyAdapter(db: Database, deps: { now?: () => Date } 
       if (l4) {
         // L4 is the ingested files: a path, a dotted form or a prefix with `*` (§4.src/*); each file with its chunks.
         const files = resolveL4Ref(l4[1]!, listL4(db));
-        if (files.length === 0) throw new ApiFailure('not_found', `no indexed file matches §4.${l4[1]}`);
+        if (files.length === 0) throw new ApiFailure('not_found', `section §4.${l4[1]} not found (no indexed file matches ${JSON.stringify(l4[1])}; see hierarchy show --tree)`);
         const anchors = db.prepare(
-          `SELECT c.anchor, c.line_start AS lineStart, c.line_end AS lineEnd FROM chunks c JOIN documents d ON d.id = c.document_id
+          `SELECT c.anchor, c.line_start AS lineStart, c.line_end AS lineEnd, c.text FROM chunks c JOIN documents d ON d.id = c.document_id
            JOIN sources s ON s.id = d.source_id WHERE s.path = ? ORDER BY d.ordinal, c.ordinal`,
         );
+        // One file (no `*`): its chunks with their text, as `contextpack hierarchy show §4.…` prints them.
+        const chunks = files.length === 1 && !l4[1]!.endsWith('*') ? (anchors.all(files[0]!.path) as { anchor: string; lineStart: number; lineEnd: number; text: string }[]) : undefined;
         const text = files
           .map((f) => {
             // File names and anchors are one escaped line each (shared/text-escape.ts).
             const head = escapeControls(`§${f.marker} (${f.type}, ${f.chunks} chunks, ${f.tokens} tokens)`);
             if (files.length > 1) return head;
-            const rows = anchors.all(f.path) as { anchor: string; lineStart: number; lineEnd: number }[];
+            const rows = chunks ?? (anchors.all(f.path) as { anchor: string; lineStart: number; lineEnd: number }[]);
             return [head, ...rows.map((r) => `  ${escapeControls(`${f.rel_path}${r.anchor ? `#${r.anchor}` : ''}`)}:${r.lineStart}-${r.lineEnd}`)].join('\n');
           })
           .join('\n');
-        return { marker: `4.${l4[1]}`, text: text + '\n', files };
+        return { marker: `4.${l4[1]}`, text: text + '\n', files, ...(chunks ? { chunks } : {}) };
       }
       if (marker !== undefined) {
         const s = getSection(db, marker);

@@ -2,9 +2,11 @@ import type { Database } from 'better-sqlite3';
 import {
   acquireOwnership,
   addSection,
+  draftSection,
   listOwnership,
   OwnershipError,
   ownershipAudit,
+  propagationHints,
   releaseOwnership,
   transferOwnership,
   updateSection,
@@ -35,7 +37,7 @@ import type { ApiHandlers } from '../dispatch.ts';
 import { ApiFailure } from '../failure.ts';
 
 type Part<K extends keyof ApiHandlers> = Pick<ApiHandlers, K>;
-type SessionMethods = Extract<keyof ApiHandlers, `sessions.${string}` | 'memory.search' | 'memory.get' | 'memory.update' | 'memory.resolve' | 'memory.archive' | 'memory.delete' | 'memory.maintain' | 'memory.audit' | 'hierarchy.addSection' | 'hierarchy.editSection' | 'hierarchy.own' | 'hierarchy.owners'>;
+type SessionMethods = Extract<keyof ApiHandlers, `sessions.${string}` | 'memory.search' | 'memory.get' | 'memory.update' | 'memory.resolve' | 'memory.archive' | 'memory.delete' | 'memory.maintain' | 'memory.audit' | 'hierarchy.addSection' | 'hierarchy.editSection' | 'hierarchy.own' | 'hierarchy.owners' | 'hierarchy.draft' | 'hierarchy.hints'>;
 
 /** The engines' user errors as contract errors: per-field issues for forms, the owner's name for refusals. */
 async function mapped<T>(fn: () => T | Promise<T>): Promise<T> {
@@ -167,8 +169,10 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
           return { ownership: null };
         }
         if (input.action === 'transfer') return { ownership: transferOwnership(db, input.section, input.agent, input.to!, { now, reason: input.reason, type: input.type }) };
-        return { ownership: acquireOwnership(db, input.section, input.agent, { now, reason: input.reason, type: input.type }) };
+        return { ownership: acquireOwnership(db, input.section, input.agent, { now, reason: input.reason, type: input.type, expiresAt: input.expires }) };
       }),
-    'hierarchy.owners': async () => ({ owners: listOwnership(db, { now }), audit: ownershipAudit(db, undefined, 100) }),
+    'hierarchy.owners': async (input) => ({ owners: listOwnership(db, { now }), audit: ownershipAudit(db, input.section, 100) }),
+    'hierarchy.draft': (input) => mapped(() => draftSection(db, { level: input.level, title: input.title ?? 'Draft', pathPrefix: input.path, query: input.query, size: input.size })),
+    'hierarchy.hints': async (input) => ({ change: input.change, hints: propagationHints(db, { type: input.change, path: input.path }) }),
   };
 }

@@ -1,17 +1,10 @@
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { DecisionAlternative, DecisionInput, DecisionRecord } from '../../../shared/memory.ts';
-import {
-  createDecision,
-  decisionChain,
-  exportDecisions,
-  getDecision,
-  importDecisions,
-  parseDecisionMarkdown,
-  renderDecisionMarkdown,
-  supersedeDecision,
-} from '../../core/memory/index.ts';
-import { CliError, intOption, printJson, readInput, type Command } from '../command.ts';
-import { agentOf, csv, str, strs, subcommand, withMemoryStore } from './memory-shared.ts';
-import { withApi } from '../api-client.ts';
+import type { ApiInput, ApiOutput } from '../../../shared/api/index.ts';
+import { DecisionFileError, parseDecisionMarkdown } from '../../core/memory/decision-markdown.ts';
+import { CliError, printJson, readInput, type Command, type CommandContext } from '../command.ts';
+import { agentOf, csv, str, strs, subcommand, num, withApiIssues } from './memory-shared.ts';
+import { CliApiError } from '../api-client.ts';
 
 const USAGE = [
   'contextpack decision new --title T --decision TEXT --rationale TEXT --importance 1-10 [--alt "Name: why rejected"]...',
@@ -57,71 +50,50 @@ export const decisionCommand: Command = {
   async run(ctx) {
     const sub = subcommand(ctx, ['new', 'list', 'show', 'export', 'import', 'supersede'], USAGE);
     const rest = ctx.args.slice(1);
-    // One door (#24): list is a client of decisions.list. new, show, export, import and supersede still call the
-    // engine: the contract's decision form words its checks differently, and show --chain, export to files, import
-    // and linking two existing decisions have no method yet.
-    if (sub === 'list') {
-      const input = {
-        query: str(ctx, 'query'),
-        tags: csv(ctx, 'tags'),
-        importanceGte: intOption(ctx, 'importance-gte', undefined, -Infinity),
-        archived: ctx.values.all === true ? ('any' as const) : ctx.values.archived === true,
-        project: str(ctx, 'project'),
-        // The engine's order: relevance with a query, else most important first.
-        sort: str(ctx, 'query') ? ('relevance' as const) : ('importance' as const),
-        limit: intOption(ctx, 'limit', 1000, -Infinity),
-      };
-      return withApi(ctx, 'decision list', async (call) => {
-        const { decisions } = await call('decisions.list', input);
-        if (ctx.json) printJson(ctx, { decisions });
-        else ctx.io.stdout(decisions.length === 0 ? 'no decisions\n' : decisions.map(formatRow).join('\n') + '\n');
-        return 0;
-      });
-    }
-    return withMemoryStore(ctx, async (db) => {
+    // One door (#24): every subcommand is a client of a decisions.* method; only `new --from` reads its file here.
+    const input = sub === 'new' ? await newInput(ctx) : undefined;
+    if (input === null) return 2;
+    return withApiIssues(ctx, `decision ${sub}`, async (call) => {
       switch (sub) {
+        case 'list': {
+          const { decisions } = await call('decisions.list', {
+            query: str(ctx, 'query'),
+            tags: csv(ctx, 'tags'),
+            importanceGte: num(ctx, 'importance-gte') as number | undefined,
+            archived: ctx.values.all === true ? ('any' as const) : ctx.values.archived === true,
+            project: str(ctx, 'project'),
+            // The engine's order: relevance with a query, else most important first.
+            sort: str(ctx, 'query') ? ('relevance' as const) : ('importance' as const),
+            limit: (num(ctx, 'limit') ?? 1000) as number,
+          });
+          if (ctx.json) printJson(ctx, { decisions });
+          else ctx.io.stdout(decisions.length === 0 ? 'no decisions\n' : decisions.map(formatRow).join('\n') + '\n');
+          return 0;
+        }
         case 'new': {
-          const from = str(ctx, 'from');
-          let input: DecisionInput;
-          if (from !== undefined) {
-            input = parseDecisionMarkdown(await readInput(ctx, from), from === '-' ? '<stdin>' : from).input;
-          } else {
-            input = {
-              title: str(ctx, 'title') ?? '',
-              decision: str(ctx, 'decision') ?? '',
-              rationale: str(ctx, 'rationale') ?? '',
-              alternatives_considered: strs(ctx, 'alt').map(parseAlt),
-              expected_impact: str(ctx, 'impact'),
-              validation_criteria: str(ctx, 'validation'),
-              context: str(ctx, 'context'),
-              tags: csv(ctx, 'tags'),
-              importance: intOption(ctx, 'importance', undefined, -Infinity) as number,
-              timestamp: str(ctx, 'timestamp'),
-            };
-          }
-          input.agent_id = agentOf(ctx) ?? input.agent_id;
-          input.project_id = str(ctx, 'project') ?? input.project_id;
-          input.supersedes = str(ctx, 'supersedes') ?? input.supersedes;
-          const d = createDecision(db, input, { actor: input.agent_id });
+          const d = await call('decisions.create', input!);
           if (ctx.json) printJson(ctx, d);
           else ctx.io.stdout(`${d.decision_id}  ${d.title}${d.supersedes ? `  (supersedes ${d.supersedes}, now archived)` : ''}\n`);
           return 0;
         }
         case 'show': {
           if (rest.length !== 1) throw new CliError(`decision show: give one decision id\nusage: ${USAGE}`);
-          const d = getDecision(db, rest[0]!, { actor: agentOf(ctx) });
-          if (!d) throw new CliError(`decision ${JSON.stringify(rest[0])} not found`);
-          if (ctx.values.chain === true) {
-            const chain = decisionChain(db, d.memory_id);
+          const chained = ctx.values.chain === true;
+          const { decision, markdown, chain } = await call('decisions.get', { id: rest[0]!, chain: chained || undefined, agent: agentOf(ctx) });
+          if (chained) {
             if (ctx.json) printJson(ctx, { chain });
-            else ctx.io.stdout(chain.map(formatRow).join('\n') + '\n');
-          } else if (ctx.json) printJson(ctx, d);
-          else ctx.io.stdout(renderDecisionMarkdown(d));
+            else ctx.io.stdout(chain!.map(formatRow).join('\n') + '\n');
+          } else if (ctx.json) printJson(ctx, decision);
+          else ctx.io.stdout(markdown);
           return 0;
         }
         case 'export': {
-          const includeSecrets = ctx.values['include-secrets'] === true;
-          const r = exportDecisions(db, str(ctx, 'out') ?? 'docs/decisions', { ids: rest.length > 0 ? rest : undefined, projectId: str(ctx, 'project'), includeSecrets });
+          const r = await call('decisions.exportFiles', {
+            dir: resolve(str(ctx, 'out') ?? 'docs/decisions'),
+            decisionIds: rest.length > 0 ? rest : undefined,
+            project: str(ctx, 'project'),
+            includeSecrets: ctx.values['include-secrets'] === true,
+          });
           for (const s of r.secrets) {
             ctx.io.stderr(
               s.masked
@@ -135,12 +107,21 @@ export const decisionCommand: Command = {
         }
         case 'import': {
           if (rest.length === 0) throw new CliError(`decision import: give a folder or file\nusage: ${USAGE}`);
-          const r = importDecisions(db, rest, { actor: agentOf(ctx) });
+          let r: ApiOutput<'decisions.import'>;
+          try {
+            r = await call('decisions.import', { paths: rest.map((p) => resolve(p)), agent: agentOf(ctx) });
+          } catch (err) {
+            // A malformed file is said as `FILE:LINE: …`, as it always was.
+            if (err instanceof CliApiError && err.apiError.issues?.[0]?.field === 'paths' && !ctx.json) throw new CliError(err.apiError.message);
+            throw err;
+          }
+          // Files named as the user named their folders: relative ones stay relative.
+          const shown = (f: string) => (rest.every((p) => !isAbsolute(p)) ? relative(process.cwd(), f) : f);
           if (ctx.json) printJson(ctx, r);
           else {
             const count = (a: string) => r.results.filter((x) => x.action === a).length;
-            const lines = r.results.filter((x) => x.action !== 'unchanged').map((x) => `${x.action.padEnd(8)} ${x.decision_id}  ${x.file}${x.id_written ? '  (id written into file)' : ''}`);
-            for (const s of r.skipped) lines.push(`skipped  ${s.file}: ${s.reason}`);
+            const lines = r.results.filter((x) => x.action !== 'unchanged').map((x) => `${x.action.padEnd(8)} ${x.decision_id}  ${shown(x.file)}${x.id_written ? '  (id written into file)' : ''}`);
+            for (const s of r.skipped) lines.push(`skipped  ${shown(s.file)}: ${s.reason}`);
             lines.push(`created ${count('created')}, updated ${count('updated')}, unchanged ${count('unchanged')}, skipped ${r.skipped.length}`);
             ctx.io.stdout(lines.join('\n') + '\n');
           }
@@ -149,16 +130,58 @@ export const decisionCommand: Command = {
         case 'supersede': {
           const by = str(ctx, 'by');
           if (rest.length !== 1 || by === undefined) throw new CliError(`decision supersede: give the old id and --by <new id>\nusage: ${USAGE}`);
-          const r = supersedeDecision(db, rest[0]!, by, { actor: agentOf(ctx) });
+          const r = await call('decisions.supersedeBy', { decisionId: rest[0]!, by, agent: agentOf(ctx) });
           if (ctx.json) printJson(ctx, r);
           else ctx.io.stdout(`${r.older.decision_id} superseded by ${r.newer.decision_id} (archived)\n`);
           return 0;
         }
       }
       return 2;
-    });
+    }, FLAGS);
   },
 };
+
+/** The flags whose API field is named otherwise. */
+const FLAGS: Record<string, string> = { alternatives_considered: '--alt', expected_impact: '--impact', validation_criteria: '--validation', decisionId: '<old DEC-id>', decisionIds: '<DEC-id>', dir: '--out', paths: '<dir|file>' };
+
+/** `decision new`: the form from its flags, or from a file in the decision template's layout (`--from`). */
+/** null: the file was refused, and said so on stdout (--json). */
+async function newInput(ctx: CommandContext): Promise<ApiInput<'decisions.create'> | null> {
+  const from = str(ctx, 'from');
+  let input: ApiInput<'decisions.create'>;
+  if (from !== undefined) {
+    let parsed: DecisionInput;
+    try {
+      parsed = parseDecisionMarkdown(await readInput(ctx, from), from === '-' ? '<stdin>' : from).input;
+    } catch (err) {
+      if (!(err instanceof DecisionFileError)) throw err;
+      if (ctx.json) {
+        printJson(ctx, { error: err.message, file: err.file, line: err.line, field: err.field });
+        return null;
+      }
+      throw new CliError(err.message);
+    }
+    const { agent_id, project_id, decision_id: _id, ...rest } = parsed;
+    input = { ...rest, agent: agent_id, project: project_id };
+  } else {
+    input = {
+      title: str(ctx, 'title') ?? '',
+      decision: str(ctx, 'decision') ?? '',
+      rationale: str(ctx, 'rationale') ?? '',
+      alternatives_considered: strs(ctx, 'alt').map(parseAlt),
+      expected_impact: str(ctx, 'impact'),
+      validation_criteria: str(ctx, 'validation'),
+      context: str(ctx, 'context'),
+      tags: csv(ctx, 'tags'),
+      importance: num(ctx, 'importance') as number,
+      timestamp: str(ctx, 'timestamp'),
+    };
+  }
+  input.agent = agentOf(ctx) ?? input.agent;
+  input.project = str(ctx, 'project') ?? input.project;
+  input.supersedes = str(ctx, 'supersedes') ?? input.supersedes;
+  return input;
+}
 
 function parseAlt(v: string): DecisionAlternative {
   const i = v.indexOf(':');

@@ -30,7 +30,7 @@ describe('decision, memory and hierarchy commands', () => {
   it('reports validation errors per field: lines on stderr, or JSON issues with --json', async () => {
     const text = await cli(['decision', 'new', '--db', db, '--title', '', '--decision', 'x', '--rationale', 'y', '--importance', '0']);
     expect(text.code).toBe(2);
-    expect(text.stderr).toBe('contextpack: invalid decision:\n  title: is required\n  importance: must be an integer from 1 to 10\n');
+    expect(text.stderr).toBe('contextpack: decision new: --title: is required; --importance: must be an integer from 1 to 10\n');
     const json = await cli(['decision', 'new', '--db', db, '--json', '--title', 'T', '--decision', '', '--rationale', 'y', '--importance', '3']);
     expect(json.code).toBe(2);
     expect(json.json().issues).toEqual([{ field: 'decision', message: 'is required' }]);
