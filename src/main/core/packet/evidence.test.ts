@@ -5,7 +5,8 @@ import { buildPacket } from './assemble.ts';
 import { selectEvidence } from './evidence-select.ts';
 import { focusHits } from './focus.ts';
 import { packetStore } from './fixtures.testkit.ts';
-import { definitionsOf, mergeSpans, unitFor } from './whole-units.ts';
+import { definitionsOf, mergeSpans, overCapUnit, unitFor, wholeUnits } from './whole-units.ts';
+import { stem, unitWindows, windowTerms } from './unit-windows.ts';
 import { namesFrom, relatedHits } from './related.ts';
 import type { Store } from '../store/index.ts';
 
@@ -145,6 +146,37 @@ describe('whole units', () => {
       { start: 1, end: 10, hits: [a], names: ['first'], best: 0.4 },
     ]);
     expect(merged.map((s) => [s.start, s.end, s.names, s.hits.length])).toEqual([[1, 20, ['second', 'first'], 2], [40, 50, ['far'], 1]]);
+  });
+});
+
+describe('windows in a unit over the cap', () => {
+  // A 202-line function (a shell script in a string): the query's rare words sit at line 161, far from the hit.
+  const body = Array.from({ length: 200 }, (_, i) => (i === 159 ? '    if [ ${#activeHelp} -ne 0 ]; then  # check length' : `    completion_line_${i}="completion"`));
+  const lines = ['func genScript() string {', ...body, '}'];
+
+  it('shows the lines matching the query best, rare words counting most, not the lines already shown', () => {
+    const terms = windowTerms('activeHelp length check in completion');
+    expect(terms).toEqual(expect.arrayContaining(['activehelp', 'active', 'help', 'length', 'check', 'completion']));
+    // "completion" is on every line: the window goes to line 161 (the file's line of body[159]), ± 2 lines.
+    expect(unitWindows(lines, { start: 1, end: 202 }, terms, [{ start: 1, end: 10 }])).toEqual([{ start: 159, end: 163 }]);
+    expect(unitWindows(lines, { start: 1, end: 202 }, terms, [{ start: 155, end: 165 }])).toEqual(expect.not.arrayContaining([{ start: 159, end: 163 }]));
+    expect(unitWindows(lines, { start: 1, end: 202 }, [], [])).toEqual([]);
+    expect(stem('completions')).toBe('completion');
+    expect(stem('filtering')).toBe('filter');
+  });
+
+  it('applies only when every definition holding the hit is over the cap, through wholeUnits', async () => {
+    const text = lines.join('\n');
+    const defs = await definitionsOf('script.go', text);
+    expect(overCapUnit(defs, 3, 8)?.name).toBe('genScript');
+    expect(overCapUnit(defs, 3, 8, 300)).toBeNull();
+    const h = hit({ path: '/p/script.go', relPath: 'script.go', lineStart: 3, lineEnd: 8, text: lines.slice(2, 8).join('\n') });
+    const units = await wholeUnits([{ hit: h, relative: 1 }], () => lines, 'activeHelp length check');
+    // Over the cap: the hit as it is, and the window named after the function, scored just below the hit.
+    expect(units.map((u) => [u.hit.lineStart, u.hit.lineEnd, u.hit.anchor, u.relative])).toEqual([[3, 8, 'genScript', 1], [159, 163, 'genScript', 0.9]]);
+    expect(units[1]!.hit.text.split('\n')[2]).toContain('activeHelp');
+    // Without a query (or with a whole unit under the cap) nothing is added.
+    expect(await wholeUnits([{ hit: h, relative: 1 }], () => lines)).toHaveLength(1);
   });
 });
 

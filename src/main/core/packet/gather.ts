@@ -72,7 +72,7 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   // Definitions the best hits lead to: same-name definitions and the functions they call (related.ts).
   const related = await attempt('evidence.related', degradations, gate, () => relatedHits(selection.kept, sources.definitionsNamed ?? null, RELATED_FLOOR), []);
   const kept = [...selection.kept, ...focus, ...related];
-  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
+  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText, rawQuery), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
   const evidence = units.map(({ hit: h, relative, also }) => ({
     ...h,
     norm: roundScore(relative),
