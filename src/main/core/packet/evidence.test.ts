@@ -207,6 +207,8 @@ describe('related code', () => {
         'lib/app.js': 'function handle(req) {\n  const route = matchRoute(req.path);\n  return dispatch(route, req);\n}\n',
         'lib/router.js': 'function matchRoute(path) {\n  return table[path];\n}\n\nfunction dispatch(route, req) {\n  return route(req);\n}\n',
         'lib/sync.js': 'function handle(req) {\n  return null;\n}\n',
+        'lib/server.js': 'function serve(req) {\n  // handle (req) logs nothing\n  return handle(req);\n}\n',
+        'lib/log.js': 'function note(msg) {\n  // we handle msg here\n  return msg;\n}\n',
         'test/app.test.js': 'function matchRoute() {}\n',
       },
     });
@@ -222,6 +224,12 @@ describe('related code', () => {
     // Not the seed itself, not a test; half the seed's relevance.
     expect(related.map((r) => [r.hit.relPath, r.hit.anchor, r.relative])).toEqual(expect.arrayContaining([['lib/sync.js', 'handle', 0.5], ['lib/router.js', 'matchRoute', 0.5]]));
     expect(related.some((r) => r.hit.relPath === 'lib/app.js' || r.hit.relPath!.startsWith('test/'))).toBe(false);
+    // Callers: chunks calling the name, not its definitions, not a mere mention.
+    expect(f.sources.callersOf!(['handle'], 10).map((h) => `${h.relPath}#${h.anchor}`)).toEqual(['lib/server.js#serve']);
+    expect(f.sources.callersOf!(['matchRoute'], 10).map((h) => `${h.relPath}#${h.anchor}`)).toEqual(['lib/app.js#handle']);
+    const withCallers = relatedHits([{ hit: { ...app, text: seed.text }, role: 'source', relative: 1 }], f.sources.definitionsNamed!, 0.25, 3, f.sources.callersOf!);
+    expect(withCallers.map((r) => [r.hit.relPath, r.relative])).toEqual(expect.arrayContaining([['lib/server.js', 0.5]]));
+    expect(withCallers).toHaveLength(related.length + 1);
     // A seed too weak for its related code to clear the floor leads nowhere.
     expect(relatedHits([{ hit: app, role: 'source', relative: 0.4 }], f.sources.definitionsNamed!, 0.25)).toEqual([]);
   });

@@ -69,8 +69,8 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   // The best source files' other chunks that match about as well (focus.ts), then whole definitions.
   const docText = memoized(sources.documentText ?? null);
   const focus = await attempt('evidence.focus', degradations, gate, () => focusHits(selection.kept, rawQuery, sources.fileChunks ?? null, docText), []);
-  // Definitions the best hits lead to: same-name definitions and the functions they call (related.ts).
-  const related = await attempt('evidence.related', degradations, gate, () => relatedHits(selection.kept, sources.definitionsNamed ?? null, RELATED_FLOOR), []);
+  // Definitions the best hits lead to: same-name definitions, the functions they call, their callers (related.ts).
+  const related = await attempt('evidence.related', degradations, gate, () => relatedHits(selection.kept, sources.definitionsNamed ?? null, RELATED_FLOOR, undefined, sources.callersOf ?? null), []);
   const kept = [...selection.kept, ...focus, ...related];
   const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText, rawQuery), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
   const evidence = units.map(({ hit: h, relative, also }) => ({
