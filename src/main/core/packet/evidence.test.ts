@@ -80,10 +80,15 @@ describe('evidence for code tasks (issue #23)', () => {
 
   it('stops at the relevance floor and says so, leaving budget unused', () => {
     const hits = [1, 0.9, 0.5, 0.3, 0.2, 0.1].map((r, i) => hit({ chunkId: i + 1, documentId: i + 1, relPath: `lib/f${i}.js`, path: `/p/lib/f${i}.js`, score: 0.5 - i * 0.01, relevance: r * 20 }));
-    const s = selectEvidence(hits, 'parse crash', 0.25);
+    const s = selectEvidence(hits, 'parse crash', 0.25, 0.25);
     expect(s.kept.map((k) => k.hit.chunkId)).toEqual([1, 2, 3, 4]);
     expect(s.kept.map((k) => k.relative)).toEqual([1, 0.9, 0.5, 0.3]);
     expect(s.stop).toBe("evidence: 4 of 6 hits kept; 2 scored below 0.25 of the best hit's relevance");
+    // Source files have the lower floor (0.1 by default); a doc at 0.2 stays out.
+    const mixed = hits.map((h, i) => (i === 4 ? { ...h, relPath: 'docs/guide.md', path: '/p/docs/guide.md' } : h));
+    const d = selectEvidence(mixed, 'parse crash');
+    expect(d.kept.map((k) => k.hit.chunkId)).toEqual([1, 2, 3, 4, 6]);
+    expect(d.stop).toBe("evidence: 5 of 6 hits kept; 1 scored below 0.25 of the best hit's relevance (source files 0.1)");
     // No relevance signal at all: nothing to measure a floor against, so everything stays.
     expect(selectEvidence(hits.map((h) => ({ ...h, score: 0, relevance: 0 })), 'parse crash').kept).toHaveLength(6);
   });
