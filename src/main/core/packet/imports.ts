@@ -11,10 +11,12 @@ export const IMPORT_LINES = 40;
 export const IMPORT_FACTOR = 0.5;
 /** Imports are looked for in a file's first lines only. */
 const HEAD_LINES = 150;
+/** A longer line (minified, generated) is not an import line. */
+const MAX_LINE = 400;
 
 // import / from … import (Python, JS, TS, Java), use / extern crate / mod x; (Rust), package / import (Go),
 // #include, CommonJS require; top level only (a function's own `import json` is not the file's).
-const IMPORT_LINE = /^(?:import\b|from\s+[\w.]+\s+import\b|use\s+[\w:{]|pub\s+use\s|extern\s+crate\b|mod\s+\w+\s*;|#include\b|(?:const|let|var)\s+[\w{}\s,:]+=\s*require\s*\()/;
+const IMPORT_LINE = /^(?:import\b|from\s+[\w.]+\s+import\b|use\s+[\w:{]|pub\s+use\s|extern\s+crate\b|mod\s+\w+\s*;|#include\b|(?:const|let|var)\s[\w{}\s,:]*=\s*require\s*\()/;
 
 // The first top-level definition ends the file's head.
 const DEFINITION_LINE = /^(?:export\s+)?(?:pub(?:\([\w:]+\))?\s+)?(?:async\s+)?(?:def|class|func|fn|function|impl|struct|enum|trait|interface)\b/;
@@ -30,8 +32,10 @@ export function importBlock(lines: readonly string[], max = IMPORT_LINES): { sta
   let last = 0;
   const head = Math.min(lines.length, HEAD_LINES);
   for (let n = 1; n <= head; n++) {
-    if (DEFINITION_LINE.test(lines[n - 1]!)) break;
-    if (!IMPORT_LINE.test(lines[n - 1]!)) continue;
+    const line = lines[n - 1]!;
+    if (line.length > MAX_LINE) continue;
+    if (DEFINITION_LINE.test(line)) break;
+    if (!IMPORT_LINE.test(line)) continue;
     if (first === 0) first = n;
     last = n;
   }
@@ -47,6 +51,7 @@ export function importBlock(lines: readonly string[], max = IMPORT_LINES): { sta
 }
 
 function balance(line: string): number {
+  if (line.length > MAX_LINE) return 0;
   let d = 0;
   for (const ch of line.replace(/(["'`]).*?\1/g, '')) {
     if (ch === '(' || ch === '{') d++;
