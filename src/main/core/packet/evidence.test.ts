@@ -180,6 +180,10 @@ describe('windows in a unit over the cap', () => {
     // Over the cap: the hit as it is, and the window named after the function, scored just below the hit.
     expect(units.map((u) => [u.hit.lineStart, u.hit.lineEnd, u.hit.anchor, u.relative])).toEqual([[3, 8, 'genScript', 1], [159, 163, 'genScript', 0.9]]);
     expect(units[1]!.hit.text.split('\n')[2]).toContain('activeHelp');
+    // Only the WINDOW_UNITS (3) most relevant over-cap definitions of a packet show windows.
+    const four = [1, 0.9, 0.8, 0.7].map((r, i) => ({ hit: { ...h, documentId: i + 1, chunkId: i + 1 }, relative: r }));
+    const many = await wholeUnits(four, () => lines, 'activeHelp length check');
+    expect(many.filter((u) => u.hit.lineStart === 159).map((u) => u.hit.documentId)).toEqual([1, 2, 3]);
     // Without a query (or with a whole unit under the cap) nothing is added.
     expect(await wholeUnits([{ hit: h, relative: 1 }], () => lines)).toHaveLength(1);
   });

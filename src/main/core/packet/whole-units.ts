@@ -18,6 +18,8 @@ export interface Definition {
 
 /** A definition longer than this is not shown whole: its hit chunk stands instead. */
 export const MAX_UNIT_LINES = 150;
+/** At most this many over-cap definitions of a packet show windows (its most relevant ones). */
+export const WINDOW_UNITS = 3;
 /** A window's relevance: this share of the best hit in its unit. */
 const WINDOW_FACTOR = 0.9;
 /** Spans of one file this close (in lines) become one. */
@@ -164,25 +166,42 @@ export async function wholeUnits(hits: readonly RankedHit[], documentText: ((doc
     if (list) list.push(h);
     else byDoc.set(h.hit.documentId, [h]);
   }
-  const out: UnitHit[] = [];
+  type Raw = { start: number; end: number; hits: SearchHit[]; names: string[]; best: number };
+  const docs: { list: RankedHit[]; lines: string[] | null; raw: Raw[]; big: Map<Definition, number> }[] = [];
   for (const [doc, list] of byDoc) {
     const path = list[0]!.hit.relPath ?? list[0]!.hit.path;
     // Whole files only (a JSONL record's lines are not its document's).
     // Only a code file (whole definitions) or a file with several hits (merging) needs its text.
     const lines = documentText && list[0]!.hit.externalId == null && (list.length > 1 || symbolLanguage(path)) ? documentText(doc) : null;
     const defs = lines && symbolLanguage(path) ? await definitionsOf(path, lines.join('\n')) : [];
-    const raw = list.map(({ hit, relative }) => {
+    const raw: Raw[] = list.map(({ hit, relative }) => {
       const u = defs.length > 0 ? unitFor(defs, hit.lineStart, hit.lineEnd) : { start: hit.lineStart, end: hit.lineEnd, names: [] };
       return { start: u.start, end: u.end, hits: [hit], names: u.names, best: relative };
     });
-    // A hit inside a definition over the cap: that definition's lines matching the query best (unit-windows.ts).
+    const big = new Map<Definition, number>();
     if (lines && terms.length > 0) {
-      const big = new Map<Definition, number>();
       for (const { hit, relative } of list) {
         const d = overCapUnit(defs, hit.lineStart, hit.lineEnd);
         if (d) big.set(d, Math.max(big.get(d) ?? 0, relative));
       }
+    }
+    docs.push({ list, lines, raw, big });
+  }
+  // A hit inside a definition over the cap: that definition's lines matching the query best (unit-windows.ts), for
+  // the WINDOW_UNITS most relevant such definitions of the packet.
+  // Keyed by document too: files with the same text share their cached definitions.
+  const windowed = new Set(
+    docs
+      .flatMap((d, i) => [...d.big].map(([def, relative]) => ({ def, relative, i })))
+      .sort((a, b) => b.relative - a.relative || a.i - b.i || a.def.start - b.def.start)
+      .slice(0, WINDOW_UNITS)
+      .map((x) => `${x.i}:${x.def.start}:${x.def.end}`),
+  );
+  const out: UnitHit[] = [];
+  for (const [i, { list, lines, raw, big }] of docs.entries()) {
+    if (lines) {
       for (const [d, relative] of big) {
+        if (!windowed.has(`${i}:${d.start}:${d.end}`)) continue;
         for (const w of unitWindows(lines, d, terms, raw)) {
           const hit = list.find((h) => h.relative === relative)!.hit;
           raw.push({ start: w.start, end: w.end, hits: [{ ...hit, lineStart: w.start, lineEnd: w.end, text: lines.slice(w.start - 1, w.end).join('\n'), anchor: '' }], names: [d.name], best: relative * WINDOW_FACTOR });
