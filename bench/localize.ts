@@ -5,7 +5,8 @@
 // its hunks at the parent (deleted lines, or the line just before an insertion). For the packet (real ao-v1
 // assembly at --max-tokens), search top-10 chunks and an idf-weighted grep (whole files, top 10 and as many as fit
 // the same token budget): file hit / recall, hunk hit / recall, the share of evidence items that are tests, docs,
-// changelogs, lock, generated files or images, and tokens.
+// changelogs, lock, generated files or images, and tokens. --verbose: per task, the packet's items and each gold hunk
+// it missed with what it held of that file instead.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -133,6 +134,11 @@ for (const dir of positionals) {
     if (values.verbose) {
       console.log(`${task.commit.slice(0, 8)} ${line.join(' ')} ${JSON.stringify(task.query)} → ${task.hunks.map((h) => `${h.file}:${h.start}-${h.end}`).join(', ')}`);
       console.log(`   packet: ${packet.included.filter((i) => i.kind === 'evidence').map((i) => `${i.source} ${i.score}`).join(' | ')}`);
+      // The packet's misses: each gold hunk no span shows, and what the packet held of that file instead.
+      for (const h of task.hunks.filter((g) => !packetSpans.some((sp) => sp.file === g.file && sp.start <= g.end && sp.end >= g.start))) {
+        const held = packetSpans.filter((sp) => sp.file === h.file).map((sp) => `${sp.start}-${sp.end}`);
+        console.log(`   missed ${h.file}:${h.start}-${h.end}; packet held ${held.length > 0 ? held.join(', ') : 'nothing'} of that file`);
+      }
     }
     store.close();
     rmSync(tmp, { recursive: true, force: true });

@@ -5,7 +5,8 @@ import { buildPacket } from './assemble.ts';
 import { selectEvidence } from './evidence-select.ts';
 import { focusHits } from './focus.ts';
 import { packetStore } from './fixtures.testkit.ts';
-import { definitionsOf, mergeSpans, unitFor } from './whole-units.ts';
+import { definitionsOf, mergeSpans, overCapUnit, unitFor, wholeUnits } from './whole-units.ts';
+import { stem, unitWindows, windowTerms } from './unit-windows.ts';
 import { namesFrom, relatedHits } from './related.ts';
 import type { Store } from '../store/index.ts';
 
@@ -79,10 +80,15 @@ describe('evidence for code tasks (issue #23)', () => {
 
   it('stops at the relevance floor and says so, leaving budget unused', () => {
     const hits = [1, 0.9, 0.5, 0.3, 0.2, 0.1].map((r, i) => hit({ chunkId: i + 1, documentId: i + 1, relPath: `lib/f${i}.js`, path: `/p/lib/f${i}.js`, score: 0.5 - i * 0.01, relevance: r * 20 }));
-    const s = selectEvidence(hits, 'parse crash', 0.25);
+    const s = selectEvidence(hits, 'parse crash', 0.25, 0.25);
     expect(s.kept.map((k) => k.hit.chunkId)).toEqual([1, 2, 3, 4]);
     expect(s.kept.map((k) => k.relative)).toEqual([1, 0.9, 0.5, 0.3]);
     expect(s.stop).toBe("evidence: 4 of 6 hits kept; 2 scored below 0.25 of the best hit's relevance");
+    // Source files have the lower floor (0.1 by default); a doc at 0.2 stays out.
+    const mixed = hits.map((h, i) => (i === 4 ? { ...h, relPath: 'docs/guide.md', path: '/p/docs/guide.md' } : h));
+    const d = selectEvidence(mixed, 'parse crash');
+    expect(d.kept.map((k) => k.hit.chunkId)).toEqual([1, 2, 3, 4, 6]);
+    expect(d.stop).toBe("evidence: 5 of 6 hits kept; 1 scored below 0.25 of the best hit's relevance (source files 0.1)");
     // No relevance signal at all: nothing to measure a floor against, so everything stays.
     expect(selectEvidence(hits.map((h) => ({ ...h, score: 0, relevance: 0 })), 'parse crash').kept).toHaveLength(6);
   });
@@ -148,6 +154,41 @@ describe('whole units', () => {
   });
 });
 
+describe('windows in a unit over the cap', () => {
+  // A 202-line function (a shell script in a string): the query's rare words sit at line 161, far from the hit.
+  const body = Array.from({ length: 200 }, (_, i) => (i === 159 ? '    if [ ${#activeHelp} -ne 0 ]; then  # check length' : `    completion_line_${i}="completion"`));
+  const lines = ['func genScript() string {', ...body, '}'];
+
+  it('shows the lines matching the query best, rare words counting most, not the lines already shown', () => {
+    const terms = windowTerms('activeHelp length check in completion');
+    expect(terms).toEqual(expect.arrayContaining(['activehelp', 'active', 'help', 'length', 'check', 'completion']));
+    // "completion" is on every line: the window goes to line 161 (the file's line of body[159]), ± 2 lines.
+    expect(unitWindows(lines, { start: 1, end: 202 }, terms, [{ start: 1, end: 10 }])).toEqual([{ start: 159, end: 163 }]);
+    expect(unitWindows(lines, { start: 1, end: 202 }, terms, [{ start: 155, end: 165 }])).toEqual(expect.not.arrayContaining([{ start: 159, end: 163 }]));
+    expect(unitWindows(lines, { start: 1, end: 202 }, [], [])).toEqual([]);
+    expect(stem('completions')).toBe('completion');
+    expect(stem('filtering')).toBe('filter');
+  });
+
+  it('applies only when every definition holding the hit is over the cap, through wholeUnits', async () => {
+    const text = lines.join('\n');
+    const defs = await definitionsOf('script.go', text);
+    expect(overCapUnit(defs, 3, 8)?.name).toBe('genScript');
+    expect(overCapUnit(defs, 3, 8, 300)).toBeNull();
+    const h = hit({ path: '/p/script.go', relPath: 'script.go', lineStart: 3, lineEnd: 8, text: lines.slice(2, 8).join('\n') });
+    const units = await wholeUnits([{ hit: h, relative: 1 }], () => lines, 'activeHelp length check');
+    // Over the cap: the hit as it is, and the window named after the function, scored just below the hit.
+    expect(units.map((u) => [u.hit.lineStart, u.hit.lineEnd, u.hit.anchor, u.relative])).toEqual([[3, 8, 'genScript', 1], [159, 163, 'genScript', 0.9]]);
+    expect(units[1]!.hit.text.split('\n')[2]).toContain('activeHelp');
+    // Only the WINDOW_UNITS (3) most relevant over-cap definitions of a packet show windows.
+    const four = [1, 0.9, 0.8, 0.7].map((r, i) => ({ hit: { ...h, documentId: i + 1, chunkId: i + 1 }, relative: r }));
+    const many = await wholeUnits(four, () => lines, 'activeHelp length check');
+    expect(many.filter((u) => u.hit.lineStart === 159).map((u) => u.hit.documentId)).toEqual([1, 2, 3]);
+    // Without a query (or with a whole unit under the cap) nothing is added.
+    expect(await wholeUnits([{ hit: h, relative: 1 }], () => lines)).toHaveLength(1);
+  });
+});
+
 describe('focus files', () => {
   it('adds the other matching chunks of the best source files, not tests, not what is shown already', () => {
     const kept = [
@@ -175,6 +216,8 @@ describe('related code', () => {
         'lib/app.js': 'function handle(req) {\n  const route = matchRoute(req.path);\n  return dispatch(route, req);\n}\n',
         'lib/router.js': 'function matchRoute(path) {\n  return table[path];\n}\n\nfunction dispatch(route, req) {\n  return route(req);\n}\n',
         'lib/sync.js': 'function handle(req) {\n  return null;\n}\n',
+        'lib/server.js': 'function serve(req) {\n  // handle (req) logs nothing\n  return handle(req);\n}\n',
+        'lib/log.js': 'function note(msg) {\n  // we handle msg here\n  return msg;\n}\n',
         'test/app.test.js': 'function matchRoute() {}\n',
       },
     });
@@ -190,6 +233,12 @@ describe('related code', () => {
     // Not the seed itself, not a test; half the seed's relevance.
     expect(related.map((r) => [r.hit.relPath, r.hit.anchor, r.relative])).toEqual(expect.arrayContaining([['lib/sync.js', 'handle', 0.5], ['lib/router.js', 'matchRoute', 0.5]]));
     expect(related.some((r) => r.hit.relPath === 'lib/app.js' || r.hit.relPath!.startsWith('test/'))).toBe(false);
+    // Callers: chunks calling the name, not its definitions, not a mere mention.
+    expect(f.sources.callersOf!(['handle'], 10).map((h) => `${h.relPath}#${h.anchor}`)).toEqual(['lib/server.js#serve']);
+    expect(f.sources.callersOf!(['matchRoute'], 10).map((h) => `${h.relPath}#${h.anchor}`)).toEqual(['lib/app.js#handle']);
+    const withCallers = relatedHits([{ hit: { ...app, text: seed.text }, role: 'source', relative: 1 }], f.sources.definitionsNamed!, 0.25, 3, f.sources.callersOf!);
+    expect(withCallers.map((r) => [r.hit.relPath, r.relative])).toEqual(expect.arrayContaining([['lib/server.js', 0.5]]));
+    expect(withCallers).toHaveLength(related.length + 1);
     // A seed too weak for its related code to clear the floor leads nowhere.
     expect(relatedHits([{ hit: app, role: 'source', relative: 0.4 }], f.sources.definitionsNamed!, 0.25)).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { RELEVANCE_FLOOR as RELATED_FLOOR, selectEvidence } from './evidence-sel
 import { relatedHits } from './related.ts';
 import { wholeUnits } from './whole-units.ts';
 import { focusHits } from './focus.ts';
+import { importHits } from './imports.ts';
 import { queryIsAboutTests, type PathRole } from '../search/code-paths.ts';
 import { queryTerms } from '../search/fts-query.ts';
 import type { Gate } from './items.ts';
@@ -69,10 +70,12 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   // The best source files' other chunks that match about as well (focus.ts), then whole definitions.
   const docText = memoized(sources.documentText ?? null);
   const focus = await attempt('evidence.focus', degradations, gate, () => focusHits(selection.kept, rawQuery, sources.fileChunks ?? null, docText), []);
-  // Definitions the best hits lead to: same-name definitions and the functions they call (related.ts).
-  const related = await attempt('evidence.related', degradations, gate, () => relatedHits(selection.kept, sources.definitionsNamed ?? null, RELATED_FLOOR), []);
-  const kept = [...selection.kept, ...focus, ...related];
-  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
+  // Definitions the best hits lead to: same-name definitions, the functions they call, their callers (related.ts).
+  const related = await attempt('evidence.related', degradations, gate, () => relatedHits(selection.kept, sources.definitionsNamed ?? null, RELATED_FLOOR, undefined, sources.callersOf ?? null), []);
+  // The best source files' import blocks: what the code shown can use, where a fix adds what it needs (imports.ts).
+  const imports = await attempt('evidence.imports', degradations, gate, () => importHits(selection.kept, docText), []);
+  const kept = [...selection.kept, ...focus, ...related, ...imports];
+  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText, rawQuery), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
   const evidence = units.map(({ hit: h, relative, also }) => ({
     ...h,
     norm: roundScore(relative),

@@ -11,6 +11,8 @@ import type { SelectedHit } from './evidence-select.ts';
 export const RELATED_MAX = 3;
 /** A related definition's relevance: this share of its seed's. */
 export const RELATED_FACTOR = 0.5;
+/** At most this many callers of the best hit's definition join (besides RELATED_MAX). */
+export const CALLERS_MAX = 2;
 /** Seeds: the best source hits, at most this many. */
 const SEEDS = 2;
 
@@ -33,6 +35,8 @@ export function relatedHits(
   definitionsNamed: ((names: string[], limit: number) => SearchHit[]) | null,
   floor: number,
   max = RELATED_MAX,
+  callersOf: ((names: string[], limit: number) => SearchHit[]) | null = null,
+  callersMax = CALLERS_MAX,
 ): SelectedHit[] {
   if (!definitionsNamed || max <= 0) return [];
   const seeds = [...kept].filter((k) => k.role === 'source' && k.relative * RELATED_FACTOR >= floor).sort((a, b) => b.relative - a.relative).slice(0, SEEDS);
@@ -45,6 +49,17 @@ export function relatedHits(
     const role = pathRole(citePath(h));
     if (role !== 'source' || shown(h) || out.some((o) => o.hit.chunkId === h.chunkId)) continue;
     out.push({ hit: h, role, relative: seeds[0]!.relative * RELATED_FACTOR });
+  }
+  // Callers of the best hit's own definition: a fix to a function often changes how it is called.
+  const own = namesFrom({ ...seeds[0]!.hit, text: '' });
+  if (callersOf && callersMax > 0 && own.length > 0) {
+    let n = 0;
+    for (const h of callersOf(own, 20)) {
+      if (n >= callersMax) break;
+      if (pathRole(citePath(h)) !== 'source' || shown(h) || out.some((o) => o.hit.chunkId === h.chunkId)) continue;
+      out.push({ hit: h, role: 'source', relative: seeds[0]!.relative * RELATED_FACTOR });
+      n++;
+    }
   }
   return out;
 }

@@ -124,6 +124,8 @@ export interface PacketSources {
   fileChunks?: ((documentIds: number[], query: string) => FileChunkMatch[]) | null;
   /** Definitions named `name` (anchor `name` or `X.name`) in code files, at most `limit`, in store order. */
   definitionsNamed?: ((names: string[], limit: number) => SearchHit[]) | null;
+  /** Chunks that call one of `names` (`name(`), not the definitions themselves, at most `limit`, best BM25 first. */
+  callersOf?: ((names: string[], limit: number) => SearchHit[]) | null;
   /** Model id of the embedder behind the retriever, when it has one. */
   embedderId?: string | null;
   /** The project's "exclude from evidence by default" globs (settings, migration 80); absent → none. */
@@ -297,5 +299,26 @@ export function chunkDefinitionsNamed(db: Database): ((names: string[], limit: n
       if (found.length < limit && defines(c)) found.push({ chunkId: c.id, score: 0 });
     }
     return loadHits(db, found);
+  };
+}
+
+/** The store's callers lookup: chunks whose body names one of `names` (FTS5), kept when the text calls it. */
+export function chunkCallersOf(db: Database): (names: string[], limit: number) => SearchHit[] {
+  const st = db.prepare('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT 100');
+  return (names, limit) => {
+    const wanted = [...new Set(names)].filter((n) => /^[A-Za-z_$][\w$]{2,}$/.test(n));
+    if (wanted.length === 0 || limit <= 0) return [];
+    // FTS5 splits snake_case at `_`: such a name is a phrase of its parts; camelCase stays one token.
+    const match = wanted.map((n) => `body : "${n.split(/[_$]+/).filter((p) => p !== '').join(' ')}"`).join(' OR ');
+    const ids = (st.all(match) as { id: number }[]).map((r) => ({ chunkId: r.id, score: 0 }));
+    const calls = wanted.map((n) => ({ n, re: new RegExp(`(?<![\\w$])(?<!\\b(?:def|function|func|fn)\\s+)(?<!\\)\\s+)${n.replace(/\$/g, '\\$')}\\s*\\(`) }));
+    const out: SearchHit[] = [];
+    for (const h of loadHits(db, ids)) {
+      if (out.length >= limit) break;
+      const own = h.anchor.slice(h.anchor.lastIndexOf('.') + 1);
+      // A call of the name (not `def name(`, `func (r T) name(`), in a chunk that is not the name's own definition.
+      if (calls.some(({ n, re }) => n !== own && re.test(h.text))) out.push(h);
+    }
+    return out;
   };
 }

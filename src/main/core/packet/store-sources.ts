@@ -7,7 +7,7 @@ import { roundScore } from './canonical.ts';
 import { openIssues, searchMemories } from '../memory/index.ts';
 import { createBm25Retriever, type Retriever } from '../search/index.ts';
 import type { GoalsData, HierarchyEntry, MemoryEntry, MemoryProvider, PacketSources, SessionEntry } from './sources.ts';
-import { chunkDefinitionsNamed, chunkDocumentText, chunkFileMatches, chunkLineContext, ingestSessions, readStaticText } from './sources.ts';
+import { chunkCallersOf, chunkDefinitionsNamed, chunkDocumentText, chunkFileMatches, chunkLineContext, ingestSessions, readStaticText } from './sources.ts';
 import { ftsMatchOf } from '../search/fts-query.ts';
 import { codeWordTerms } from '../search/code-words.ts';
 
@@ -252,6 +252,7 @@ export function createStoreSources(db: Database, opts: { retriever?: Retriever; 
     lineContext: chunkLineContext(db),
     documentText: chunkDocumentText(db),
     definitionsNamed: chunkDefinitionsNamed(db),
+    callersOf: chunkCallersOf(db),
     fileChunks: chunkFileMatches(db, (q) => ftsMatchOf(codeWordTerms(q))),
     staticText: opts.staticDir ? (name) => readStaticText(name, opts.staticDir) : undefined,
     embedderId: opts.embedderId ?? null,

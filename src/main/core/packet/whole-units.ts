@@ -3,6 +3,7 @@ import type { SearchHit } from '../../../shared/types.ts';
 import { parserFor } from '../ingest/code/grammars.ts';
 import { symbolLanguage } from '../ingest/code/languages.ts';
 import { topLevelSymbols, type CodeSymbol } from '../ingest/code/symbols.ts';
+import { unitWindows, windowTerms } from './unit-windows.ts';
 
 // Issue #23 item 2: a hit inside a function shows the whole function (capped), neighbouring hits of one file become
 // one span, a file's spans are shown in line order, and the span is named after the definition it holds.
@@ -17,6 +18,10 @@ export interface Definition {
 
 /** A definition longer than this is not shown whole: its hit chunk stands instead. */
 export const MAX_UNIT_LINES = 150;
+/** At most this many over-cap definitions of a packet show windows (its most relevant ones). */
+export const WINDOW_UNITS = 3;
+/** A window's relevance: this share of the best hit in its unit. */
+const WINDOW_FACTOR = 0.9;
 /** Spans of one file this close (in lines) become one. */
 const MERGE_GAP = 3;
 
@@ -84,6 +89,13 @@ export function unitFor(defs: readonly Definition[], start: number, end: number,
   return { start, end, names: namesIn(defs, start, end, null) };
 }
 
+/** The innermost definition holding [start, end] when every definition holding it is over `cap` lines; else null. */
+export function overCapUnit(defs: readonly Definition[], start: number, end: number, cap = MAX_UNIT_LINES): Definition | null {
+  const containing = defs.filter((d) => d.start <= start && d.end >= end);
+  if (containing.length === 0 || containing.some((d) => d.end - d.start + 1 <= cap)) return null;
+  return containing.reduce((a, b) => (b.end - b.start < a.end - a.start ? b : a));
+}
+
 /** Definitions fully inside [start, end], outermost first; `main` (when given) leads. */
 function namesIn(defs: readonly Definition[], start: number, end: number, main: string | null): string[] {
   const inside = defs.filter((d) => d.start >= start && d.end <= end).sort((a, b) => a.depth - b.depth || a.start - b.start);
@@ -146,24 +158,56 @@ export interface UnitHit {
  * kept in line order, files in the order of their best hit. `documentText` gives a document's lines from the store
  * (null: the hits are shown as they are).
  */
-export async function wholeUnits(hits: readonly RankedHit[], documentText: ((documentId: number) => string[] | null) | null): Promise<UnitHit[]> {
+export async function wholeUnits(hits: readonly RankedHit[], documentText: ((documentId: number) => string[] | null) | null, query = ''): Promise<UnitHit[]> {
+  const terms = query ? windowTerms(query) : [];
   const byDoc = new Map<number, RankedHit[]>();
   for (const h of hits) {
     const list = byDoc.get(h.hit.documentId);
     if (list) list.push(h);
     else byDoc.set(h.hit.documentId, [h]);
   }
-  const out: UnitHit[] = [];
+  type Raw = { start: number; end: number; hits: SearchHit[]; names: string[]; best: number };
+  const docs: { list: RankedHit[]; lines: string[] | null; raw: Raw[]; big: Map<Definition, number> }[] = [];
   for (const [doc, list] of byDoc) {
     const path = list[0]!.hit.relPath ?? list[0]!.hit.path;
     // Whole files only (a JSONL record's lines are not its document's).
     // Only a code file (whole definitions) or a file with several hits (merging) needs its text.
     const lines = documentText && list[0]!.hit.externalId == null && (list.length > 1 || symbolLanguage(path)) ? documentText(doc) : null;
     const defs = lines && symbolLanguage(path) ? await definitionsOf(path, lines.join('\n')) : [];
-    const raw = list.map(({ hit, relative }) => {
+    const raw: Raw[] = list.map(({ hit, relative }) => {
       const u = defs.length > 0 ? unitFor(defs, hit.lineStart, hit.lineEnd) : { start: hit.lineStart, end: hit.lineEnd, names: [] };
       return { start: u.start, end: u.end, hits: [hit], names: u.names, best: relative };
     });
+    const big = new Map<Definition, number>();
+    if (lines && terms.length > 0) {
+      for (const { hit, relative } of list) {
+        const d = overCapUnit(defs, hit.lineStart, hit.lineEnd);
+        if (d) big.set(d, Math.max(big.get(d) ?? 0, relative));
+      }
+    }
+    docs.push({ list, lines, raw, big });
+  }
+  // A hit inside a definition over the cap: that definition's lines matching the query best (unit-windows.ts), for
+  // the WINDOW_UNITS most relevant such definitions of the packet.
+  // Keyed by document too: files with the same text share their cached definitions.
+  const windowed = new Set(
+    docs
+      .flatMap((d, i) => [...d.big].map(([def, relative]) => ({ def, relative, i })))
+      .sort((a, b) => b.relative - a.relative || a.i - b.i || a.def.start - b.def.start)
+      .slice(0, WINDOW_UNITS)
+      .map((x) => `${x.i}:${x.def.start}:${x.def.end}`),
+  );
+  const out: UnitHit[] = [];
+  for (const [i, { list, lines, raw, big }] of docs.entries()) {
+    if (lines) {
+      for (const [d, relative] of big) {
+        if (!windowed.has(`${i}:${d.start}:${d.end}`)) continue;
+        for (const w of unitWindows(lines, d, terms, raw)) {
+          const hit = list.find((h) => h.relative === relative)!.hit;
+          raw.push({ start: w.start, end: w.end, hits: [{ ...hit, lineStart: w.start, lineEnd: w.end, text: lines.slice(w.start - 1, w.end).join('\n'), anchor: '' }], names: [d.name], best: relative * WINDOW_FACTOR });
+        }
+      }
+    }
     const spans = lines ? mergeSpans(raw) : raw;
     const rel = new Map(list.map((h) => [h.hit, h.relative]));
     for (const s of spans) {

@@ -4,7 +4,7 @@ import type { SearchHit } from '../../../shared/types.ts';
 import { DEFAULT_RANK_SIGNALS, rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
 import { roleWeigher } from './code-task.ts';
 import { ftsMatchOf, queryTerms } from './fts-query.ts';
-import { codeWordTerms } from './code-words.ts';
+import { codeWordTerms, identifierPhrases } from './code-words.ts';
 import { ftsScorer, type ScoredRow } from './fts-scorer.ts';
 import { HIT_JOINS, filterSql, loadHits, loadHitsStatement, type FilterSql } from './hits.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
@@ -32,6 +32,14 @@ export interface Bm25Options {
   /** Rank from FTS5's postings in JS when it can (fts-scorer.ts, identical results); `false`: always FTS5's bm25(). */
   postings?: boolean;
 }
+
+/**
+ * A chunk holding one of the query's compound identifiers (`package_name`, `res.send`) as written: its score ×
+ * (1 + this). Such a name is the most specific thing a task can say; its parts alone are common words.
+ */
+export const IDENTIFIER_BOOST = 0.5;
+// Chunks holding an identifier phrase that are looked at, at most.
+const PHRASE_CHUNKS = 200;
 
 // Candidates beyond k, so file aggregation and the per-file decay have other chunks to work with.
 const EXTRA_CANDIDATES = 50;
@@ -118,7 +126,8 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     const missing = [...fieldScores.keys()].filter((d) => !seenDocs.has(d));
     if (missing.length > 0) rows.push(...chunksOfDocuments(missing, match, filter));
 
-    const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: r.score, relPath: relPathOf(r), isFile: r.isFile === 1 }));
+    const phrased = identifierChunks(query.text, match, filter, rows);
+    const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: phrased.has(r.chunkId) ? r.score * (1 + IDENTIFIER_BOOST) : r.score, relPath: relPathOf(r), isFile: r.isFile === 1 }));
     const sig = { ...DEFAULT_RANK_SIGNALS, ...signals };
     const weigh = roleWeigher(query.text, sig);
     const ranked = rankCandidates(candidates, fieldScores, { signals, roleFactor: (p) => weigh(p).factor });
@@ -145,6 +154,28 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
        WHERE c.document_id IN (SELECT value FROM json_each(?)) AND c.ordinal = 0 AND ${filter.where}`,
     ).all(JSON.stringify(rest), ...filter.params) as CandidateRow[];
     return [...matched, ...first];
+  }
+
+  /**
+   * Chunks holding one of the query's compound identifiers as a phrase; those not among `rows` yet join them with
+   * their BM25 score for `match` (a file that uses `package_name` may not rank on `package` and `name`).
+   */
+  function identifierChunks(text: string, match: string, filter: FilterSql, rows: CandidateRow[]): Set<number> {
+    const phrases = identifierPhrases(text);
+    if (phrases.length === 0) return new Set();
+    const phraseMatch = phrases.map((p) => `"${p.map((w) => w.replaceAll('"', '""')).join(' ')}"`).join(' OR ');
+    const ids = cached('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid LIMIT ?').pluck().all(phraseMatch, PHRASE_CHUNKS) as number[];
+    const found = new Set(ids);
+    const have = new Set(rows.map((r) => r.chunkId));
+    const missing = ids.filter((id) => !have.has(id));
+    if (missing.length > 0) {
+      rows.push(...(cached(
+        `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
+         FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
+         WHERE chunks_fts MATCH ? AND chunks_fts.rowid IN (SELECT value FROM json_each(?)) AND ${filter.where}`,
+      ).all(...w, match, JSON.stringify(missing), ...filter.params) as CandidateRow[]));
+    }
+    return found;
   }
 
   /** The scorer's rows loaded whole, once: their ranking fields now, the same row objects as hits at the end. */

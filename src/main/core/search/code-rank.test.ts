@@ -73,6 +73,9 @@ describe('ranking signals on a real store', () => {
       'test/router.test.js': `// router dispatch: route handler order and router params\nit('router dispatch calls the route handler', () => {});\nit('router dispatch skips a route handler', () => {});\n`,
       'lib/router.js': `function dispatch(route) {\n  // route handler lookup\n  return route;\n}\n`,
       'lib/big.js': Array.from({ length: 12 }, (_, i) => `function redirect${i}(res) {\n${Array.from({ length: 12 }, (_, j) => `  // redirect location status ${i} ${j} for the response and its url target`).join('\n')}\n  return res;\n}`).join('\n'),
+      // Both say "package" and "name" often; only one uses the identifier `package_name`.
+      'lib/names.js': `function label(pkg) {\n  // the name of the package and its version: name of each package, the name for a package\n  return pkg.name + ' ' + pkg.version;\n}\n`,
+      'lib/dist.js': `function resolve(meta) {\n  const package_name = meta.top;\n  return package_name;\n}\n`,
       'lib/redirect-helper.js': `function location(res) {\n  // redirect location\n  return res;\n}\n`,
     });
     store = openStore(':memory:');
@@ -106,5 +109,10 @@ describe('ranking signals on a real store', () => {
     const plain = await files('redirect location', 5, false);
     expect(new Set(plain)).toEqual(new Set(['lib/big.js']));
     expect(await files('redirect location', 5)).toContain('lib/redirect-helper.js');
+  });
+
+  it('identifier phrase: a chunk holding `package_name` as written outranks one with its words scattered', async () => {
+    expect((await files('package name', 1))[0]).toBe('lib/names.js');
+    expect((await files('wrong package_name', 1))[0]).toBe('lib/dist.js');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeWordTerms, spellingVariants, splitIdentifier } from './code-words.ts';
+import { codeWordTerms, identifierPhrases, spellingVariants, splitIdentifier } from './code-words.ts';
 
 describe('code words (issue #23)', () => {
   it('splits camelCase identifiers, acronyms included', () => {
@@ -25,5 +25,11 @@ describe('code words (issue #23)', () => {
     expect(t).toEqual(expect.arrayContaining(['accepts', 'charsets', 'cleanup', 'writable', 'writeablestream']));
     // snake_case and dotted names are already split by the tokenizer: nothing new but their joins.
     expect(codeWordTerms('res.send')).toEqual(['res', 'send', 'ressend']);
+  });
+
+  it('takes compound identifiers as word sequences, not prose, camelCase or short parts', () => {
+    expect(identifierPhrases('`package_name` resolution via res.send and os.path.join')).toEqual([['package', 'name'], ['res', 'send'], ['os', 'path', 'join']]);
+    expect(identifierPhrases('__init__ of _private_helper')).toEqual([['private', 'helper']]);
+    expect(identifierPhrases('IL-6 levels, e.g. in 1.5 mg, acceptsCharsets, end.')).toEqual([]);
   });
 });

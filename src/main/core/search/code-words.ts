@@ -48,3 +48,20 @@ export function codeWordTerms(text: string): string[] {
   for (const t of base) for (const v of spellingVariants(t)) out.add(v);
   return [...out];
 }
+
+/**
+ * The query's compound identifiers as word sequences: `package_name` → "package name", `res.send` → "res send".
+ * FTS5 splits them into common words (`package`, `name`) that match everywhere; as a phrase they find the chunks
+ * that use the identifier itself. Parts of two letters or more, at least one letter; hyphenated prose (`IL-6`) and
+ * camelCase (one FTS5 token already) are not phrases.
+ */
+export function identifierPhrases(text: string): string[][] {
+  const out = new Map<string, string[]>();
+  for (const m of text.normalize('NFKC').match(/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/g) ?? []) {
+    if (!/[_.]/.test(m.replace(/^_+|_+$/g, ''))) continue;
+    const parts = m.toLowerCase().split(/[_.]+/).filter((p) => p.length > 0);
+    if (parts.length < 2 || parts.some((p) => p.length < 2) || !parts.some((p) => /[a-z]/.test(p))) continue;
+    out.set(parts.join(' '), parts);
+  }
+  return [...out.values()];
+}
