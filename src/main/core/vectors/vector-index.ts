@@ -19,6 +19,8 @@ export interface KnnOptions {
   filters?: SearchFilters;
   /** Exact float KNN over every vector, skipping the bit pass (for measuring recall; slower). */
   exact?: boolean;
+  /** Caps the index's shortlist factor for this search (a caller that scores its other candidates exactly needs fewer). */
+  maxShortlistFactor?: number;
 }
 
 export interface VectorIndexOptions {
@@ -229,7 +231,7 @@ export function openVectorIndex(db: Database, spaceId: number, options: VectorIn
       if (hasFilters(opts.filters)) return filteredKnn(query, n, opts.filters!);
       if (opts.exact) return exactStmt.all(toBlob(query), n) as ScoredChunk[];
       if (!sketch || sketch.revision !== revision) sketch = new BitSketch(db, t, revision);
-      const ids = sketch.shortlist(signBits(query, t.bitDims), Math.max(minShortlist, n * factor), t.bitDims);
+      const ids = sketch.shortlist(signBits(query, t.bitDims), Math.max(minShortlist, n * Math.min(factor, opts.maxShortlistFactor ?? factor)), t.bitDims);
       if (ids.length === 0) return [];
       return sorted(rescoreStmt.all(toBlob(query), JSON.stringify(ids)) as ScoredChunk[], n);
     },
