@@ -86,3 +86,26 @@ describe('hybrid fusion', () => {
     expect(scored[0]!.score).toBeCloseTo(0.9, 5);
   });
 });
+
+describe('vector index shortlist cap', () => {
+  it('maxShortlistFactor narrows the bit shortlist for one search, and never widens it', () => {
+    const wide = openVectorIndex(store.db, index.space.id, { minShortlist: 1, shortlistFactor: 100 });
+    // a is nearest by cosine but its sign bits disagree with the query's on 63 of 64 dimensions; the others agree
+    // on every bit, so a shortlist of one (and its ties) leaves a out.
+    const q = new Float32Array(DIMS).fill(0.01);
+    q[0] = 1;
+    const a = new Float32Array(DIMS).fill(-0.001);
+    a[0] = 1;
+    const flat = new Float32Array(DIMS).fill(1 / 8);
+    const saved = index.vectors([...ids.values()]);
+    try {
+      wide.write([{ chunkId: ids.get('a.txt')!, vector: a }, ...['b.txt', 'c.txt', 'd.txt'].map((f) => ({ chunkId: ids.get(f)!, vector: flat }))]);
+      expect(wide.knn(q, 1)[0]!.chunkId).toBe(ids.get('a.txt'));
+      expect(wide.knn(q, 1, { maxShortlistFactor: 1 })[0]!.chunkId).not.toBe(ids.get('a.txt'));
+      const narrow = openVectorIndex(store.db, index.space.id, { minShortlist: 1, shortlistFactor: 1 });
+      expect(narrow.knn(q, 1, { maxShortlistFactor: 100 })[0]!.chunkId).not.toBe(ids.get('a.txt'));
+    } finally {
+      wide.write([...saved].map(([chunkId, vector]) => ({ chunkId, vector })));
+    }
+  });
+});
