@@ -16,9 +16,8 @@ export type CoreOptions = {
   spec: ModelSpec;
   // onnxruntime intra-op threads per session; undefined: 1 with several sessions, else onnxruntime's choice.
   threads?: number;
-  // Sessions run side by side, each on its own batches (data parallel). Measured on 2 cores (bench:embed --sweep):
-  // one intra-op thread does ~23 passages per CPU-second against ~18 for two threads splitting each batch, so two
-  // one-thread sessions get more out of two cores than one two-thread session. Costs one more copy of the weights.
+  // Sessions take batches side by side (data parallel), one more copy of the weights each. Through transformers.js
+  // their runs did not overlap (embedder.ts defaultSessions), so the default is one session on every core.
   sessions?: number;
   // How many external-data files the graph has (probe.ts found them); the folder, not config.json, decides.
   externalData?: number;

@@ -28,7 +28,7 @@ export type EmbedderOptions = {
   batchSize?: number;
   // onnxruntime intra-op threads per session; leave unset to share every core among the sessions.
   threads?: number;
-  // Sessions embedding batches side by side (embed-core.ts says why); default: 2 on a machine with 2+ cores.
+  // Sessions embedding batches side by side; default 1 (defaultSessions says why).
   sessions?: number;
 };
 
@@ -77,8 +77,13 @@ function wrap(model: ModelFound, dims: number, backend: Backend): Embedder {
   };
 }
 
-export function defaultSessions(cores = availableParallelism()): number {
-  return Math.max(1, Math.min(2, cores));
+/**
+ * One session using every core. Two one-thread sessions looked better per CPU-second on a loaded machine, but their
+ * runs do not overlap through transformers.js: on a quiet 2-core machine they used 1.01 cores and embedded 22.9
+ * SciFact abstracts/s, against 1.98 cores and 42.5/s for one two-thread session (docs/semantic-search.md).
+ */
+export function defaultSessions(): number {
+  return 1;
 }
 
 function initFor(model: ModelFound, options: EmbedderOptions): CoreOptions {

@@ -19,6 +19,8 @@ export interface KnnOptions {
   filters?: SearchFilters;
   /** Exact float KNN over every vector, skipping the bit pass (for measuring recall; slower). */
   exact?: boolean;
+  /** Caps the index's shortlist factor for this search (a caller that scores its other candidates exactly needs fewer). */
+  maxShortlistFactor?: number;
 }
 
 export interface VectorIndexOptions {
@@ -33,6 +35,8 @@ export const DEFAULT_MIN_SHORTLIST = 1000;
 export interface VectorIndex {
   readonly space: VectorSpace;
   knn(query: Float32Array, n: number, options?: KnnOptions): ScoredChunk[];
+  /** Exact cosine similarity of the query to these chunks' stored vectors; chunks without a vector are absent. */
+  score(query: Float32Array, chunkIds: readonly number[]): ScoredChunk[];
   /** Stored vectors for these chunks (missing ids are absent from the map). */
   vectors(chunkIds: readonly number[]): Map<number, Float32Array>;
   /** Writes vectors for chunks in one transaction; chunks deleted meanwhile are skipped. Returns how many were written. */
@@ -227,9 +231,15 @@ export function openVectorIndex(db: Database, spaceId: number, options: VectorIn
       if (hasFilters(opts.filters)) return filteredKnn(query, n, opts.filters!);
       if (opts.exact) return exactStmt.all(toBlob(query), n) as ScoredChunk[];
       if (!sketch || sketch.revision !== revision) sketch = new BitSketch(db, t, revision);
-      const ids = sketch.shortlist(signBits(query, t.bitDims), Math.max(minShortlist, n * factor), t.bitDims);
+      const ids = sketch.shortlist(signBits(query, t.bitDims), Math.max(minShortlist, n * Math.min(factor, opts.maxShortlistFactor ?? factor)), t.bitDims);
       if (ids.length === 0) return [];
       return sorted(rescoreStmt.all(toBlob(query), JSON.stringify(ids)) as ScoredChunk[], n);
+    },
+    score(query, chunkIds) {
+      checkQuery(query);
+      currentRevision();
+      if (chunkIds.length === 0) return [];
+      return rescoreStmt.all(toBlob(query), JSON.stringify(chunkIds)) as ScoredChunk[];
     },
     vectors(chunkIds) {
       currentRevision();
