@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import type { HandoffPackage } from '../../../shared/session.ts';
 import { rehydrate } from '../memory/index.ts';
-import { decodeHandoff } from '../session/index.ts';
+import { decodeHandoff, joinLines, oneLine } from '../session/index.ts';
 import { estimateTokens } from '../tokens/index.ts';
 
 export const DEFAULT_INJECT_TOKENS = 2_000;
@@ -73,11 +73,7 @@ class Fitter {
   }
 }
 
-const bullets = (items: string[], max = 12) => items.slice(0, max).map((s) => `- ${s.replace(/\s*\n\s*/g, ' ')}`).join('\n');
-const oneLine = (s: string, max = 300) => {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-};
+const bullets = (items: string[], max = 12) => items.slice(0, max).map((s) => `- ${joinLines(s)}`).join('\n');
 
 /** The handoff as the context a continuing agent reads: task and next actions first, the newest compacted turns last. */
 export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'project', maxTokens = DEFAULT_INJECT_TOKENS, maxChars = MAX_INJECT_CHARS): string {

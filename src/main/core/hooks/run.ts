@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { TRANSCRIPT_MAX } from '../../../shared/limits.ts';
 import type { RedactionEvent } from '../redact/index.ts';
 import { createHandoff, endSession } from '../session/index.ts';
 import { getMeta, setMeta } from '../store/index.ts';
@@ -12,8 +13,11 @@ import { parseTranscript, type Transcript } from '../transcripts/index.ts';
 import { DEFAULT_INJECT_TOKENS, latestHandoff, renderHandoffContext, startupContext } from './inject.ts';
 import { HookInputError, transcriptLabel, type HookPayload } from './payload.ts';
 
-/** A 150k-token session is under 1 MB; a file far past this is not one a hook should read in its time limit. */
-export const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
+/**
+ * The most bytes a transcript within the cap can take (a UTF-16 code unit is at most 3 bytes of UTF-8): a larger file
+ * would only be read to be refused by parseTranscript.
+ */
+export const MAX_TRANSCRIPT_BYTES = 3 * TRANSCRIPT_MAX;
 
 export interface HookRunOptions {
   /** The project the store belongs to (recorded on the session summary and named in the MCP pointer). */
@@ -50,7 +54,7 @@ export function readHookTranscript(p: HookPayload, maxBytes?: number): Transcrip
   } catch (err) {
     throw new HookInputError(`transcript ${transcriptLabel(p.transcript_path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  if (size > MAX_TRANSCRIPT_BYTES) throw new HookInputError(`transcript ${transcriptLabel(p.transcript_path)}: ${size} bytes, over the hook's limit of ${MAX_TRANSCRIPT_BYTES}`);
+  if (Math.min(size, maxBytes ?? size) > MAX_TRANSCRIPT_BYTES) throw new HookInputError(`transcript ${transcriptLabel(p.transcript_path)}: ${size} bytes, over the hook's limit of ${MAX_TRANSCRIPT_BYTES}`);
   let bytes = readFileSync(p.transcript_path);
   if (maxBytes !== undefined && maxBytes < bytes.length) bytes = bytes.subarray(0, maxBytes);
   const t = parseTranscript(bytes.toString('utf8'), transcriptLabel(p.transcript_path));

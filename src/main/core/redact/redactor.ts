@@ -456,7 +456,8 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       if (j.lines.every((i) => verdicts[i])) continue;
       let found: { verdict: Verdict } | null;
       try {
-        found = scan(j.text, () => false);
+        // The joined statement is judged under the same per-line budget: over it, its lines are redacted as timeout.
+        found = scan(j.text, budgetFrom());
       } catch {
         found = { verdict: ERROR_RULE };
       }

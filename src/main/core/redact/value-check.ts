@@ -249,6 +249,9 @@ const META_KEY_SUFFIX =
 // Keys that are not credentials though named like one: database and DynamoDB keys (`primaryKey`, `sort_key`),
 // public halves (`public_key`, `publicToken`), keyboard and animation keys (`key_down_event`, `keyframe`), and
 // anti-forgery tokens (`csrf-token`, `authenticity_token`), which a page prints into every form it serves.
+/** Words that make an environment variable's name a credential's (its value is then never read as configuration). */
+const CREDENTIAL_NAME = /pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i;
+
 const NOT_A_CREDENTIAL_KEY =
   /(?:^|[_.\-])(?:public|pub|primary|foreign|schema|sequence|bucket|idx|natural|sort|partition|range|hash|cache|row|map|dict|lookup|csrf|xsrf|authenticity)[_.\-]?(?:key|token)s?(?:$|[_.\-])|(?:^|[_.\-])key[_.\-]?(?:alias|board|code|frame|pair|press(?:ed)?|ring|selector|stone|word|up|down|left|right|event|mesh)(?:$|[_.\-])/;
 /**
@@ -541,11 +544,12 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       if (/^["']?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?["']?$/.test(v)) return false;
       // Under a name that is not a credential's, a value that reads as a name (`ENGINE=InnoDB`) is configuration.
       const bare = v.replace(/^["']|["']$/g, '');
-      if (!/pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i.test(key) && /^[A-Za-z]{2,32}$/.test(bare) && readsAsName(bare)) return false;
+      const credentialName = CREDENTIAL_NAME.test(key);
+      if (!credentialName && /^[A-Za-z]{2,32}$/.test(bare) && readsAsName(bare)) return false;
       // `DATABRICKS_TOKEN=dapi1234567890…`: typed in alphabet order, a stand-in (a password name keeps its value).
       if (!PASSWORD_KEY.test(key) && bare.length >= 16 && typedInOrder(bare)) return false;
       // `FZF_DEFAULT_OPTS="--ansi"`: command-line options under a name that is not a credential's.
-      if (!/pass|pwd|secret|token|key|auth|cred|salt|sig|cert|priv|session|cookie/i.test(key) && /^--?[a-z][a-z-]*(?:[= ]|$)/.test(bare)) return false;
+      if (!credentialName && /^--?[a-z][a-z-]*(?:[= ]|$)/.test(bare)) return false;
       return envValueLike(v);
     }
     case 'email':

@@ -569,7 +569,8 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
     }
   }
 
-  const errors = extractErrors(t, (turn) => turn.origin !== 'injected' && (turn.origin !== 'sidechain' || isSubAgentFile(t)));
+  const subFile = isSubAgentFile(t); // once: it walks every turn of a sub-agent's file
+  const errors = extractErrors(t, (turn) => turn.origin !== 'injected' && (turn.origin !== 'sidechain' || subFile));
 
   // Files: writes by tool (the last five are preserved), and reads of the same path (only the last is kept).
   const files: FileModification[] = [];
@@ -621,6 +622,7 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
  * Tasks / Current Work / Next Step, plain "Remaining: …" / "Next I'll …"), and the first request as the goal.
  */
 function stateOf(t: Transcript, allBlocks: Block[], requests: ReturnType<typeof userRequests>, consume: (ls: Line[]) => void): TaskState {
+  const subFile = isSubAgentFile(t);
   const substantive = requests.filter((r) => !r.ack);
   // State written before the user's previous request belongs to work the user has since moved on from.
   const since = substantive.length >= 2 ? substantive.at(-2)!.turn : -1;
@@ -682,7 +684,7 @@ function stateOf(t: Transcript, allBlocks: Block[], requests: ReturnType<typeof 
     status,
     latest_request: latest,
     last_update: lastUpdate(t),
-    latest_request_answered: !!latest && t.turns.some((x) => x.index > latest.turn && x.role === 'assistant' && (x.origin !== 'sidechain' || isSubAgentFile(t))),
+    latest_request_answered: !!latest && t.turns.some((x) => x.index > latest.turn && x.role === 'assistant' && (x.origin !== 'sidechain' || subFile)),
     last_ack: lastMsg && lastMsg.ack && lastMsg !== latest ? lastMsg : null,
     sources,
   };

@@ -8,3 +8,5 @@ export { renderHandoffMarkdown } from './handoff-render.ts';
 export { saveExtraction, type SaveOptions } from './save.ts';
 export { endSession, summarizeSession, notesTranscript, listSessions, type SessionEndOptions, type StoredSession } from './session-end.ts';
 export { sessionContinuity, humanGap } from '../memory/index.ts';
+export { joinLines } from './one-line.ts';
+export { oneLine } from './requests.ts';
