@@ -225,12 +225,22 @@ export function swapStaged(staging: string, importsDir: string): void {
   }
 }
 
-/** A path's real location when it exists (so a link cannot lead out of a root), else its absolute form. */
-function realOrResolved(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
+/**
+ * A path's real location, so a link cannot lead out of a root: a path that does not exist yet (a folder an export
+ * will create) is its nearest existing ancestor's real location with the rest appended.
+ */
+export function realOrResolved(p: string): string {
+  const abs = resolve(p);
+  const rest: string[] = [];
+  for (let at = abs; ; ) {
+    try {
+      return join(realpathSync(at), ...rest.reverse());
+    } catch {
+      const up = dirname(at);
+      if (up === at) return abs;
+      rest.push(at.slice(up.length).replace(/^[\\/]+/, ''));
+      at = up;
+    }
   }
 }
 

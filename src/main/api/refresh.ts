@@ -1,21 +1,15 @@
 // `library.refresh`: bring the index up to date with the files under the project's remembered roots, and nothing
 // else. An agent (MCP `ingest`) names what it edited, relative to a root; a path outside every root is refused by
 // name, so the tool can never be used to read an arbitrary folder into the index.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { isUnder, listRoots, relativeTo } from '../core/ingest/index.ts';
 import type { IngestReport, RootRecord } from '../../shared/types.ts';
 import type { RefreshReport } from '../../shared/api/contract.ts';
 import { ApiFailure } from './failure.ts';
+import { realOrResolved as real } from './library.ts';
 
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-}
 
 const inside = (path: string, root: RootRecord): boolean => (root.kind === 'file' ? path === root.path : isUnder(path, root.path));
 

@@ -1,5 +1,5 @@
 // decisions.exportFiles / decisions.import read and write files: in serve mode with `--root`, only under those roots.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../core/store/index.ts';
@@ -39,6 +39,24 @@ describe('decision files in serve mode', () => {
     expect(await api.dispatch('decisions.exportFiles', { dir: elsewhere })).toMatchObject({ ok: false, error: { code: 'forbidden', issues: [{ field: 'dir' }] } });
     expect(existsSync(elsewhere)).toBe(false);
     expect(await api.dispatch('decisions.import', { paths: [tmp.make()] })).toMatchObject({ ok: false, error: { code: 'forbidden', issues: [{ field: 'paths' }] } });
+  });
+
+  it('follows no link out of a root: not to a folder the export would create, nor to a file the import would rewrite', async () => {
+    const outside = tmp.make();
+    symlinkSync(outside, join(root, 'link'));
+    const created = join(root, 'link', 'decisions');
+    expect(await api.dispatch('decisions.exportFiles', { dir: created })).toMatchObject({ ok: false, error: { code: 'forbidden', issues: [{ field: 'dir' }] } });
+    expect(existsSync(join(outside, 'decisions'))).toBe(false);
+
+    const folder = join(root, 'imports-here');
+    expect(await api.dispatch('decisions.exportFiles', { dir: folder })).toMatchObject({ ok: true });
+    const target = join(outside, 'target.md');
+    const text = readFileSync(join(folder, `${id}.md`), 'utf8').replace(id, 'DEC-2026-01-01-001');
+    writeFileSync(target, text);
+    symlinkSync(target, join(folder, 'linked.md'));
+    const imported = await api.dispatch('decisions.import', { paths: [folder] });
+    expect(imported).toMatchObject({ ok: true, value: { skipped: [{ file: join(folder, 'linked.md'), reason: 'a symbolic link (not followed)' }] } });
+    expect(readFileSync(target, 'utf8')).toBe(text);
   });
 
   it('refuses a relative folder by name', async () => {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DecisionImportResult, DecisionRecord } from '../../../shared/memory.ts';
 import { gateDeep, type Redactor } from '../redact/index.ts';
@@ -107,7 +107,13 @@ export function importDecisions(db: Database, targets: string | string[], deps: 
     }
     for (const name of readdirSync(target).filter((n) => n.toLowerCase().endsWith('.md')).sort()) {
       const file = resolve(target, name);
-      if (!statSync(file).isFile()) continue;
+      // A link in the folder is not followed: it could lead outside the folder the caller was allowed to name.
+      const st = lstatSync(file);
+      if (st.isSymbolicLink()) {
+        report.skipped.push({ file, reason: 'a symbolic link (not followed)' });
+        continue;
+      }
+      if (!st.isFile()) continue;
       const text = readFileSync(file, 'utf8');
       if (!isDecisionMarkdown(text)) report.skipped.push({ file, reason: "not a decision file (no '## DECISION:' heading)" });
       else files.push({ file, text });
