@@ -9,7 +9,7 @@ import type { ApiMethod } from '../../shared/api/methods.ts';
 import type { ApiEvent } from '../../shared/api/events.ts';
 import { openStore, type Store } from '../core/store/index.ts';
 import { currentProjectName, defaultModelDirs, userDataDir } from '../paths.ts';
-import { CliError, openCliStore, type CommandContext } from './command.ts';
+import { CliError, openCliStore, printJson, type CommandContext } from './command.ts';
 import { flagName } from './api-flags.ts';
 
 /**
@@ -105,5 +105,19 @@ export async function withApi<T>(
   } finally {
     await api.close();
     store.close();
+  }
+}
+
+/**
+ * Through the API; with --json a refused form is `{ error, issues }` on stdout, as the memory,
+ * decision and hierarchy commands always printed it. `flags`: the flag of a field not named for it.
+ */
+export async function withApiIssues(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<number>, flags: Record<string, string> = {}): Promise<number> {
+  try {
+    return await withApi(ctx, command, work, flags);
+  } catch (err) {
+    if (!(err instanceof CliApiError) || !ctx.json || err.apiError.code !== 'invalid_input' || !err.apiError.issues?.length) throw err;
+    printJson(ctx, { error: err.apiError.message, issues: err.apiError.issues });
+    return 2;
   }
 }

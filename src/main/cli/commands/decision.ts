@@ -3,8 +3,8 @@ import type { DecisionAlternative, DecisionInput, DecisionRecord } from '../../.
 import type { ApiInput, ApiOutput } from '../../../shared/api/index.ts';
 import { DecisionFileError, parseDecisionMarkdown } from '../../core/memory/decision-markdown.ts';
 import { CliError, printJson, readInput, type Command, type CommandContext } from '../command.ts';
-import { agentOf, csv, str, strs, subcommand, num, withApiIssues } from './memory-shared.ts';
-import { CliApiError } from '../api-client.ts';
+import { agentOf, csv, str, strs, subcommand, num } from './memory-shared.ts';
+import { CliApiError, withApiIssues } from '../api-client.ts';
 
 const USAGE = [
   'contextpack decision new --title T --decision TEXT --rationale TEXT --importance 1-10 [--alt "Name: why rejected"]...',

@@ -2,8 +2,9 @@ import type { ChangeType, HierarchyTree } from '../../../shared/memory.ts';
 import { CHANGE_TYPES } from '../../../shared/memory.ts';
 import type { ApiOutput } from '../../../shared/api/index.ts';
 import { CliError, printJson, readInput, type Command, type CommandContext } from '../command.ts';
-import { agentOf, str, strs, subcommand, num, withApiIssues } from './memory-shared.ts';
+import { agentOf, str, strs, subcommand, num } from './memory-shared.ts';
 import { printable } from '../printable.ts';
+import { withApiIssues } from '../api-client.ts';
 
 const USAGE = [
   'contextpack hierarchy show [§MARKER] [--tree]     (no marker: navigation index and executive summary)',

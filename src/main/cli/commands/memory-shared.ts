@@ -1,38 +1,5 @@
-import type { Database } from 'better-sqlite3';
-import { OwnershipError } from '../../core/hierarchy/ownership.ts';
-import { DecisionFileError, NotFoundError, ValidationError } from '../../core/memory/index.ts';
-import { CliError, printJson, withStore, type CommandContext } from '../command.ts';
-import { CliApiError, withApi, type ApiCall } from '../api-client.ts';
-
-/**
- * Opens the store, runs `fn`, and turns the engine's user errors into CLI errors: validation issues one per line
- * (or, with --json, as `{ error, issues }` on stdout so scripts can show them per field).
- */
-export function withMemoryStore(ctx: CommandContext, fn: (db: Database) => number | Promise<number>): Promise<number> {
-  return withStore(ctx, async (store) => {
-    try {
-      return await fn(store.db);
-    } catch (err) {
-      if (err instanceof ValidationError) {
-        if (ctx.json) {
-          printJson(ctx, { error: err.message, issues: err.issues });
-          return 2;
-        }
-        throw new CliError(`${err.message.replace(/:.*$/s, '')}:\n${err.issues.map((i) => `  ${i.field}: ${i.message}`).join('\n')}`);
-      }
-      if (err instanceof DecisionFileError) {
-        if (ctx.json) {
-          printJson(ctx, { error: err.message, file: err.file, line: err.line, field: err.field });
-          return 2;
-        }
-        throw new CliError(err.message);
-      }
-      if (err instanceof NotFoundError) throw new CliError(err.message);
-      if (err instanceof OwnershipError) throw new CliError(err.message);
-      throw err;
-    }
-  });
-}
+// Flag readers shared by the commands; nothing heavy is imported here (the `hook` command loads this at start-up).
+import { CliError, type CommandContext } from '../command.ts';
 
 export const str = (ctx: CommandContext, name: string): string | undefined => {
   const v = ctx.values[name];
@@ -63,17 +30,3 @@ export function subcommand(ctx: CommandContext, known: readonly string[], usage:
 }
 
 export const agentOf = (ctx: CommandContext): string | undefined => str(ctx, 'agent') ?? ctx.io.env.CONTEXTPACK_AGENT;
-
-/**
- * Through the API (api-client.ts); with --json a refused form is `{ error, issues }` on stdout, as the memory,
- * decision and hierarchy commands always printed it. `flags`: the flag of a field not named for it.
- */
-export async function withApiIssues(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<number>, flags: Record<string, string> = {}): Promise<number> {
-  try {
-    return await withApi(ctx, command, work, flags);
-  } catch (err) {
-    if (!(err instanceof CliApiError) || !ctx.json || err.apiError.code !== 'invalid_input' || !err.apiError.issues?.length) throw err;
-    printJson(ctx, { error: err.apiError.message, issues: err.apiError.issues });
-    return 2;
-  }
-}
