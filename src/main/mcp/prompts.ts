@@ -2,8 +2,7 @@
 // Each only tells the agent which tools to call in which order; the tools do the work.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-
-export const PROMPT_NAMES = ['start_task', 'hand_off'] as const;
+import { capError, QUERY_MAX, TASK_MAX } from '../../shared/limits.ts';
 
 export function registerPrompts(server: McpServer): void {
   server.registerPrompt(
@@ -12,8 +11,8 @@ export function registerPrompts(server: McpServer): void {
       title: 'Start a task',
       description: "Load the project's memory and a context packet for a task before working on it.",
       argsSchema: {
-        task: z.string().min(1).max(20_000).describe('the task, with its acceptance criteria as "- [ ] ..." lines'),
-        query: z.string().max(2000).optional().describe('what the evidence should be about (default: the task)'),
+        task: z.string().min(1).max(TASK_MAX, capError('task', TASK_MAX)).describe('the task, with its acceptance criteria as "- [ ] ..." lines'),
+        query: z.string().max(QUERY_MAX, capError('query', QUERY_MAX)).optional().describe('what the evidence should be about (default: the task)'),
       },
     },
     ({ task, query }) => ({
