@@ -142,6 +142,10 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 
   // The roots as the index knows them, read at each call (a refresh may add one), so paths leave root-relative.
   let roots: { path: string; name: string }[] = [];
+  const readRoots = async (): Promise<void> => {
+    const r = await deps.dispatch('roots.list', {});
+    if (r.ok) roots = r.value as ApiOutput<'roots.list'>;
+  };
   const hidePaths = pathHider(() => roots);
   const gate = (text: string, source: string): string => hidePaths(deps.redactor.redactText(text, { source: `mcp:${source}`, section: 'MCP' }).text);
   /**
@@ -202,8 +206,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     const run = runners.get(name);
     if (!run) throw new McpError(ErrorCode.InvalidParams, `Tool ${JSON.stringify(request.params.name)} not found`);
     try {
-      const rootsNow = await deps.dispatch('roots.list', {});
-      if (rootsNow.ok) roots = rootsNow.value as ApiOutput<'roots.list'>;
+      await readRoots();
       const parsed = TOOL_INPUTS[name].safeParse(request.params.arguments ?? {});
       if (!parsed.success) throw new ToolFailure(invalidArguments(name, parsed.error));
       const result = await run(parsed.data, extra as unknown as Extra);
@@ -385,6 +388,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     'packet',
     new ResourceTemplate(`${PACKET_URI_PREFIX}{hash}`, {
       list: async () => {
+        await readRoots(); // a client may read resources before calling any tool
         const r = await deps.dispatch('packets.list', { limit: 100 });
         if (!r.ok) return { resources: [] };
         return {
@@ -399,6 +403,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     }),
     { title: 'Context packet', description: 'A stored context packet, by its context_snapshot_hash (Markdown, exactly as built).', mimeType: 'text/markdown' },
     async (uri, vars) => {
+      await readRoots();
       const r = await deps.dispatch('packets.get', { hash: String(vars.hash) });
       if (!r.ok) throw new Error(describeError(r.error));
       const p = r.value as ApiOutput<'packets.get'>;
