@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from './core/embed/model-dirs.ts';
 import { checkProjectName, DEFAULT_PROJECT, projectDbFile } from './core/projects/layout.ts';
+import { dataFolderOf } from './core/store/data-folder.ts';
 
 export const APP_NAME = 'ContextPack';
 
@@ -31,4 +32,13 @@ export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv =
 /** Where the CLI, serve mode and desktop app look for embedding models (a packaged app passes its resources folder): $CONTEXTPACK_MODELS_DIR, the checkout's resources/models, then the user-data models folder (the desktop app's). */
 export function defaultModelDirs(env: NodeJS.ProcessEnv = process.env, resourcesModelsDir: string = REPO_RESOURCES_MODELS_DIR): string[] {
   return modelSearchDirs({ resourcesModelsDir, userDataModelsDir: join(userDataDir(env), 'models'), env });
+}
+
+/**
+ * With --db the managed folders sit next to that database, so a throwaway database never touches the user's data;
+ * a project's are its own folder (the user-data folder for the default project).
+ */
+export function dataDirFor(dbFlag: string | undefined, dbPath: string, env: NodeJS.ProcessEnv): string {
+  if (dbFlag !== undefined) return dataFolderOf(dbPath);
+  return env.CONTEXTPACK_DB ? userDataDir(env) : dirname(dbPath);
 }

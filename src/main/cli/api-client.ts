@@ -8,7 +8,7 @@ import type { ApiError, ApiInput, ApiOutput } from '../../shared/api/index.ts';
 import type { ApiMethod } from '../../shared/api/methods.ts';
 import type { ApiEvent } from '../../shared/api/events.ts';
 import { openStore, type Store } from '../core/store/index.ts';
-import { currentProjectName, defaultModelDirs, userDataDir } from '../paths.ts';
+import { currentProjectName, dataDirFor, defaultModelDirs, userDataDir } from '../paths.ts';
 import { CliError, openCliStore, printJson, type CommandContext } from './command.ts';
 import { flagName } from './api-flags.ts';
 
@@ -81,7 +81,7 @@ export async function withApi<T>(
   flags: Record<string, string> = {},
   storeless = false,
 ): Promise<T> {
-  const [{ createApi }, { dataDirFor }] = await Promise.all([import('../api/index.ts'), import('./commands/serve.ts')]);
+  const { createApi } = await import('../api/index.ts');
   const store = storeless ? openStore(':memory:') : openCliStore(ctx);
   const api = createApi({
     store,

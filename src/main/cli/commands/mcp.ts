@@ -36,7 +36,7 @@ export const mcpCommand: Command = {
   options: {},
   async run(ctx) {
     // Loaded here, not at start-up: the SDK and the engine are needed only once the server runs.
-    const [{ runMcpServer }, { dataDirFor }, { defaultModelDirs }] = await Promise.all([import('../../mcp/run.ts'), import('./serve.ts'), import('../../paths.ts')]);
+    const [{ runMcpServer }, { dataDirFor, defaultModelDirs }] = await Promise.all([import('../../mcp/run.ts'), import('../../paths.ts')]);
     return runMcpServer({
       dbPath: ctx.dbPath,
       dataDir: dataDirFor(ctx.values.db as string | undefined, ctx.dbPath, ctx.io.env),

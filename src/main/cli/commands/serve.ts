@@ -1,24 +1,14 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApi, createProjectHost } from '../../api/index.ts';
 import { openStore } from '../../core/store/index.ts';
-import { dataFolderOf } from '../../core/store/data-folder.ts';
-import { currentProjectName, defaultModelDirs, projectDbPath, userDataDir } from '../../paths.ts';
+import { currentProjectName, dataDirFor, defaultModelDirs, projectDbPath, userDataDir } from '../../paths.ts';
 import { startServer } from '../../serve/server.ts';
 import { modelBaseUrl } from '../../core/embed/download.ts';
 import { CliError, intOption, type Command } from '../command.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-
-/**
- * With --db the managed folders sit next to that database, so a throwaway database never touches the user's data;
- * a project's are its own folder (the user-data folder for the default project).
- */
-export function dataDirFor(dbFlag: string | undefined, dbPath: string, env: NodeJS.ProcessEnv): string {
-  if (dbFlag !== undefined) return dataFolderOf(dbPath);
-  return env.CONTEXTPACK_DB ? userDataDir(env) : dirname(dbPath);
-}
 
 export const serveCommand: Command = {
   name: 'serve',
