@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { overCap, TRANSCRIPT_MAX } from '../../../shared/limits.ts';
 import { gateLabel, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { aiderParser } from './aider.ts';
+import { forgetJsonArray } from './jsonl-lines.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { CLINE_TASK_FILES, clineParser } from './cline.ts';
 import { codexParser } from './codex.ts';
@@ -40,11 +41,16 @@ export class TranscriptError extends Error {
 export function parseTranscript(text: string, source: string, format?: TranscriptFormat): Transcript {
   // One cap for every door (CLI file, MCP, API): a transcript must fit in one MCP message (limits.ts).
   if (text.length > TRANSCRIPT_MAX) throw new TranscriptError(overCap(`${source}: transcript`, TRANSCRIPT_MAX, text.length));
-  const parser = format ? TRANSCRIPT_PARSERS.find((p) => p.format === format)! : detectTranscript(text);
-  if (!parser) {
-    throw new TranscriptError(`${source}: not a recognized transcript. Formats read:\n${TRANSCRIPT_FORMATS_LIST}`);
+  try {
+    const parser = format ? TRANSCRIPT_PARSERS.find((p) => p.format === format)! : detectTranscript(text);
+    if (!parser) {
+      throw new TranscriptError(`${source}: not a recognized transcript. Formats read:\n${TRANSCRIPT_FORMATS_LIST}`);
+    }
+    return normalizeTranscript(parser.parse(text, source));
+  } finally {
+    // The parsed array detection shared with the parser is let go: a long-lived server must not keep the last one.
+    forgetJsonArray();
   }
-  return normalizeTranscript(parser.parse(text, source));
 }
 
 const TRANSCRIPT_FORMATS_LIST = TRANSCRIPT_PARSERS.map((p) => `  - ${p.format}: ${FORMAT_DESCRIPTIONS[p.format]}`).join('\n');

@@ -76,6 +76,11 @@ export function toolInputText(input: unknown): string {
 
 let lastArray: { text: string; value: unknown[] | null } | null = null;
 
+/** Lets go of the array jsonArray kept (parseTranscript calls it once a transcript is read). */
+export function forgetJsonArray(): void {
+  lastArray = null;
+}
+
 /**
  * The text parsed as one JSON array, or null when it is not one (a JSONL file, a Markdown file). The last answer is
  * kept: detection asks for the same text once per parser, then the parser once more.
