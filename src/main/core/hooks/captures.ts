@@ -3,7 +3,8 @@
 import type { Database } from 'better-sqlite3';
 import type { CapturedFinding, CapturedSession } from '../../../shared/captures.ts';
 import type { SessionSummary } from '../../../shared/session.ts';
-import { capacityStatus, decodeHandoff, DEFAULT_WINDOW } from '../session/index.ts';
+import { capacityStatus, DEFAULT_WINDOW } from '../session/index.ts';
+import { recentHandoffs } from './inject.ts';
 
 export function listCaptures(db: Database, opts: { limit?: number; window?: number; scan?: number } = {}): CapturedSession[] {
   const window = opts.window ?? DEFAULT_WINDOW;
@@ -13,13 +14,10 @@ export function listCaptures(db: Database, opts: { limit?: number; window?: numb
     if (!s) byId.set(id, (s = { session_id: id, transcript: null, handoffs: [], ended: null, last_at: '' }));
     return s;
   };
-  const snaps = db
-    .prepare("SELECT hash, created_at, bytes FROM packet_snapshots WHERE template LIKE 'handoff-%' ORDER BY created_at DESC, rowid DESC LIMIT ?")
-    .all(opts.scan ?? 500) as { hash: string; created_at: string; bytes: Buffer }[];
-  for (const r of snaps) {
-    const p = decodeHandoff(r.bytes);
-    const id = p?.source.session_id;
-    if (!p || !id) continue;
+  for (const r of recentHandoffs(db, opts.scan ?? 500)) {
+    const p = r.package;
+    const id = p.source.session_id;
+    if (!id) continue;
     const s = session(id);
     s.transcript ??= p.source.transcript;
     const c = capacityStatus(p.compaction.tokens_before, window);

@@ -18,17 +18,22 @@ export interface StoredHandoff {
   package: HandoffPackage;
 }
 
-/** Newest first: the latest handoff whose package names this session, else the project's latest (scope says which). */
-export function latestHandoff(db: Database, sessionId: string | null, scan = 200): { handoff: StoredHandoff; scope: 'session' | 'project' } | null {
+/** The stored handoffs that decode, newest first, at most `scan` snapshots read. */
+export function* recentHandoffs(db: Database, scan: number): Generator<StoredHandoff> {
   const rows = db
     .prepare("SELECT hash, created_at, bytes FROM packet_snapshots WHERE template LIKE 'handoff-%' ORDER BY created_at DESC, rowid DESC LIMIT ?")
-    .all(scan) as { hash: string; created_at: string; bytes: Buffer }[];
-  let first: StoredHandoff | null = null;
+    .iterate(scan) as IterableIterator<{ hash: string; created_at: string; bytes: Buffer }>;
   for (const r of rows) {
     const pkg = decodeHandoff(r.bytes);
-    if (!pkg) continue;
-    const h = { hash: r.hash, created_at: r.created_at, package: pkg };
-    if (sessionId && pkg.source.session_id === sessionId) return { handoff: h, scope: 'session' };
+    if (pkg) yield { hash: r.hash, created_at: r.created_at, package: pkg };
+  }
+}
+
+/** Newest first: the latest handoff whose package names this session, else the project's latest (scope says which). */
+export function latestHandoff(db: Database, sessionId: string | null, scan = 200): { handoff: StoredHandoff; scope: 'session' | 'project' } | null {
+  let first: StoredHandoff | null = null;
+  for (const h of recentHandoffs(db, scan)) {
+    if (sessionId && h.package.source.session_id === sessionId) return { handoff: h, scope: 'session' };
     first ??= h;
   }
   return first ? { handoff: first, scope: 'project' } : null;
