@@ -226,8 +226,11 @@ function collapsedAt(lines: string[], i: number, out: JoinedStatement[]): void {
   if (collapsed !== line) out.push({ text: collapsed, lines: [i] });
 }
 
-/** The line without a trailing `#` / `//` comment (one outside string literals). */
-function stripComment(s: string): string {
+/**
+ * Calls `visit` with each character outside string literals (and its index) until it returns true; returns that index,
+ * or -1. Escapes inside a literal are skipped.
+ */
+function outsideLiterals(s: string, visit: (c: string, k: number) => boolean): number {
   let quote = '';
   for (let k = 0; k < s.length; k++) {
     const c = s[k]!;
@@ -235,9 +238,15 @@ function stripComment(s: string): string {
       if (c === '\\') k++;
       else if (c === quote) quote = '';
     } else if (c === '"' || c === "'" || c === '`') quote = c;
-    else if (c === '#' || (c === '/' && s[k + 1] === '/')) return s.slice(0, k).trimEnd();
+    else if (visit(c, k)) return k;
   }
-  return s;
+  return -1;
+}
+
+/** The line without a trailing `#` / `//` comment (one outside string literals). */
+function stripComment(s: string): string {
+  const at = outsideLiterals(s, (c, k) => c === '#' || (c === '/' && s[k + 1] === '/'));
+  return at < 0 ? s : s.slice(0, at).trimEnd();
 }
 
 /** An assignment at line i whose value is literals only, on one line or continued over the next few. */
@@ -248,18 +257,12 @@ function literalValueAt(lines: string[], i: number, out: JoinedStatement[]): num
   const used = [i];
   // Continue while a bracket is open or the line ends with `+` / the next one starts with `+`.
   let depth = 0;
-  const balance = (s: string) => {
-    let quote = '';
-    for (let k = 0; k < s.length; k++) {
-      const c = s[k]!;
-      if (quote) {
-        if (c === '\\') k++;
-        else if (c === quote) quote = '';
-      } else if (c === '"' || c === "'" || c === '`') quote = c;
-      else if (c === '(' || c === '[') depth++;
+  const balance = (s: string) =>
+    outsideLiterals(s, (c) => {
+      if (c === '(' || c === '[') depth++;
       else if (c === ')' || c === ']') depth--;
-    }
-  };
+      return false;
+    });
   balance(expr);
   for (let j = i + 1; j < lines.length && j < i + WINDOW * 2 && expr.length < MAX_TEXT; j++) {
     const next = lines[j]!;
