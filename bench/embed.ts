@@ -104,15 +104,7 @@ const meanTokens = tokenized.reduce((s, t) => s + t.ids.length, 0) / tokenized.l
 await core.dispose();
 
 const session = await ort.InferenceSession.create(model.onnxPath);
-const feeds = batches.map((b) => {
-  const shape = [b.size, b.seqLen];
-  const all: Record<string, ort.Tensor> = {
-    input_ids: new ort.Tensor('int64', b.inputIds, shape),
-    attention_mask: new ort.Tensor('int64', b.attentionMask, shape),
-    token_type_ids: new ort.Tensor('int64', b.tokenTypeIds, shape),
-  };
-  return Object.fromEntries(session.inputNames.map((n) => [n, all[n]!]));
-});
+const feeds = batches.map((b) => feedOf(session, b));
 const embedder = await openEmbedder(model, { batchSize });
 
 console.log(`model: ${modelLabel}`);
@@ -235,15 +227,7 @@ async function sweep(): Promise<void> {
     const padded = plan.map((idx) => core.pad(idx.map((i) => tok[i]!)));
     const real = tok.reduce((s, t) => s + t.ids.length, 0);
     const slots = padded.reduce((s, b) => s + b.size * b.seqLen, 0);
-    const feed = (b: EncodedBatch) => {
-      const shape = [b.size, b.seqLen];
-      const all: Record<string, ort.Tensor> = {
-        input_ids: new ort.Tensor('int64', b.inputIds, shape),
-        attention_mask: new ort.Tensor('int64', b.attentionMask, shape),
-        token_type_ids: new ort.Tensor('int64', b.tokenTypeIds, shape),
-      };
-      return Object.fromEntries(session.inputNames.map((n) => [n, all[n]!]));
-    };
+    const feed = (b: EncodedBatch) => feedOf(session, b);
     for (const x of sessions) await x.run(feed(padded[0]!));
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -261,4 +245,15 @@ async function sweep(): Promise<void> {
     );
     for (const x of sessions) await x.release();
   }
+}
+
+/** One padded batch as the session's inputs (a model without token_type_ids simply does not ask for them). */
+function feedOf(session: ort.InferenceSession, b: EncodedBatch): Record<string, ort.Tensor> {
+  const shape = [b.size, b.seqLen];
+  const all: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor('int64', b.inputIds, shape),
+    attention_mask: new ort.Tensor('int64', b.attentionMask, shape),
+    token_type_ids: new ort.Tensor('int64', b.tokenTypeIds, shape),
+  };
+  return Object.fromEntries(session.inputNames.map((n) => [n, all[n]!]));
 }
