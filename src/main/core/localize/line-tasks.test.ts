@@ -41,7 +41,7 @@ describe('line-level localization tasks from git history', () => {
 
   it('takes fix commits that modify source files, with hunks numbered at the parent', () => {
     const tasks = buildLineTasks(repo);
-    expect(tasks.map((t) => t.query)).toEqual(['missing guard', 'handle empty body']);
+    expect(tasks.map((t) => t.query)).toEqual(['missing guard', 'lib: handle empty body']);
     const [ins, chg] = tasks;
     expect(ins!.commit).toBe(inserted);
     expect(ins!.parent).toBe(changed);

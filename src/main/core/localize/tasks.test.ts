@@ -43,7 +43,7 @@ describe('localization tasks from git history', () => {
     const tasks = buildTasks(repo);
     expect(tasks.map((t) => [t.query, t.gold])).toEqual([
       ['redirect loop in b and c', ['lib/b.js', 'lib/c.js']],
-      ['handle trailing slash', ['lib/a.js']],
+      ['router: handle trailing slash', ['lib/a.js']],
     ]);
     expect(tasks[0]!.subject).toBe('Fixed redirect loop in b and c gh-77');
     expect(tasks[0]!.commit).toMatch(/^[0-9a-f]{40}$/);
@@ -57,8 +57,9 @@ describe('localization tasks from git history', () => {
     expect(queries).not.toContain('fix: merge side branch');
   });
 
-  it('strips conventional-commit prefixes and PR numbers from queries', () => {
-    expect(taskQuery('fix(router)!: handle trailing slash (#12)')).toBe('handle trailing slash');
+  it('strips the fix type and PR numbers from queries, keeping a scope', () => {
+    expect(taskQuery('fix(router)!: handle trailing slash (#12)')).toBe('router: handle trailing slash');
+    expect(taskQuery('fix(): empty scope')).toBe('empty scope');
     expect(taskQuery('Fix: res.redirect with relative URLs (#5021)')).toBe('res.redirect with relative URLs');
     expect(taskQuery('fixes #45')).toBe('');
     expect(taskQuery('fix handling of gh-12 and #3 in body')).toBe('handling of and in body');

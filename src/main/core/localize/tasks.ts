@@ -33,12 +33,13 @@ export function isSourcePath(path: string): boolean {
 const FIX_SUBJECT = /^fix(?:e[sd])?\b/i;
 
 /**
- * The query an agent would be given: the subject without its conventional-commit prefix (`fix(router)!:`,
- * `Fix:`, `fixes`) and without PR or issue numbers (`(#123)`, `#123`, `gh-123`).
+ * The query an agent would be given: the subject without its `fix` type (`fix:`, `Fix`, `fixes`) and without PR or
+ * issue numbers (`(#123)`, `#123`, `gh-123`). A conventional-commit scope stays (`fix(router)!: x` → `router: x`):
+ * it is the author's own word for where the fix lives, part of the subject an agent would be handed.
  */
 export function taskQuery(subject: string): string {
   return subject
-    .replace(/^\s*fix(?:e[sd])?\b(?:\([^)]*\))?!?\s*:?\s*/i, '')
+    .replace(/^\s*fix(?:e[sd])?\b(?:\(([^)]*)\))?!?\s*:?\s*/i, (_m, scope?: string) => (scope?.trim() ? `${scope.trim()}: ` : ''))
     .replace(/\(\s*(?:#|gh-)\d+\s*\)/gi, ' ')
     .replace(/(?:#|\bgh-)\d+\b/gi, ' ')
     .replace(/\s+/g, ' ')
