@@ -207,6 +207,22 @@ describe('focus files', () => {
     expect(out.map((o) => [o.hit.lineStart, o.hit.lineEnd, o.relative, o.hit.text.split('\n')[0]])).toEqual([[40, 50, 0.5, 'line 40']]);
     expect(focusHits(kept, 'q', null, () => lines)).toEqual([]);
   });
+
+  it('passes over a best file already shown whole, for the next file with more to show', () => {
+    // Doc 1: a tiny re-export, its one chunk shown. Doc 2: the file with a second matching place. Doc 3: also.
+    const kept = [1, 2, 3].map((d) => ({ hit: hit({ documentId: d, relPath: `lib/${d}.js`, lineStart: 1, lineEnd: 3 }), role: 'source' as const, relative: 1 - d / 10 }));
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
+    const matches = [
+      { documentId: 1, lineStart: 1, lineEnd: 3, score: 9 },
+      { documentId: 2, lineStart: 1, lineEnd: 3, score: 9 },
+      { documentId: 2, lineStart: 60, lineEnd: 70, score: 3 },
+      { documentId: 3, lineStart: 1, lineEnd: 3, score: 9 },
+      { documentId: 3, lineStart: 20, lineEnd: 30, score: 9 },
+    ];
+    const out = focusHits(kept, 'q', () => matches, () => lines, 1, 0.15);
+    expect(out.map((o) => [o.hit.documentId, o.hit.lineStart])).toEqual([[2, 60]]);
+    expect(focusHits(kept, 'q', () => matches, () => lines, 2, 0.15).map((o) => o.hit.documentId)).toEqual([2, 3]);
+  });
 });
 
 describe('related code', () => {

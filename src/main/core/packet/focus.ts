@@ -10,11 +10,14 @@ import type { FileChunkMatch } from './sources.ts';
 export const FOCUS_FILES = 3;
 /** A chunk of a focus file joins when its BM25 score is at least this share of the file's best chunk. */
 export const FOCUS_SHARE = 0.15;
+/** Focus candidates per focus place: the best files that are already shown whole are passed over. */
+const FOCUS_CANDIDATES = 3;
 
 /**
- * Extra hits from the focus files: the first FOCUS_FILES distinct source documents of `kept` (by relevance), each
- * contributing its matching chunks at ≥ FOCUS_SHARE of its best, not already shown; relevance scaled from the
- * file's. Shaped like their file's hit, over their own lines (text from the document).
+ * Extra hits from the focus files: the first FOCUS_FILES distinct source documents of `kept` (by relevance) that
+ * have more to show, each contributing its matching chunks at ≥ FOCUS_SHARE of its best, not already shown;
+ * relevance scaled from the file's. Shaped like their file's hit, over their own lines (text from the document).
+ * A file the packet already shows all of (a three-line re-export) does not take a focus place from the next file.
  */
 export function focusHits(
   kept: readonly SelectedHit[],
@@ -25,10 +28,11 @@ export function focusHits(
   share = FOCUS_SHARE,
 ): SelectedHit[] {
   if (!fileChunks || !documentText || files <= 0) return [];
+  // Candidates in relevance order; a few more than `files`, for those with nothing left to show.
   const byDoc = new Map<number, SelectedHit>();
   for (const k of [...kept].sort((a, b) => b.relative - a.relative)) {
     if (k.role !== 'source' || k.hit.externalId != null || byDoc.has(k.hit.documentId)) continue;
-    if (byDoc.size >= files) break;
+    if (byDoc.size >= files * FOCUS_CANDIDATES) break;
     byDoc.set(k.hit.documentId, k);
   }
   if (byDoc.size === 0) return [];
@@ -36,11 +40,16 @@ export function focusHits(
   const best = new Map<number, number>();
   for (const m of matches) best.set(m.documentId, Math.max(best.get(m.documentId) ?? 0, m.score));
   const shown = (doc: number, a: number, b: number) => kept.some((k) => k.hit.documentId === doc && k.hit.lineStart <= b && k.hit.lineEnd >= a);
+  const fresh = (m: FileChunkMatch) => {
+    const top = best.get(m.documentId) ?? 0;
+    return top > 0 && m.score >= share * top && !shown(m.documentId, m.lineStart, m.lineEnd);
+  };
+  const focus = new Set([...byDoc.keys()].filter((doc) => matches.some((m) => m.documentId === doc && fresh(m))).slice(0, files));
   const out: SelectedHit[] = [];
   const lines = new Map<number, string[] | null>();
   for (const m of matches) {
     const top = best.get(m.documentId) ?? 0;
-    if (top <= 0 || m.score < share * top || shown(m.documentId, m.lineStart, m.lineEnd)) continue;
+    if (!focus.has(m.documentId) || !fresh(m)) continue;
     if (!lines.has(m.documentId)) lines.set(m.documentId, documentText(m.documentId));
     const text = lines.get(m.documentId);
     if (!text) continue;
