@@ -11,10 +11,11 @@ import type { ReplayDiff } from '../../shared/packet.ts';
 import type { SearchFilters } from '../../shared/types.ts';
 import { provenance } from '../../shared/provenance.ts';
 import type { Redactor } from '../core/redact/index.ts';
-import { API_TO_TOOL_FIELDS, TOOL_ANNOTATIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, type ToolName } from './tools.ts';
+import { API_TO_TOOL_FIELDS, MAIN_FIELD, TOOL_ANNOTATIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, type ToolName } from './tools.ts';
 import { handoffStructure, packetStructure, rehydrateStructure, searchStructure, TOOL_OUTPUTS, type StructuredTool } from './outputs.ts';
 import { pathHider, semanticOffForAgent, withoutCliAdvice } from './agent-text.ts';
 import { registerPrompts } from './prompts.ts';
+import { portableSchema } from './portable-schema.ts';
 
 export interface McpServerDeps {
   dispatch: Dispatch;
@@ -27,9 +28,9 @@ export interface McpServerDeps {
 }
 
 export const PACKET_URI_PREFIX = 'contextpack://packet/';
+/** The MCP spec's error code for resources/read of a URI the server does not have. */
+const RESOURCE_NOT_FOUND = -32002;
 
-/** The main field of each memory type, for `content` given as plain text. */
-const MAIN_FIELD: Record<MemoryType, string> = { decision: 'decision', issue: 'description', state: 'task_description', learning: 'lesson' };
 
 class ToolFailure extends Error {}
 
@@ -113,15 +114,18 @@ function formatRefresh(r: ApiOutput<'library.refresh'>): string {
   ].join('\n');
 }
 
-/** The tools/list entries, built once: input and output schemas as JSON Schema (draft 7, as the SDK's own server does). */
+/**
+ * The tools/list entries, built once: input and output schemas as JSON Schema (draft 7, as the SDK's own server does),
+ * spelt so that the most clients read them (portable-schema.ts).
+ */
 function toolList(): Tool[] {
   return (Object.keys(TOOL_INPUTS) as ToolName[]).map((name) => {
     const output = (TOOL_OUTPUTS as Partial<Record<ToolName, z.ZodObject>>)[name];
     return {
       name,
       description: TOOL_DESCRIPTIONS[name],
-      inputSchema: toJsonSchemaCompat(TOOL_INPUTS[name], { pipeStrategy: 'input' }) as Tool['inputSchema'],
-      ...(output ? { outputSchema: toJsonSchemaCompat(output, { pipeStrategy: 'output' }) as Tool['outputSchema'] } : {}),
+      inputSchema: portableSchema(toJsonSchemaCompat(TOOL_INPUTS[name], { pipeStrategy: 'input' })) as Tool['inputSchema'],
+      ...(output ? { outputSchema: portableSchema(toJsonSchemaCompat(output, { pipeStrategy: 'output' })) as Tool['outputSchema'] } : {}),
       annotations: TOOL_ANNOTATIONS[name],
     };
   });
@@ -405,7 +409,8 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     async (uri, vars) => {
       await readRoots();
       const r = await deps.dispatch('packets.get', { hash: String(vars.hash) });
-      if (!r.ok) throw new Error(describeError(r.error));
+      // The spec's codes (-32002 for a resource that is not there), with the same agent-bound wording as a tool's error.
+      if (!r.ok) throw new McpError(r.error.code === 'not_found' ? RESOURCE_NOT_FOUND : r.error.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError, gate(withoutCliAdvice(describeError(r.error)), 'resources/read'), { uri: uri.href });
       const p = r.value as ApiOutput<'packets.get'>;
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: gateBlock(p.text, 'resources/read') }] };
     },

@@ -8,7 +8,7 @@ import { HANDOFF_TYPES } from '../../shared/session.ts';
 import { filterDateMs } from '../../shared/filters.ts';
 import { GLOB_MAX } from '../../shared/globs.ts';
 import type { MemoryType } from '../../shared/memory.ts';
-import { CONTENT_SPECS, type FieldSpec } from '../core/memory/validate.ts';
+import { CONTENT_SPECS, isRequiredField, type FieldSpec } from '../core/memory/validate.ts';
 
 const hash = z
   .string()
@@ -65,7 +65,7 @@ function contentFields(): Record<string, { schema: z.ZodType; kinds: Set<string>
   const out: Record<string, { schema: z.ZodType; kinds: Set<string>; usedBy: string[] }> = {};
   for (const [type, specs] of Object.entries(CONTENT_SPECS) as [MemoryType, Record<string, FieldSpec>][]) {
     for (const [field, spec] of Object.entries(specs)) {
-      const required = spec.kind === 'text' && spec.required;
+      const required = isRequiredField(field, spec);
       const entry = (out[field] ??= { schema: fieldSchema(spec), kinds: new Set(), usedBy: [] });
       if (!entry.kinds.has(spec.kind)) {
         if (entry.kinds.size > 0) entry.schema = z.union([entry.schema, fieldSchema(spec)]);
@@ -78,6 +78,18 @@ function contentFields(): Record<string, { schema: z.ZodType; kinds: Set<string>
 }
 
 const CONTENT_FIELDS = contentFields();
+
+/** The main field of each memory type: the one plain-text content fills. */
+export const MAIN_FIELD: Record<MemoryType, string> = { decision: 'decision', issue: 'description', state: 'task_description', learning: 'lesson' };
+const requiredOf = (type: MemoryType): string[] => Object.entries(CONTENT_SPECS[type] as Record<string, FieldSpec>).filter(([f, spec]) => isRequiredField(f, spec)).map(([f]) => f);
+const TYPES = Object.keys(CONTENT_SPECS) as MemoryType[];
+/** Read from the validator's table, as the fields are: `decision needs decision and rationale; issue needs …`. */
+const REQUIRED_CONTENT = TYPES.map((t) => `${t} needs ${requiredOf(t).join(' and ')}`).join('; ');
+/** Plain text fills the main field only, so it is enough for the types that require nothing else. */
+const PLAIN_TEXT_TYPES = TYPES.filter((t) => requiredOf(t).every((f) => f === MAIN_FIELD[t]));
+const CONTENT_DESCRIPTION =
+  `the typed fields, or plain text for the main field of ${PLAIN_TEXT_TYPES.map((t) => `a ${t} (${MAIN_FIELD[t]})`).join(' or ')}. ` +
+  `${REQUIRED_CONTENT}`;
 const LIST_FIELDS = Object.keys(CONTENT_FIELDS).filter((f) => CONTENT_FIELDS[f]!.kinds.has('list'));
 
 const contentObject = z
@@ -130,10 +142,7 @@ export const TOOL_INPUTS = {
       title: z.string().min(1, 'title is required').max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).describe('one line'),
       content: z
         .union([z.string().min(1, 'content is empty').max(MEMORY_CONTENT_MAX, capError('content', MEMORY_CONTENT_MAX)), contentObject])
-        .describe(
-          'the typed fields, or plain text for the main one (decision, description, task_description or lesson). ' +
-            'decision needs decision and rationale; issue needs description; state needs task_description; learning needs lesson',
-        ),
+        .describe(CONTENT_DESCRIPTION),
       tags: z.array(tag).max(20).optional().describe('labels to find it by, e.g. ["security"]'),
       importance: importance.optional().describe('1-10 (required for decisions)'),
     })
