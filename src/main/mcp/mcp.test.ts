@@ -141,6 +141,10 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect(prompts.map((p) => p.name).sort()).toEqual(['hand_off', 'start_task']);
     const start = await s.client.getPrompt({ name: 'start_task', arguments: { task: 'Fix the retry loop' } });
     expect((start.messages[0]!.content as { text: string }).text).toMatch(/`rehydrate`[\s\S]*`pack`[\s\S]*Fix the retry loop/);
+    const hand = await s.client.getPrompt({ name: 'hand_off', arguments: { type: 'emergency', to: 'reviewer' } });
+    expect((hand.messages[0]!.content as { text: string }).text).toContain('`handoff` with type "emergency", to "reviewer"');
+    // The handoff tool's types, and no other.
+    await expect(s.client.getPrompt({ name: 'hand_off', arguments: { type: 'sideways' } })).rejects.toThrow(/-32602[\s\S]*type/);
   });
 
   it('search: cited hits, best-available mode with the reason, and the fake key redacted', async () => {
