@@ -18,7 +18,7 @@ import { flagName } from '../cli/api-flags.ts';
 import { runCliCaptured } from '../cli/testing/run-cli.ts';
 import { registerIpcApi } from '../electron/ipc.ts';
 import { createMcpServer } from '../mcp/server.ts';
-import { API_TO_TOOL_FIELDS } from '../mcp/tools.ts';
+import { API_TO_TOOL_FIELDS } from '../mcp/tool-api.ts';
 import { startServer, type RunningServer } from '../serve/server.ts';
 import { TOKEN_HEADER } from '../serve/security.ts';
 import { defaultModelDirs } from '../paths.ts';

@@ -3,8 +3,11 @@
 import { homedir } from 'node:os';
 import { sep } from 'node:path';
 
-/** Advice for the CLI user that an agent cannot follow: the clause that gives it, with its leading separator. */
-const CLI_ADVICE = /(?:[;,]|\s+[—-])?\s*(?:install a local model and )?run `contextpack [^`]*`(?: to re-embed)?/g;
+/**
+ * Advice for the CLI user that an agent cannot follow: the clause that gives it, with its leading separator, or the
+ * whole aside when it sits in parentheses (`no packet snapshot with hash … (run `contextpack packets` to list them)`).
+ */
+const CLI_ADVICE = /\s*\(run `contextpack [^`]*`[^()]*\)|(?:[;,]|\s+[—-])?\s*(?:install a local model and )?run `contextpack [^`]*`(?: to re-embed)?/g;
 
 /** Why semantic search is off, for an agent: what is missing, and that no tool of this server adds it. */
 export function semanticOffForAgent(reason: string): string {

@@ -6,12 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPaths } from '../core/ingest/index.ts';
 import { DEFAULT_HYBRID } from '../core/search/hybrid.ts';
 import { openStore } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
 import { tinyModels, type TinyModelDir } from '../core/vectors/testing/tiny-embedder.ts';
+import type { ToolName } from './tools.ts';
 
 const bin = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
 const tmp = tempDirs('cp-mcp-');
@@ -138,6 +141,10 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect(prompts.map((p) => p.name).sort()).toEqual(['hand_off', 'start_task']);
     const start = await s.client.getPrompt({ name: 'start_task', arguments: { task: 'Fix the retry loop' } });
     expect((start.messages[0]!.content as { text: string }).text).toMatch(/`rehydrate`[\s\S]*`pack`[\s\S]*Fix the retry loop/);
+    const hand = await s.client.getPrompt({ name: 'hand_off', arguments: { type: 'emergency', to: 'reviewer' } });
+    expect((hand.messages[0]!.content as { text: string }).text).toContain('`handoff` with type "emergency", to "reviewer"');
+    // The handoff tool's types, and no other.
+    await expect(s.client.getPrompt({ name: 'hand_off', arguments: { type: 'sideways' } })).rejects.toThrow(/-32602[\s\S]*type/);
   });
 
   it('search: cited hits, best-available mode with the reason, and the fake key redacted', async () => {
@@ -292,6 +299,74 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect((await call(s, 'stats', {})).isError).toBeFalsy();
   });
 
+  it('every tool: a valid call succeeds, an invalid argument and an unknown one are tool errors naming them', async () => {
+    const hash = (r: ToolResult) => (r.structuredContent as { hash: string }).hash;
+    const packet = hash(await call(s, 'pack', { query: 'pelican gateway' }));
+    const issue = /"memory_id": "([^"]+)"/.exec(text(await call(s, 'remember', { type: 'issue', title: 'Upload stalls', content: { description: 'Uploads stall at 99 %', severity: 'low' } })))![1]!;
+    // One row per tool (the type makes a new tool add one): a valid call, an invalid argument, an unknown argument.
+    const cases: Record<ToolName, [Record<string, unknown>, Record<string, unknown>, RegExp, Record<string, unknown>]> = {
+      search: [{ query: 'pelican' }, { query: 'x', mode: 'fuzzy' }, /^ {2}mode: /m, { query: 'x', limit: 3 }],
+      pack: [{ query: 'pelican', max_tokens: 1000 }, { query: 'x', format: 'pdf' }, /^ {2}format: /m, { query: 'x', budget: 900 }],
+      get_packet: [{ hash: packet }, { hash: 'XYZ' }, /^ {2}hash: must be the 64 lowercase hex digits/m, { hash: packet, format: 'json' }],
+      replay: [{ hash: packet }, { hash: 42 }, /^ {2}hash: /m, { hash: packet, diff: true }],
+      remember: [{ type: 'learning', title: 'Backoff', content: 'retry with jitter' }, { type: 'issue', title: 't', content: 'plain text' }, /^ {2}content\.severity: /m, { type: 'learning', title: 't', content: 'c', priority: 3 }],
+      rehydrate: [{ max_tokens: 3000 }, { max_tokens: 499 }, /^ {2}max_tokens: must be at least 500$/m, { budget: 3000 }],
+      hierarchy: [{}, { marker: '' }, /^ {2}marker: /m, { level: 2 }],
+      stats: [{}, { verbose: 1 }, /^ {2}verbose: unknown argument/m, { colour: 'red' }],
+      ingest: [{ paths: ['docs/retries.md'] }, { paths: [''] }, /^ {2}paths\.0: a path is empty$/m, { paths: ['docs'], force: true }],
+      update_memory: [{ id: issue, tags: ['uploads'] }, { id: issue, importance: 11 }, /^ {2}importance: must be at most 10$/m, { id: issue, status: 'done' }],
+      resolve_issue: [{ id: issue, resolution: 'raised the timeout' }, { id: '' }, /^ {2}id: is required$/m, { id: issue, closed: true }],
+      capacity: [{ tokens: 1000 }, { tokens: 1.5 }, /^ {2}tokens: must be a whole number$/m, { tokens: 1000, model: 'x' }],
+      handoff: [{ type: 'specialist', to: 'reviewer' }, { type: 'sideways' }, /^ {2}type: /m, { type: 'complete', urgent: true }],
+      end_session: [{ notes: 'Done: checked every tool' }, { notes: '' }, /^ {2}notes: /m, { notes: 'Done: x', summary: 'y' }],
+    };
+    const { tools } = await s.client.listTools();
+    expect(Object.keys(cases).sort()).toEqual(tools.map((t) => t.name).sort());
+    for (const [name, [valid, invalid, named, unknown]] of Object.entries(cases)) {
+      const ok = await call(s, name, valid);
+      expect(ok.isError, `${name}: ${text(ok)}`).toBeFalsy();
+      const bad = await call(s, name, invalid);
+      expect(bad.isError, name).toBe(true);
+      expect(text(bad), name).toMatch(/^(invalid_input|forbidden|not_found):\n/);
+      expect(text(bad), name).toMatch(named);
+      const extra = Object.keys(unknown).find((k) => !(k in valid) && !(k in invalid))!;
+      const u = await call(s, name, unknown);
+      expect(u.isError, name).toBe(true);
+      expect(text(u), name).toBe(`invalid_input:\n  ${extra}: unknown argument (${name} takes ${Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).join(', ') || 'none'})`);
+    }
+  });
+
+  it('every structuredContent validates against its tool\'s outputSchema (Ajv, strict)', async () => {
+    const { tools } = await s.client.listTools();
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    const packet = await call(s, 'pack', { query: 'pelican gateway key rotation', task: 'Explain rotation.\n- [ ] names the gateway' });
+    const structured: Record<string, Record<string, unknown>> = {
+      search: { query: 'pelican gateway', k: 5 },
+      pack: { query: 'pelican gateway key rotation', filters: { exclude: ['src/**'] } },
+      get_packet: { hash: (packet.structuredContent as { hash: string }).hash },
+      rehydrate: {},
+      ingest: {},
+      handoff: { type: 'emergency', reason: 'context window at 95 %' },
+    };
+    expect(Object.keys(structured).sort()).toEqual(tools.filter((t) => t.outputSchema).map((t) => t.name).sort());
+    for (const [name, args] of Object.entries(structured)) {
+      const r = await call(s, name, args);
+      expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
+      const validate = ajv.compile(tools.find((t) => t.name === name)!.outputSchema!);
+      expect(validate(r.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+  });
+
+  it('resources/read of a packet that is not there: the spec\'s -32002, with no command to run', async () => {
+    const err = await s.client.readResource({ uri: `contextpack://packet/${'0'.repeat(64)}` }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).code).toBe(-32002);
+    expect((err as McpError).message).toMatch(/not_found: no packet snapshot with hash 0{64}$/);
+  });
+
   it("pack takes the CLI's filters and default-excludes switch", async () => {
     const evidence = async (args: Record<string, unknown>) => {
       const r = await call(s, 'pack', { query: 'rotating key session tokens rotation', ...args });
@@ -332,6 +407,23 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect(text(all)).toContain('  docs/new.md');
     // No answer carries the root's absolute path.
     expect(text(await call(s, 'stats', {}))).not.toContain(root);
+  });
+
+  it('a client that leaves before any tools/list (prompts only) ends the server cleanly', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp', '--db', db], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const answered = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => (out += d.toString()).includes('"id":2') && resolve()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }) + '\n');
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'prompts/list' }) + '\n');
+    await answered;
+    child.stdin.end();
+    // Node exits with 13 and "unsettled top-level await" when nothing is left to wait on but the server's own await.
+    expect(await exited).toBe(0);
+    expect(err).not.toMatch(/unsettled|Warning/);
   });
 
   it('writes nothing but protocol on stdout, progress included, and logs on stderr', async () => {

@@ -3,6 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { capError, QUERY_MAX, TASK_MAX } from '../../shared/limits.ts';
+import { apiInputs } from '../../shared/api/index.ts';
 
 export function registerPrompts(server: McpServer): void {
   server.registerPrompt(
@@ -41,7 +42,8 @@ export function registerPrompts(server: McpServer): void {
       description: 'Hand the work over to another agent or a fresh session, with the state recorded in project memory.',
       argsSchema: {
         to: z.string().max(100).optional().describe('the receiving agent id'),
-        type: z.enum(['complete', 'specialist', 'continuation', 'emergency']).optional().describe('the handoff type (default continuation)'),
+        // The handoff tool's own types, so the prompt cannot name one the tool refuses.
+        type: apiInputs['sessions.handoff'].shape.type.optional().describe('the handoff type (default continuation)'),
       },
     },
     ({ to, type }) => ({

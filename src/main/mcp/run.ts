@@ -90,25 +90,31 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
   const server = createMcpServer({ dispatch, redactor, version, subscribe, onToolsListed: () => listed() });
   // Bounded: an oversized or malformed line gets a JSON-RPC error, never a closed connection (stdio-transport.ts).
   const transport = new BoundedStdioServerTransport();
+  let ended = false;
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    const end = () => {
+      ended = true;
+      resolve();
+    };
+    transport.onclose = end;
+    process.stdin.once('end', end);
+    process.once('SIGINT', end);
+    process.once('SIGTERM', end);
   });
   await server.connect(transport);
   // Opened once the client has its tools (or after a second without a tools/list), unless a tool call opens it
   // first, so initialize and tools/list do not compete with the engine's modules for the CPU; a store that cannot
-  // open ends the server.
+  // open ends the server. A client that leaves before then (prompts/list and out) ends the wait: an unref'd timer
+  // alone would leave nothing to keep the process alive, and Node would exit with the CLI's await unsettled.
   try {
-    await Promise.race([toolsListed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-    await ready();
+    await Promise.race([toolsListed, closed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    if (!ended) await ready();
   } catch (err) {
     log(`cannot open ${options.dbPath}: ${(err as Error).message}`);
     await server.close().catch(() => undefined);
     return 1;
   }
-  log(`serving ${options.dbPath} on stdio`);
+  if (!ended) log(`serving ${options.dbPath} on stdio`);
   await closed;
   await server.close().catch(() => undefined);
   const done = opened as { store: Store; api: Api } | null;

@@ -8,13 +8,14 @@ import type { Dispatch } from '../api/index.ts';
 import { fieldIssues, type ApiError, type ApiEvent, type ApiOutput } from '../../shared/api/index.ts';
 import type { MemoryType } from '../../shared/memory.ts';
 import type { ReplayDiff } from '../../shared/packet.ts';
-import type { SearchFilters } from '../../shared/types.ts';
 import { provenance } from '../../shared/provenance.ts';
 import type { Redactor } from '../core/redact/index.ts';
-import { API_TO_TOOL_FIELDS, TOOL_ANNOTATIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, type ToolName } from './tools.ts';
+import { MAIN_FIELD, TOOL_ANNOTATIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, type ToolName } from './tools.ts';
+import { API_TO_TOOL_FIELDS, apiInputOf, TOOL_API } from './tool-api.ts';
 import { handoffStructure, packetStructure, rehydrateStructure, searchStructure, TOOL_OUTPUTS, type StructuredTool } from './outputs.ts';
 import { pathHider, semanticOffForAgent, withoutCliAdvice } from './agent-text.ts';
 import { registerPrompts } from './prompts.ts';
+import { portableSchema } from './portable-schema.ts';
 
 export interface McpServerDeps {
   dispatch: Dispatch;
@@ -27,9 +28,9 @@ export interface McpServerDeps {
 }
 
 export const PACKET_URI_PREFIX = 'contextpack://packet/';
+/** The MCP spec's error code for resources/read of a URI the server does not have. */
+const RESOURCE_NOT_FOUND = -32002;
 
-/** The main field of each memory type, for `content` given as plain text. */
-const MAIN_FIELD: Record<MemoryType, string> = { decision: 'decision', issue: 'description', state: 'task_description', learning: 'lesson' };
 
 class ToolFailure extends Error {}
 
@@ -77,20 +78,6 @@ function invalidArguments(name: ToolName, error: z.ZodError): string {
   return ['invalid_input:', ...lines].join('\n');
 }
 
-function toApiFilters(
-  f: { include?: string[]; exclude?: string[]; path_glob?: string; types?: SearchFilters['types']; modified_after?: string; modified_before?: string } | undefined,
-): SearchFilters | undefined {
-  if (!f) return undefined;
-  return {
-    ...(f.include !== undefined ? { include: f.include } : {}),
-    ...(f.exclude !== undefined ? { exclude: f.exclude } : {}),
-    ...(f.path_glob !== undefined ? { pathGlob: f.path_glob } : {}),
-    ...(f.types !== undefined ? { types: f.types } : {}),
-    ...(f.modified_after !== undefined ? { modifiedAfter: f.modified_after } : {}),
-    ...(f.modified_before !== undefined ? { modifiedBefore: f.modified_before } : {}),
-  };
-}
-
 function formatDiff(d: ReplayDiff): string {
   const out = [d.identical ? `identical: ${d.hash}` : `stored  ${d.hash}\nrebuilt ${d.reassembled_hash}`];
   for (const i of d.added) out.push(`+ ${i.section} ${i.source}${i.score === null ? '' : ` (score ${i.score})`}`);
@@ -113,15 +100,18 @@ function formatRefresh(r: ApiOutput<'library.refresh'>): string {
   ].join('\n');
 }
 
-/** The tools/list entries, built once: input and output schemas as JSON Schema (draft 7, as the SDK's own server does). */
+/**
+ * The tools/list entries, built once: input and output schemas as JSON Schema (draft 7, as the SDK's own server does),
+ * spelt so that the most clients read them (portable-schema.ts).
+ */
 function toolList(): Tool[] {
   return (Object.keys(TOOL_INPUTS) as ToolName[]).map((name) => {
     const output = (TOOL_OUTPUTS as Partial<Record<ToolName, z.ZodObject>>)[name];
     return {
       name,
       description: TOOL_DESCRIPTIONS[name],
-      inputSchema: toJsonSchemaCompat(TOOL_INPUTS[name], { pipeStrategy: 'input' }) as Tool['inputSchema'],
-      ...(output ? { outputSchema: toJsonSchemaCompat(output, { pipeStrategy: 'output' }) as Tool['outputSchema'] } : {}),
+      inputSchema: portableSchema(toJsonSchemaCompat(TOOL_INPUTS[name], { pipeStrategy: 'input' })) as Tool['inputSchema'],
+      ...(output ? { outputSchema: portableSchema(toJsonSchemaCompat(output, { pipeStrategy: 'output' })) as Tool['outputSchema'] } : {}),
       annotations: TOOL_ANNOTATIONS[name],
     };
   });
@@ -175,6 +165,9 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     if (!r.ok) throw new ToolFailure(describeError(r.error));
     return r.value as T;
   }
+  /** The tool's API method, with its arguments as that method's input (tool-api.ts), and what the server adds. */
+  const callFor = <T>(name: ToolName, args: Record<string, unknown>, add: Record<string, unknown> = {}): Promise<T> =>
+    call<T>(TOOL_API[name].method, { ...apiInputOf(name, args), ...add });
 
   // Why semantic search is off is said once a session, in the first answer that falls back (and always in stats).
   let semanticOffSaid = false;
@@ -226,7 +219,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 
   tool('search', async (a, extra) => {
     await progress(extra, 0, 1, 'searching');
-    const r = await call<ApiOutput<'search.query'>>('search.query', { query: a.query, k: a.k ?? 10, mode: a.mode, filters: toApiFilters(a.filters) });
+    const r = await callFor<ApiOutput<'search.query'>>('search', a, { k: a.k ?? 10 });
     await progress(extra, 1, 1, `${r.hits.length} hits`);
     // The gate judges the chunk's own lines before they are joined and cut: a snippet cut inside a key would no
     // longer match the rule that knows the whole key.
@@ -241,15 +234,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 
   tool('pack', async (a, extra) => {
     await progress(extra, 0, 1, 'retrieving evidence and assembling the packet');
-    const p = await call<ApiOutput<'packets.build'>>('packets.build', {
-      query: a.query,
-      task: a.task,
-      template: a.template,
-      maxTokens: a.max_tokens,
-      format: a.format,
-      filters: a.filters,
-      useDefaultExcludes: a.default_excludes,
-    });
+    const p = await callFor<ApiOutput<'packets.build'>>('pack', a);
     await progress(extra, 1, 1, `packet ${p.hash.slice(0, 12)} stored`);
     const r = p.manifest.retrieval;
     const head = [
@@ -269,13 +254,13 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   });
 
   tool('get_packet', async (a) => {
-    const p = await call<ApiOutput<'packets.get'>>('packets.get', { hash: a.hash });
+    const p = await callFor<ApiOutput<'packets.get'>>('get_packet', a);
     return { content: [{ type: 'text', text: p.text }], structuredContent: structured('get_packet', packetStructure(p, `${PACKET_URI_PREFIX}${p.hash}`)) };
   });
 
   tool('replay', async (a, extra) => {
     await progress(extra, 0, 1, 'reassembling against the current store');
-    const d = await call<ReplayDiff>('packets.replay', { hash: a.hash });
+    const d = await callFor<ReplayDiff>('replay', a);
     await progress(extra, 1, 1, d.identical ? 'identical' : 'changed');
     return { content: [{ type: 'text', text: formatDiff(d) }] };
   });
@@ -283,7 +268,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   tool('remember', async (a) => {
     const type = a.type as MemoryType;
     const content = typeof a.content === 'string' ? { [MAIN_FIELD[type]]: a.content } : a.content;
-    const m = await call<ApiOutput<'memory.create'>>('memory.create', { type, title: a.title, content, tags: a.tags, importance: a.importance, agent: 'mcp' });
+    const m = await callFor<ApiOutput<'memory.create'>>('remember', { ...a, content }, { agent: 'mcp' });
     return {
       content: [
         { type: 'text', text: `saved ${m.memory_type} ${m.decision_id ?? m.memory_id}: ${m.title}` },
@@ -293,18 +278,18 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   });
 
   tool('rehydrate', async (a) => {
-    const b = await call<ApiOutput<'memory.rehydrate'>>('memory.rehydrate', { maxTokens: a.max_tokens });
+    const b = await callFor<ApiOutput<'memory.rehydrate'>>('rehydrate', a);
     const omitted = b.omitted.length > 0 ? `\n\n(${b.omitted.length} items left out for the token budget)` : '';
     return { content: [{ type: 'text', text: `${b.text}${omitted}` }], structuredContent: structured('rehydrate', rehydrateStructure(b)) };
   });
 
   tool('hierarchy', async (a) => {
-    const h = await call<ApiOutput<'hierarchy.show'>>('hierarchy.show', { marker: a.marker });
+    const h = await callFor<ApiOutput<'hierarchy.show'>>('hierarchy', a);
     return { content: [{ type: 'text', text: h.text }] };
   });
 
-  tool('stats', async () => {
-    const s = await call<ApiOutput<'stats.get'>>('stats.get', {});
+  tool('stats', async (a) => {
+    const s = await callFor<ApiOutput<'stats.get'>>('stats', a);
     const w = await call<ApiOutput<'watch.status'>>('watch.status', {});
     const followed = w.roots.filter((r) => r.watching).map((r) => r.name);
     const watcher =
@@ -335,7 +320,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     });
     let r: ApiOutput<'library.refresh'>;
     try {
-      r = await call<ApiOutput<'library.refresh'>>('library.refresh', { paths: a.paths });
+      r = await callFor<ApiOutput<'library.refresh'>>('ingest', a);
     } finally {
       stop?.();
     }
@@ -344,33 +329,30 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   });
 
   tool('update_memory', async (a) => {
-    const r = await call<ApiOutput<'memory.update'>>('memory.update', { id: a.id, title: a.title, importance: a.importance, tags: a.tags, set: a.set, agent: 'mcp' });
+    const r = await callFor<ApiOutput<'memory.update'>>('update_memory', a, { agent: 'mcp' });
     const m = r.memory;
     const line = `${r.changed ? 'updated' : 'unchanged'} ${m.memory_type} ${m.decision_id ?? m.memory_id}: ${m.title}${r.lifecycle ? ` (archived by the lifecycle rule ${r.lifecycle.rule}: ${r.lifecycle.reason})` : ''}`;
     return { content: [{ type: 'text', text: line }, { type: 'text', text: JSON.stringify(m, null, 2) }] };
   });
 
   tool('resolve_issue', async (a) => {
-    const r = await call<ApiOutput<'memory.resolve'>>('memory.resolve', { id: a.id, resolution: a.resolution, agent: 'mcp' });
+    const r = await callFor<ApiOutput<'memory.resolve'>>('resolve_issue', a, { agent: 'mcp' });
     return { content: [{ type: 'text', text: `${r.changed ? 'resolved' : 'already resolved'}: ${r.memory.title}${r.lifecycle ? ` (archived: ${r.lifecycle.reason})` : ''}` }] };
   });
 
   tool('capacity', async (a) => {
-    const c = await call<ApiOutput<'sessions.capacity'>>('sessions.capacity', { tokens: a.tokens, window: a.window });
+    const c = await callFor<ApiOutput<'sessions.capacity'>>('capacity', a);
     return { content: [{ type: 'text', text: `${c.level}: ${c.tokens} / ${c.window} tokens (${c.usage_pct.toFixed(1)} %)\naction: ${c.action} (${c.status})\n${c.response}` }] };
   });
 
   tool('handoff', async (a, extra) => {
     await progress(extra, 0, 1, 'compacting and building the handoff package');
-    const h = await call<ApiOutput<'sessions.handoff'>>('sessions.handoff', {
-      type: a.type,
-      transcript: a.transcript ? { name: a.transcript_name ?? 'transcript', text: a.transcript } : undefined,
-      from: a.from,
-      to: a.to,
-      reason: a.reason,
-      maxTokens: a.max_tokens,
-      save: a.save,
-    });
+    const h = await callFor<ApiOutput<'sessions.handoff'>>(
+      'handoff',
+      // A name without a transcript names nothing.
+      { ...a, transcript_name: undefined },
+      a.transcript ? { transcript: { name: a.transcript_name ?? 'transcript', text: a.transcript } } : {},
+    );
     const p = h.package;
     await progress(extra, 1, 1, `handoff ${h.hash.slice(0, 12)} stored`);
     const head = `context_snapshot_hash: ${h.hash}\nbudget: ${p.budget.package_tokens} / ${p.budget.max_tokens} tokens; reduction ${(p.compaction.reduction_achieved * 100).toFixed(1)} %; preservation_validation ${p.compaction.preservation_validation}`;
@@ -378,7 +360,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   });
 
   tool('end_session', async (a) => {
-    const r = await call<ApiOutput<'sessions.end'>>('sessions.end', { notes: a.notes, transcript: a.transcript ? { name: 'transcript', text: a.transcript } : undefined, agent: a.agent });
+    const r = await callFor<ApiOutput<'sessions.end'>>('end_session', a, a.transcript ? { transcript: { name: 'transcript', text: a.transcript } } : {});
     return { content: [{ type: 'text', text: `${r.headline}\nsaved ${r.saved.created.length} memories, ${r.saved.duplicates.length} already known` }] };
   });
 
@@ -405,7 +387,8 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     async (uri, vars) => {
       await readRoots();
       const r = await deps.dispatch('packets.get', { hash: String(vars.hash) });
-      if (!r.ok) throw new Error(describeError(r.error));
+      // The spec's codes (-32002 for a resource that is not there), with the same agent-bound wording as a tool's error.
+      if (!r.ok) throw new McpError(r.error.code === 'not_found' ? RESOURCE_NOT_FOUND : r.error.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError, gate(withoutCliAdvice(describeError(r.error)), 'resources/read'), { uri: uri.href });
       const p = r.value as ApiOutput<'packets.get'>;
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: gateBlock(p.text, 'resources/read') }] };
     },

@@ -60,6 +60,35 @@ it('every input and output schema is valid JSON Schema under strict validation, 
   }
 });
 
+/**
+ * The MCP Inspector's `--strict` portability rules (v2.12, core/mcp/schemaLint): a `type` array (warning), a schema
+ * with no validation keyword (warning), a bare boolean schema (error), a `$ref` outside the document (warning).
+ */
+function portabilityFindings(schema: unknown, at: string, keyword?: string): string[] {
+  if (typeof schema === 'boolean') return ['additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems'].includes(keyword ?? '') ? [] : [`${at}: boolean schema`];
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [];
+  const node = schema as Record<string, unknown>;
+  const out: string[] = [];
+  if (Array.isArray(node.type)) out.push(`${at}: type ${JSON.stringify(node.type)}`);
+  if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) out.push(`${at}: remote $ref`);
+  const constrains = Object.keys(node).some((k) => !['description', 'title', 'default', 'examples', '$schema', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly'].includes(k));
+  if (!constrains && keyword !== 'not') out.push(`${at}: constrains nothing`);
+  for (const key of ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']) {
+    for (const [name, sub] of Object.entries((node[key] as Record<string, unknown> | undefined) ?? {})) out.push(...portabilityFindings(sub, `${at}.${key}.${name}`, key));
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) ((node[key] as unknown[] | undefined) ?? []).forEach((sub, i) => out.push(...portabilityFindings(sub, `${at}.${key}[${i}]`, key)));
+  for (const key of ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames']) if (key in node) out.push(...portabilityFindings(node[key], `${at}.${key}`, key));
+  return out;
+}
+
+it("every schema passes the MCP Inspector's --strict portability rules (no type arrays, nothing unconstrained)", () => {
+  const findings = tools.flatMap((t) => [...portabilityFindings(t.inputSchema, `${t.name}.inputSchema`), ...(t.outputSchema ? portabilityFindings(t.outputSchema, `${t.name}.outputSchema`) : [])]);
+  expect(findings).toEqual([]);
+  // The nullable output fields are still nullable, spelt as anyOf branches.
+  const anchor = (tools.find((t) => t.name === 'search')!.outputSchema as any).properties.hits.items.properties.anchor;
+  expect(anchor.anyOf).toEqual([{ type: 'string' }, { type: 'null' }]);
+});
+
 it('every tool refuses an unknown argument by name, before it runs', async () => {
   for (const t of tools) {
     const r = (await client.callTool({ name: t.name, arguments: { bogus: 1 } })) as { isError?: boolean; content: { text: string }[] };

@@ -1,14 +1,17 @@
 // The MCP tools: each one a zod input schema (snake_case, as agents expect), a description an agent can act on, and
-// a mapping onto one API method. Nothing here touches the store: every call goes through the API's dispatcher, so
-// MCP is a third transport beside IPC and HTTP, with the same validation and the same engine.
+// a mapping onto one API method (tool-api.ts). Nothing here touches the store: every call goes through the API's
+// dispatcher, so MCP is a third transport beside IPC and HTTP, with the same validation and the same engine.
+// An argument that means what its API field means is that field's own schema (`api.…`), described for an agent, so
+// its rules reach the tool unchanged; the others differ on purpose (snake_case errors such as `max_tokens must be…`,
+// tighter caps, a full hash only, typed memory content) and tool-api.test.ts keeps them within the API's.
 import { z } from 'zod';
-import { capError, MAX_MAX_TOKENS, MEMORY_CONTENT_MAX, MIN_MAX_TOKENS, NOTES_MAX, QUERY_MAX, TAG_MAX, TASK_MAX, TITLE_MAX, TRANSCRIPT_MAX, TRANSCRIPT_NAME_MAX } from '../../shared/limits.ts';
+import { apiInputs as api, searchFiltersSchema } from '../../shared/api/index.ts';
+import { capError, MAX_MAX_TOKENS, MEMORY_CONTENT_MAX, MIN_MAX_TOKENS, QUERY_MAX, TAG_MAX, TITLE_MAX, TRANSCRIPT_MAX, TRANSCRIPT_NAME_MAX } from '../../shared/limits.ts';
 import { SOURCE_TYPES } from '../../shared/types.ts';
-import { HANDOFF_TYPES } from '../../shared/session.ts';
 import { filterDateMs } from '../../shared/filters.ts';
 import { GLOB_MAX } from '../../shared/globs.ts';
 import type { MemoryType } from '../../shared/memory.ts';
-import { CONTENT_SPECS, type FieldSpec } from '../core/memory/validate.ts';
+import { CONTENT_SPECS, isRequiredField, type FieldSpec } from '../core/memory/validate.ts';
 
 const hash = z
   .string()
@@ -21,7 +24,7 @@ const date = (field: string) =>
 
 const include = z.array(glob).max(100).optional().describe('globs over paths relative to their root; a hit must match one, e.g. ["docs/**", "src/**/*.ts"]');
 const exclude = z.array(glob).max(100).optional().describe('globs over paths relative to their root that no hit may match, e.g. ["test/**"]');
-const types = z.array(z.enum(SOURCE_TYPES)).optional().describe(`source types to keep: ${SOURCE_TYPES.join(', ')}`);
+const types = searchFiltersSchema.shape.types.describe(`source types to keep: ${SOURCE_TYPES.join(', ')}`);
 
 const searchFilters = z
   .object({
@@ -38,9 +41,7 @@ const searchFilters = z
 /** The same as `contextpack pack --path / --exclude / --type`. */
 const packFilters = z.object({ include, exclude, types }).strict().describe('narrow the evidence; every filter given must hold (as `contextpack pack --path/--exclude/--type`)');
 
-const memoryType = z.enum(['decision', 'issue', 'state', 'learning']);
 const tag = z.string().min(1).max(TAG_MAX, `a tag is at most ${TAG_MAX} characters`);
-const importance = z.number().int('importance must be a whole number').min(1, 'importance must be at least 1').max(10, 'importance must be at most 10');
 
 function fieldSchema(spec: FieldSpec): z.ZodType {
   switch (spec.kind) {
@@ -65,7 +66,7 @@ function contentFields(): Record<string, { schema: z.ZodType; kinds: Set<string>
   const out: Record<string, { schema: z.ZodType; kinds: Set<string>; usedBy: string[] }> = {};
   for (const [type, specs] of Object.entries(CONTENT_SPECS) as [MemoryType, Record<string, FieldSpec>][]) {
     for (const [field, spec] of Object.entries(specs)) {
-      const required = spec.kind === 'text' && spec.required;
+      const required = isRequiredField(field, spec);
       const entry = (out[field] ??= { schema: fieldSchema(spec), kinds: new Set(), usedBy: [] });
       if (!entry.kinds.has(spec.kind)) {
         if (entry.kinds.size > 0) entry.schema = z.union([entry.schema, fieldSchema(spec)]);
@@ -78,6 +79,18 @@ function contentFields(): Record<string, { schema: z.ZodType; kinds: Set<string>
 }
 
 const CONTENT_FIELDS = contentFields();
+
+/** The main field of each memory type: the one plain-text content fills. */
+export const MAIN_FIELD: Record<MemoryType, string> = { decision: 'decision', issue: 'description', state: 'task_description', learning: 'lesson' };
+const requiredOf = (type: MemoryType): string[] => Object.entries(CONTENT_SPECS[type] as Record<string, FieldSpec>).filter(([f, spec]) => isRequiredField(f, spec)).map(([f]) => f);
+const TYPES = Object.keys(CONTENT_SPECS) as MemoryType[];
+/** Read from the validator's table, as the fields are: `decision needs decision and rationale; issue needs …`. */
+const REQUIRED_CONTENT = TYPES.map((t) => `${t} needs ${requiredOf(t).join(' and ')}`).join('; ');
+/** Plain text fills the main field only, so it is enough for the types that require nothing else. */
+const PLAIN_TEXT_TYPES = TYPES.filter((t) => requiredOf(t).every((f) => f === MAIN_FIELD[t]));
+const CONTENT_DESCRIPTION =
+  `the typed fields, or plain text for the main field of ${PLAIN_TEXT_TYPES.map((t) => `a ${t} (${MAIN_FIELD[t]})`).join(' or ')}. ` +
+  `${REQUIRED_CONTENT}`;
 const LIST_FIELDS = Object.keys(CONTENT_FIELDS).filter((f) => CONTENT_FIELDS[f]!.kinds.has('list'));
 
 const contentObject = z
@@ -98,18 +111,15 @@ export const TOOL_INPUTS = {
     .object({
       query: z.string().min(1, 'query is required').max(QUERY_MAX, capError('query', QUERY_MAX)).describe('what to look for, in words'),
       k: z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100').optional().describe('number of hits (default 10)'),
-      mode: z
-        .enum(['best', 'bm25', 'vector', 'hybrid'])
-        .optional()
-        .describe('best (default): hybrid when every chunk has a vector and the model is installed, else bm25'),
+      mode: api['search.query'].shape.mode.describe('best (default): hybrid when every chunk has a vector and the model is installed, else bm25'),
       filters: searchFilters.optional(),
     })
     .strict(),
   pack: z
     .object({
       query: z.string().min(1, 'query is required').max(QUERY_MAX, capError('query', QUERY_MAX)).describe('what the evidence should be about'),
-      task: z.string().max(TASK_MAX, capError('task', TASK_MAX)).optional().describe('the task and its acceptance criteria ("- [ ] ..." lines)'),
-      template: z.enum(['ao-v1', 'layered-v1']).optional().describe('ao-v1 (default: GOALS, HISTORY, INTEL, TASK, PROTOCOL) or layered-v1'),
+      task: api['packets.build'].shape.task.describe('the task and its acceptance criteria ("- [ ] ..." lines)'),
+      template: api['packets.build'].shape.template.describe('ao-v1 (default: GOALS, HISTORY, INTEL, TASK, PROTOCOL) or layered-v1'),
       max_tokens: z
         .number()
         .int('max_tokens must be a whole number')
@@ -117,25 +127,22 @@ export const TOOL_INPUTS = {
         .max(MAX_MAX_TOKENS, `max_tokens must be at most ${MAX_MAX_TOKENS}`)
         .optional()
         .describe('token budget of the packet (default 7000)'),
-      format: z.enum(['md', 'json', 'contextos']).optional().describe('md (default), json (with the manifest) or contextos'),
+      format: api['packets.build'].shape.format.describe('md (default), json (with the manifest) or contextos'),
       filters: packFilters.optional(),
-      default_excludes: z.boolean().optional().describe("apply the project's default evidence excludes (default true; false is `contextpack pack --no-default-excludes`)"),
+      default_excludes: api['packets.build'].shape.useDefaultExcludes.describe("apply the project's default evidence excludes (default true; false is `contextpack pack --no-default-excludes`)"),
     })
     .strict(),
   get_packet: z.object({ hash }).strict(),
   replay: z.object({ hash }).strict(),
   remember: z
     .object({
-      type: memoryType.describe('kind of memory'),
+      type: api['memory.create'].shape.type.describe('kind of memory'),
       title: z.string().min(1, 'title is required').max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).describe('one line'),
       content: z
         .union([z.string().min(1, 'content is empty').max(MEMORY_CONTENT_MAX, capError('content', MEMORY_CONTENT_MAX)), contentObject])
-        .describe(
-          'the typed fields, or plain text for the main one (decision, description, task_description or lesson). ' +
-            'decision needs decision and rationale; issue needs description; state needs task_description; learning needs lesson',
-        ),
+        .describe(CONTENT_DESCRIPTION),
       tags: z.array(tag).max(20).optional().describe('labels to find it by, e.g. ["security"]'),
-      importance: importance.optional().describe('1-10 (required for decisions)'),
+      importance: api['memory.create'].shape.importance.describe('1-10 (required for decisions)'),
     })
     .strict(),
   rehydrate: z
@@ -145,58 +152,54 @@ export const TOOL_INPUTS = {
     .strict(),
   hierarchy: z
     .object({
-      marker: z.string().min(1).max(200).optional().describe('a § section such as §1.0, §2.1, §3.1.2 or §4.src/auth.ts; none: the navigation index'),
+      marker: api['hierarchy.show'].shape.marker.describe('a § section such as §1.0, §2.1, §3.1.2 or §4.src/auth.ts; none: the navigation index'),
     })
     .strict(),
   stats: z.object({}).strict(),
   ingest: z
     .object({
-      paths: z
-        .array(z.string().trim().min(1, 'a path is empty').max(4096))
-        .max(1000)
-        .optional()
-        .describe("files or folders you changed, relative to a project root (as search cites them) or absolute inside one; none: re-walk every root. Paths outside the project's roots are refused"),
+      paths: api['library.refresh'].shape.paths.describe("files or folders you changed, relative to a project root (as search cites them) or absolute inside one; none: re-walk every root. Paths outside the project's roots are refused"),
     })
     .strict(),
   // Seed 002's session workflow (#13, #17): memory edits, capacity, handoffs, session summaries.
   update_memory: z
     .object({
-      id: z.string().min(1, 'id is required').max(200).describe('memory id, or a decision id such as DEC-2026-01-31-001'),
+      id: api['memory.update'].shape.id.describe('memory id, or a decision id such as DEC-2026-01-31-001'),
       title: z.string().min(1).max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).optional().describe('a new title (one line)'),
-      importance: importance.optional().describe('a new importance, 1-10 (the lifecycle rules may archive an old decision lowered to 5 or less)'),
+      importance: api['memory.update'].shape.importance.describe('a new importance, 1-10 (the lifecycle rules may archive an old decision lowered to 5 or less)'),
       tags: z.array(tag).max(20).optional().describe('replaces the tags'),
       set: setObject.optional(),
     })
     .strict(),
   resolve_issue: z
     .object({
-      id: z.string().min(1, 'id is required').max(200).describe('memory id of an issue'),
-      resolution: z.string().max(5000).optional().describe('how it was resolved (appended to its investigation status)'),
+      id: api['memory.resolve'].shape.id.describe('memory id of an issue'),
+      resolution: api['memory.resolve'].shape.resolution.describe('how it was resolved (appended to its investigation status)'),
     })
     .strict(),
   capacity: z
     .object({
       tokens: z.number().int('tokens must be a whole number').min(0, 'tokens must be at least 0').describe('tokens currently in your context'),
-      window: z.number().int('window must be a whole number').min(1).max(10_000_000).optional().describe('your context window in tokens (default 200000)'),
+      window: api['sessions.capacity'].shape.window.describe('your context window in tokens (default 200000)'),
     })
     .strict(),
   handoff: z
     .object({
-      type: z.enum(HANDOFF_TYPES as unknown as [string, ...string[]]).describe('complete (25k tokens), specialist (10k), continuation (40k) or emergency (15k)'),
+      type: api['sessions.handoff'].shape.type.describe('complete (25k tokens), specialist (10k), continuation (40k) or emergency (15k)'),
       transcript: z.string().min(1).max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)).optional().describe('your session transcript (Claude Code JSONL or JSON array, Codex rollout, pi session, Cline api_conversation_history.json, Aider chat history, or a Markdown chat export); without it the package comes from project memory'),
       transcript_name: z.string().min(1).max(TRANSCRIPT_NAME_MAX, capError('transcript_name', TRANSCRIPT_NAME_MAX)).optional().describe('a name for the transcript, shown as provenance'),
-      from: z.string().min(1).max(100).optional().describe('your agent id'),
-      to: z.string().min(1).max(100).optional().describe('the receiving agent id'),
-      reason: z.string().max(2000).optional().describe('why you hand off, e.g. "context window at 90 %"'),
+      from: api['sessions.handoff'].shape.from.describe('your agent id'),
+      to: api['sessions.handoff'].shape.to.describe('the receiving agent id'),
+      reason: api['sessions.handoff'].shape.reason.describe('why you hand off, e.g. "context window at 90 %"'),
       max_tokens: z.number().int('max_tokens must be a whole number').min(100).max(MAX_MAX_TOKENS).optional().describe("lower than the type's budget to tighten it"),
-      save: z.boolean().optional().describe('also save the decisions, open issues and lessons found as memories (deduplicated)'),
+      save: api['sessions.handoff'].shape.save.describe('also save the decisions, open issues and lessons found as memories (deduplicated)'),
     })
     .strict(),
   end_session: z
     .object({
-      notes: z.string().min(1).max(NOTES_MAX, capError('notes', NOTES_MAX)).optional().describe('session notes with Done: / DECISION: / BUG-… / TODO: / Lesson: lines'),
+      notes: api['sessions.end'].shape.notes.describe('session notes with Done: / DECISION: / BUG-… / TODO: / Lesson: lines'),
       transcript: z.string().min(1).max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)).optional().describe('or the session transcript'),
-      agent: z.string().min(1).max(100).optional().describe('your agent id'),
+      agent: api['sessions.end'].shape.agent.describe('your agent id'),
     })
     .strict(),
 } as const;
@@ -244,15 +247,6 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
   end_session:
     'Record the end of your session: what was done, decisions, bugs and TODOs (from Done: / DECISION: / BUG- / TODO: lines of your notes or transcript). ' +
     'The next packet lists it under Recent Sessions and the findings are saved as memories.',
-};
-
-/** The API's field names, as the tool's input spells them, so an error names the field the agent sent. */
-export const API_TO_TOOL_FIELDS: Record<string, string> = {
-  maxTokens: 'max_tokens',
-  useDefaultExcludes: 'default_excludes',
-  'filters.pathGlob': 'filters.path_glob',
-  'filters.modifiedAfter': 'filters.modified_after',
-  'filters.modifiedBefore': 'filters.modified_before',
 };
 
 /** Hints for clients deciding what to run without asking: which tools change project memory. */

@@ -199,6 +199,14 @@ export function normalizeTags(v: unknown, add: (f: string, m: string) => void): 
 // none is stored (null), not a made-up 0.
 const OPTIONAL_INTS = new Set(['completion_percentage']);
 
+/** Whether a content field must be given: a required text, an enum with no fallback, a number that may not be left out. */
+export function isRequiredField(key: string, spec: FieldSpec): boolean {
+  if (spec.kind === 'text') return spec.required;
+  if (spec.kind === 'enum') return spec.fallback === undefined;
+  if (spec.kind === 'int') return !OPTIONAL_INTS.has(key);
+  return false;
+}
+
 function normalizeContent(type: MemoryType, v: unknown, add: (f: string, m: string) => void): Record<string, unknown> {
   const specs = CONTENT_SPECS[type] as Record<string, FieldSpec>;
   const out: Record<string, unknown> = {};
