@@ -141,7 +141,7 @@ export const clineParser: TranscriptParser = {
   parse(text, source): Transcript {
     const problems: TranscriptProblem[] = [];
     const arr = jsonArray(text) ?? [];
-    const lines = arrayElementLines(text.trimStart());
+    const lines = arrayElementLines(text);
     const turns = apiHistory(arr) ? parseApi(arr, lines, problems) : parseUi(arr, lines, problems);
     return { format: 'cline', source, session_id: null, turns, problems };
   },

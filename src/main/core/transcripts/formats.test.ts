@@ -148,6 +148,11 @@ describe('Cline / Roo task exports', () => {
       ['assistant', 'text', null, 'Fixed.'],
     ]);
   });
+  it('numbers turns by their line in the file, blank lines before the array included', () => {
+    const pretty = JSON.stringify(ui.slice(0, 1), null, 2);
+    expect(parseTranscript(pretty, 'ui_messages.json').turns.map((x) => x.line)).toEqual([2]);
+    expect(parseTranscript(`\n\n${pretty}`, 'ui_messages.json').turns.map((x) => x.line)).toEqual([4]);
+  });
   it('reads a task folder through its API history; a folder without one is refused by name', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cline-'));
     try {

@@ -100,7 +100,10 @@ export function jsonArray(text: string): unknown[] | null {
   return value;
 }
 
-/** The 1-based line where each top-level element of a JSON array starts (provenance for pretty-printed arrays). */
+/**
+ * The 1-based line of the file where each top-level element of a JSON array starts (provenance for pretty-printed
+ * arrays). Given the whole file: blank lines before the `[` count, as they do for the reader.
+ */
 export function arrayElementLines(text: string): number[] {
   const out: number[] = [];
   let line = 1;
@@ -135,11 +138,10 @@ export function arrayElementLines(text: string): number[] {
 export function jsonEntries(text: string, problems: TranscriptProblem[]): { line: number; rec: Record<string, unknown> }[] {
   const arr = jsonArray(text);
   if (!arr) return jsonlRecords(text, problems);
-  const lines = arrayElementLines(text.trimStart());
-  const offset = text.length - text.trimStart().length === 0 ? 0 : (text.slice(0, text.length - text.trimStart().length).match(/\n/g) ?? []).length;
+  const lines = arrayElementLines(text);
   const out: { line: number; rec: Record<string, unknown> }[] = [];
   arr.forEach((v, i) => {
-    const line = (lines[i] ?? i + 1) + offset;
+    const line = lines[i] ?? i + 1;
     if (isObj(v)) out.push({ line, rec: v });
     else problems.push({ line, message: 'expected a JSON object in the array' });
   });
