@@ -79,7 +79,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     'library.refresh': async (input) => {
       const { roots, absolute } = resolveUnderRoots(store.db, input.paths ?? []);
       const report = absolute.length === 0 ? await library.rescan() : await library.ingest(absolute);
-      return citedReport(report, roots);
+      return citedReport(store.db, report, roots);
     },
     'sources.remove': (input) => library.removeSource(input.id),
     'sources.reindex': (input) => library.reindexSource(input.id),

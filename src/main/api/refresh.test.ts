@@ -1,5 +1,5 @@
 // library.refresh (the MCP `ingest` tool): only what lies under the project's remembered roots, however it is named.
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPaths } from '../core/ingest/index.ts';
@@ -12,12 +12,13 @@ let store: Store;
 let api: Api;
 let web: string;
 let outside: string;
+let docs: string;
 
 beforeAll(async () => {
   const dir = tmp.make();
   store = openStore(join(dir, 'r.db'));
   web = join(tmp.make(), 'web');
-  const docs = join(tmp.make(), 'notes');
+  docs = join(tmp.make(), 'notes');
   outside = tmp.make();
   writeTree(web, { 'src/a.ts': 'export const a = 1;\n' });
   writeTree(docs, { 'guide.md': '# Guide\n\nRetries back off.\n' });
@@ -56,5 +57,14 @@ describe('library.refresh', () => {
   it('without paths re-walks every root, and an unknown field is named', async () => {
     expect(await api.dispatch('library.refresh', {})).toMatchObject({ ok: true, value: { roots: ['notes', 'web'] } });
     expect(await api.dispatch('library.refresh', { path: 'src' })).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ field: 'path', message: 'unknown field' }] } });
+  });
+
+  it('cites paths as search does: no root-name prefix once only one root still holds sources', async () => {
+    rmSync(join(docs, 'guide.md'));
+    writeFileSync(join(web, 'src/c.ts'), 'export const c = 5;\n');
+    const r = await api.dispatch('library.refresh', {});
+    expect(r).toMatchObject({ ok: true, value: { added: ['src/c.ts'], removed: ['guide.md'] } });
+    const hit = await api.dispatch('search.query', { query: 'export const c', k: 1 });
+    expect(hit).toMatchObject({ ok: true, value: { hits: [{ displayPath: 'src/c.ts' }] } });
   });
 });

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { isUnder, listRoots, relativeTo } from '../core/ingest/index.ts';
+import { ROOTS_IN_USE_SQL } from '../core/search/hits.ts';
 import type { IngestReport, RootRecord } from '../../shared/types.ts';
 import type { RefreshReport } from '../../shared/api/contract.ts';
 import { ApiFailure } from './failure.ts';
@@ -57,13 +58,17 @@ export function resolveUnderRoots(db: Database, paths: readonly string[]): { roo
   return { roots, absolute: [...new Set(absolute)] };
 }
 
-/** The report with every path as the index cites it (root-relative, prefixed by the root's name when there are several). */
-export function citedReport(report: IngestReport, roots: readonly RootRecord[]): RefreshReport {
+/**
+ * The report with every path as the index cites it: root-relative, prefixed by the root's name when several roots
+ * hold sources (a remembered root whose files are all gone does not count, as in search hits' displayPath).
+ */
+export function citedReport(db: Database, report: IngestReport, roots: readonly RootRecord[]): RefreshReport {
+  const inUse = (db.prepare(`SELECT ${ROOTS_IN_USE_SQL} AS n`).get() as { n: number }).n;
   const cite = (p: string): string => {
     const root = roots.filter((r) => inside(p, r)).sort((a, b) => b.path.length - a.path.length)[0];
     if (!root) return p;
     const rel = root.kind === 'file' ? root.name : relativeTo(root.path, p);
-    return roots.length > 1 && root.kind === 'folder' ? `${root.name}/${rel}` : rel;
+    return inUse > 1 && root.kind === 'folder' ? `${root.name}/${rel}` : rel;
   };
   return {
     roots: roots.map((r) => r.name),
