@@ -12,6 +12,7 @@ import { DEFAULT_HUB } from '../core/embed/download.ts';
 import { ApiFailure } from './failure.ts';
 import { createLiveLibrary, type LiveLibrary } from './watch.ts';
 import { emitIngestChanges } from './library-events.ts';
+import { createEmbedRuns } from './embed.ts';
 
 export { createDispatcher, fieldIssues, type ApiHandlers, type Dispatch } from './dispatch.ts';
 export { createApiHandlers, type ApiDeps } from './handlers.ts';
@@ -40,12 +41,16 @@ export interface ApiOptions {
   background?: boolean;
   /** Follow every root whose watch switch is on (#12); on unless false. Tests pass their debounce. */
   watch?: boolean | { debounceMs?: number; pollMs?: number };
+  /** library.embed runs in the caller's thread (the CLI) instead of the embedding worker. */
+  embedInProcess?: boolean;
   onError?: (method: string, err: unknown) => void;
 }
 
 export interface Api {
   dispatch: Dispatch;
   events: EventHub;
+  /** Asks a running library.embed to stop after its current batch (the CLI's Ctrl-C); it answers with what it did. */
+  interrupt(): void;
   /** Stops a running ingest and background work, and releases the engines (the query embedder's worker); call before closing the store. */
   close(): Promise<void>;
 }
@@ -101,6 +106,13 @@ export function createApi(options: ApiOptions): Api {
     embed: background ? () => void background.embedPending() : undefined,
     ...(options.embedWorkerUrl ? { embedWorker: { workerUrl: options.embedWorkerUrl } } : {}),
   });
+  const embedRuns = createEmbedRuns({
+    store: options.store,
+    modelDirs,
+    emit: events.emit,
+    inProcess: options.embedInProcess,
+    ...(options.embedWorkerUrl ? { embedWorker: { workerUrl: options.embedWorkerUrl } } : {}),
+  });
   const handlers = explainReadOnly(options.store, createApiHandlers({
     store: options.store,
     dataDir: options.dataDir,
@@ -110,6 +122,7 @@ export function createApi(options: ApiOptions): Api {
     modelDirs,
     library,
     live,
+    embedRuns,
     allowedPaths: allowedRoots(options.ingestRoots, join(options.dataDir, 'imports')),
     desktop: options.desktop,
     projects: options.projects,
@@ -118,7 +131,9 @@ export function createApi(options: ApiOptions): Api {
   return {
     dispatch: createDispatcher(handlers, options.onError),
     events,
+    interrupt: () => embedRuns.interrupt(),
     close: async () => {
+      embedRuns.interrupt();
       // Ingest first: a job that finishes during the drain may still schedule embedding, which the next step stops.
       await live?.close();
       await library.close();

@@ -13,12 +13,13 @@ import { CliError, openCliStore, printJson, type CommandContext } from './comman
 import { flagName } from './api-flags.ts';
 
 /**
- * What a command may use beside its calls: the API's events (ingest progress), and the store for the steps that
- * have no method yet (embedding after an ingest).
+ * What a command may use beside its calls: the API's events (progress), Ctrl-C for a running embedding run, and
+ * whether the store has its vector extension (`embed` says so before looking for a model).
  */
 export interface ApiSide {
   events: { subscribe(listener: (e: ApiEvent) => void): () => void };
-  store: Store;
+  interrupt(): void;
+  vec: Store['vec'];
 }
 
 export type ApiCall = <M extends ApiMethod>(method: M, input: ApiInput<M>) => Promise<ApiOutput<M>>;
@@ -94,6 +95,7 @@ export async function withApi<T>(
     // One command, then exit: embedding and maintenance have their own commands, and nothing is watched.
     background: false,
     watch: false,
+    embedInProcess: true,
   });
   const call: ApiCall = async (method, input) => {
     const r = await api.dispatch(method, input);
@@ -101,7 +103,7 @@ export async function withApi<T>(
     return r.value as ApiOutput<typeof method>;
   };
   try {
-    return await work(call, { events: api.events, store });
+    return await work(call, { events: api.events, interrupt: api.interrupt, vec: store.vec });
   } finally {
     await api.close();
     store.close();

@@ -161,6 +161,9 @@ export const apiInputs = {
   'settings.set': z.object({ evidenceExclude: z.array(globSchema).max(100).optional() }).strict(),
   'library.rescan': z.object(ingestOptionShape).strict(),
   /** Re-index the project's roots (no paths), or files and folders under them: relative to a root, or absolute inside one. */
+  // Embeds the chunks that lack a vector (resumable); a modelId becomes the configured model first, and its vectors
+  // replace the old ones once they cover every chunk.
+  'library.embed': z.object({ modelId: modelIdSchema.optional(), batch: z.number().int('batch must be a whole number').min(1, 'batch must be at least 1').max(100_000).optional() }).strict(),
   'library.refresh': z.object({ paths: z.array(z.string().trim().min(1, 'a path is empty').max(4096)).max(1000).optional() }).strict(),
   'search.query': z
     .object({
@@ -300,6 +303,8 @@ export const apiInputs = {
   'projects.list': empty,
   'projects.create': z.object({ name: projectNameSchema }).strict(),
   'projects.switch': z.object({ name: projectNameSchema }).strict(),
+  'projects.rename': z.object({ name: projectNameSchema, newName: projectNameSchema }).strict(),
+  'projects.delete': z.object({ name: projectNameSchema }).strict(),
   'roots.list': empty,
   'roots.setWatch': z.object({ rootId: z.number().int().positive(), watch: z.boolean() }).strict(),
   'watch.status': empty,
@@ -565,6 +570,26 @@ export interface RefreshReport {
   durationMs: number;
 }
 
+/** One embedding run (library.embed): what it embedded, coverage of the model's space, and whether searches use it. */
+export interface EmbedReport {
+  spaceId: number;
+  modelId: string;
+  fingerprint: string;
+  dims: number;
+  chunkerVersion: number;
+  embedded: number;
+  done: number;
+  total: number;
+  /** Chunks of other chunker versions still in the store (a rescan re-chunks them); they block the swap. */
+  otherVersion: number;
+  active: boolean;
+  swapped: boolean;
+  dropped: number[];
+  /** Stopped before the end (interrupted); a later run resumes. */
+  aborted: boolean;
+  durationMs: number;
+}
+
 export interface RemovedSource {
   id: number;
   path: string;
@@ -741,6 +766,7 @@ export interface ApiOutputs {
   'library.import': ImportReport;
   'library.rescan': IngestReport;
   'library.refresh': RefreshReport;
+  'library.embed': EmbedReport;
   'sources.remove': RemovedSource;
   'sources.reindex': IngestReport;
   'sources.chunks': ChunkContext;
@@ -772,6 +798,8 @@ export interface ApiOutputs {
   'projects.list': ProjectsView;
   'projects.create': ProjectInfo;
   'projects.switch': { current: string };
+  'projects.rename': ProjectInfo;
+  'projects.delete': { deleted: string };
   'roots.list': RootRecord[];
   'roots.setWatch': RootRecord;
   'watch.status': WatchStatus;
