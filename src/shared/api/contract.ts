@@ -519,6 +519,8 @@ export interface HierarchyShow {
   text: string;
   section?: HierarchySection;
   index?: NavigationIndex;
+  /** No marker: the tree the index was made from (one build serves both). */
+  tree?: HierarchyTree;
   /** §4 markers: the indexed files they match. */
   files?: L4Node[];
   /** One §4 file: its chunks in order, with their text. */
