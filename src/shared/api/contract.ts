@@ -652,6 +652,14 @@ export interface ModelsView {
   models: ModelEntry[];
 }
 
+/** A transcript as the method read it: the lines it skipped come back, so a caller can say so without parsing it again. */
+export interface TranscriptRead {
+  name: string;
+  format: string;
+  turns: number;
+  problems: { line: number; message: string }[];
+}
+
 /** A dropped transcript, measured and compacted (the Sessions view). */
 export interface SessionAnalysis {
   name: string;
@@ -807,11 +815,11 @@ export interface ApiOutputs {
   'watch.status': WatchStatus;
   'desktop.pickPaths': string[];
   'desktop.copyText': { copied: number };
-  'sessions.capacity': CapacityReport;
+  'sessions.capacity': CapacityReport & { transcript?: TranscriptRead };
   'sessions.analyze': SessionAnalysis;
-  'sessions.handoff': HandoffResult;
+  'sessions.handoff': HandoffResult & { transcript?: TranscriptRead };
   'sessions.handoffGet': { hash: string; package: HandoffPackage; text: string; stored?: string };
-  'sessions.end': SessionEndResult;
+  'sessions.end': SessionEndResult & { transcript?: TranscriptRead };
   'sessions.list': StoredSessionView[];
   'sessions.captures': CapturedSession[];
   'memory.search': { hits: MemorySearchHit[] };
