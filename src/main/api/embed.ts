@@ -15,6 +15,8 @@ export interface EmbedDeps {
   /** The CLI embeds in its own thread (it is a script); the app in the embedding worker. */
   inProcess?: boolean;
   embedWorker?: WorkerDeps;
+  /** The app's background embedding is going: two runs over one space would embed the same chunks twice. */
+  embeddingElsewhere?: () => boolean;
 }
 
 export function createEmbedRuns(deps: EmbedDeps) {
@@ -23,7 +25,7 @@ export function createEmbedRuns(deps: EmbedDeps) {
   async function embed(input: ApiParsedInput<'library.embed'>): Promise<ApiOutput<'library.embed'>> {
     const { store } = deps;
     if (!store.vec.loaded) throw unavailable(`semantic search off: ${store.vec.reason}`);
-    if (running.size > 0) throw new ApiFailure('busy', 'an embedding run is already going; wait for it to finish');
+    if (running.size > 0 || deps.embeddingElsewhere?.()) throw new ApiFailure('busy', 'an embedding run is already going; wait for it to finish');
     const modelId = input.modelId ?? configuredModelId(store.db);
     const stop = new AbortController();
     running.add(stop);
@@ -55,6 +57,7 @@ export function createEmbedRuns(deps: EmbedDeps) {
 
   return {
     embed,
+    running: () => running.size > 0,
     /** Asks running runs to stop after their current batch; each answers with what it did (aborted). */
     interrupt(): void {
       for (const r of running) r.abort();

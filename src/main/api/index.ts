@@ -59,6 +59,14 @@ export interface Api {
 export function createApi(options: ApiOptions): Api {
   const events = createEventHub();
   const modelDirs = options.modelDirs ?? [];
+  const embedRuns = createEmbedRuns({
+    store: options.store,
+    modelDirs,
+    emit: events.emit,
+    inProcess: options.embedInProcess,
+    ...(options.embedWorkerUrl ? { embedWorker: { workerUrl: options.embedWorkerUrl } } : {}),
+    embeddingElsewhere: () => background?.embedding() ?? false,
+  });
   // A damaged store is open read-only: background writers (embedding, maintenance) would only fail.
   const background = options.background === false || options.store.readOnlyReason
     ? null
@@ -69,6 +77,7 @@ export function createApi(options: ApiOptions): Api {
         emit: events.emit,
         embedWorkerUrl: options.embedWorkerUrl,
         onError: options.onError,
+        embeddingElsewhere: () => embedRuns.running(),
       });
   const engines = options.engines ?? createEngines(options.store, { modelDirs, embedWorker: options.embedWorkerUrl ? { workerUrl: options.embedWorkerUrl } : undefined });
   let live: LiveLibrary | null = null;
@@ -104,13 +113,6 @@ export function createApi(options: ApiOptions): Api {
     baseUrl: options.modelDownloads?.baseUrl ?? DEFAULT_HUB,
     emit: events.emit,
     embed: background ? () => void background.embedPending() : undefined,
-    ...(options.embedWorkerUrl ? { embedWorker: { workerUrl: options.embedWorkerUrl } } : {}),
-  });
-  const embedRuns = createEmbedRuns({
-    store: options.store,
-    modelDirs,
-    emit: events.emit,
-    inProcess: options.embedInProcess,
     ...(options.embedWorkerUrl ? { embedWorker: { workerUrl: options.embedWorkerUrl } } : {}),
   });
   const handlers = explainReadOnly(options.store, createApiHandlers({
