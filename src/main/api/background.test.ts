@@ -49,6 +49,31 @@ describe('background work of the app', () => {
     }
   });
 
+  it('an embedding run asked for while the background one goes is refused as busy, and runs once it is done', async () => {
+    const models = await tinyModels();
+    const dataDir = tmp.make();
+    const store = openStore(join(dataDir, 'bg3.db'));
+    const api = createApi({ store, dataDir, version: 't', transport: 'http', modelDirs: [models.root], background: true });
+    const events: ApiEvent[] = [];
+    api.events.subscribe((e) => events.push(e));
+    try {
+      const root = tmp.make();
+      writeTree(root, { 'a.md': '# Volcano\n\nmagma and ash\n', 'b.md': '# Ocean\n\ncoral reefs and currents\n' });
+      expect((await api.dispatch('library.ingest', { paths: [root] })).ok).toBe(true);
+      // The background run started with the ingest (it opens the model in a worker first).
+      expect(await api.dispatch('library.embed', {})).toMatchObject({ ok: false, error: { code: 'busy' } });
+      await waitForEmbed(events, 'done');
+      // Busy until the background run has closed its worker, a moment after its last event.
+      let r = await api.dispatch('library.embed', {});
+      for (const started = Date.now(); !r.ok && r.error.code === 'busy' && Date.now() - started < 10_000; r = await api.dispatch('library.embed', {})) await new Promise((f) => setTimeout(f, 20));
+      expect(r).toMatchObject({ ok: true, value: { embedded: 0, done: 2, total: 2, active: true } });
+    } finally {
+      await api.close();
+      store.close();
+      await models.cleanup();
+    }
+  });
+
   it('says why semantic search is off when there is no model, and ingest still works', async () => {
     const dataDir = tmp.make();
     const store = openStore(join(dataDir, 'bg2.db'));

@@ -15,6 +15,8 @@ export interface BackgroundDeps {
   onError?: (what: string, err: unknown) => void;
   /** Tests turn the daily lifecycle timer off to keep the clock out of their way. */
   maintenance?: boolean;
+  /** An embedding run asked for (library.embed) is going: this one leaves the work to it. */
+  embeddingElsewhere?: () => boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
     : startMaintenanceTimer({ db: deps.db, now: deps.now, onError: (err) => deps.onError?.('maintenance', err) });
 
   async function embedOnce(): Promise<void> {
-    if (!deps.vecLoaded || deps.modelDirs.length === 0) return;
+    if (!deps.vecLoaded || deps.modelDirs.length === 0 || deps.embeddingElsewhere?.()) return;
     const modelId = configuredModelId(deps.db);
     const opened = await tryOpenEmbedder({ modelId, dirs: deps.modelDirs }, {}, deps.embedWorkerUrl ? { workerUrl: deps.embedWorkerUrl } : {});
     if (!opened.ok) {
@@ -72,6 +74,8 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
 
   return {
     embedPending,
+    /** Whether a background embedding run is going (library.embed waits for it instead of racing it). */
+    embedding: () => running !== null,
     /** Stops the timer and asks a running embedding job to stop after its current batch (it resumes next time). */
     async close(): Promise<void> {
       stopMaintenance();

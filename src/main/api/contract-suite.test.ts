@@ -14,6 +14,7 @@ import { ingestPaths } from '../core/ingest/index.ts';
 import { getDefaultRedactor } from '../core/redact/index.ts';
 import { openStore, type Store } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
+import { tinyModels, type TinyModelDir } from '../core/vectors/testing/tiny-embedder.ts';
 import { flagName } from '../cli/api-flags.ts';
 import { runCliCaptured } from '../cli/testing/run-cli.ts';
 import { registerIpcApi } from '../electron/ipc.ts';
@@ -42,6 +43,7 @@ let root: string;
 let http: RunningServer;
 let mcp: Client;
 let cliEnv: NodeJS.ProcessEnv;
+let models: TinyModelDir;
 let issueId: string;
 let packetHash: string;
 let decisionId: string;
@@ -82,13 +84,24 @@ function parseToolError(text: string): Outcome {
 
 // --- CLI: the commands on the handler map, each from a method's input to its flags.
 /** `fields`: the API field of a flag not named for it (`--reduction` sets targetReduction). */
-const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; value: (stdout: string) => unknown; fields?: Record<string, string> }> = {
+/** `says`: whether the command has flags for everything the input gives (else the CLI is no door for that case). */
+const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; value: (stdout: string) => unknown; fields?: Record<string, string>; says?: (input: Record<string, unknown>) => boolean }> = {
   'settings.get': { args: (i) => ['settings', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
   'settings.set': {
     args: (i) => ['settings', '--json', ...((i.evidenceExclude as string[] | undefined) ?? []).flatMap((g) => ['--evidence-exclude', g]), ...extraFlags(i, ['evidenceExclude'])],
     value: (o) => JSON.parse(o),
   },
   'stats.get': { args: (i) => ['stats', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
+  // `search` calls the engine directly (start-up: docs/cli.md): compared here with the method it mirrors.
+  'search.query': {
+    args: (i) => {
+      const f = (i.filters ?? {}) as { include?: string[] };
+      return ['search', String(i.query), '--json', ...(i.k !== undefined ? ['--k', String(i.k)] : []), ...(f.include ?? []).flatMap((g) => ['--path', g]), ...extraFlags(i, ['query', 'k', 'filters'])];
+    },
+    value: (o) => JSON.parse(o),
+    // Only the path globs have flags (--path); the dates have none.
+    says: (i) => Object.keys((i.filters ?? {}) as object).every((f) => f === 'include'),
+  },
   'memory.resolve': {
     args: (i) => ['memory', 'resolve', String(i.id), '--json', ...(i.resolution !== undefined ? ['--resolution', String(i.resolution)] : []), ...extraFlags(i, ['id', 'resolution'])],
     value: (o) => JSON.parse(o),
@@ -206,6 +219,13 @@ const CLI: Record<string, { args: (input: Record<string, unknown>) => string[]; 
   'decisions.import': { args: (i) => ['decision', 'import', ...((i.paths as string[] | undefined) ?? []), '--json', ...extraFlags(i, ['paths'])], value: (o) => JSON.parse(o) },
   'projects.list': { args: (i) => ['projects', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o) },
   'projects.create': { args: (i) => ['projects', 'new', String(i.name), '--json', ...extraFlags(i, ['name'])], value: (o) => JSON.parse(o) },
+  'projects.rename': { args: (i) => ['projects', 'rename', String(i.name), String(i.newName), '--json', ...extraFlags(i, ['name', 'newName'])], value: (o) => JSON.parse(o) },
+  'projects.delete': { args: (i) => ['projects', 'delete', String(i.name), '--yes', '--json', ...extraFlags(i, ['name'])], value: (o) => JSON.parse(o) },
+  'library.embed': {
+    args: (i) => ['embed', '--json', ...(i.modelId !== undefined ? ['--model', String(i.modelId)] : []), ...(i.batch !== undefined ? ['--batch', String(i.batch)] : []), ...extraFlags(i, ['modelId', 'batch'])],
+    value: (o) => JSON.parse(o),
+    fields: { model: 'modelId' },
+  },
   'packets.list': { args: (i) => ['packets', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).packets },
   'sessions.list': { args: (i) => ['session', 'list', '--json', ...extraFlags(i, [])], value: (o) => JSON.parse(o).sessions },
   'packets.build': {
@@ -270,7 +290,7 @@ function parseCliError(code: number, stderr: string, stdout = '', fields: Record
   const flags = [...stderr.split('\n')[0]!.matchAll(/(?:^|[\s'"])(--[a-z][a-z-]*|<[a-z][a-z-]*>)/g)].map((m) => m[1]!.replace(/^<(.*)>$/, '--$1'));
   // Exit 2 is every caller error; which one, the message says.
   // (A missing record is said in the engine's words, which may add a hint in brackets: it names no field.)
-  const kind = code !== 2 ? 'failed' : /( not found( \(.*\))?|^contextpack: no packet snapshot with hash .*)$/.test(stderr.split('\n')[0]!) ? 'not_found' : 'invalid_input';
+  const kind = code !== 2 ? 'failed' : /( not found( \(.*\))?|^contextpack: no packet snapshot with hash .*|^contextpack: projects \w+: no project named \S+)$/.test(stderr.split('\n')[0]!) ? 'not_found' : 'invalid_input';
   if (kind === 'not_found') return errorOutcome(kind, []);
   return errorOutcome(kind, flags.map((f) => fields[f.slice(2)] ?? f.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
 }
@@ -287,8 +307,10 @@ beforeAll(async () => {
     'src/gateway.ts': 'export function rotateKeys(now: Date) {\n  // pelican gateway key rotation\n  return now.getTime();\n}\n',
   });
   await ingestPaths(store.db, [root]);
-  // The CLI finds models from its environment; every door looks in the same (empty) folders.
-  cliEnv = { CONTEXTPACK_HOME: tmp.make(), CONTEXTPACK_MODELS_DIR: tmp.make() };
+  // The CLI finds models from its environment; every door looks in the same folders, which hold a tiny test model
+  // (library.embed; nothing is embedded before its case, the last, so every other case runs BM25-only).
+  models = await tinyModels();
+  cliEnv = { CONTEXTPACK_HOME: tmp.make(), CONTEXTPACK_MODELS_DIR: models.root };
   api = createApi({
     store,
     dataDir: dir,
@@ -350,7 +372,7 @@ beforeAll(async () => {
     name: 'cli',
     call: async (m, i, facts) => {
       const c = CLI[m];
-      if (!c) return null;
+      if (!c || c.says?.(i) === false) return null;
       const r = await runCliCaptured([...c.args(i), '--db', dbPath], { env: cliEnv });
       return r.code === 0 ? { ok: true, facts: facts(c.value(r.stdout)) } : parseCliError(r.code, r.stderr, r.stdout, c.fields);
     },
@@ -361,6 +383,7 @@ afterAll(async () => {
   await http?.close();
   await api?.close();
   store?.close();
+  await models?.cleanup();
   tmp.cleanup();
 });
 
@@ -475,6 +498,15 @@ const CASES: { method: string; input: () => Record<string, unknown>; facts?: Fac
   { method: 'library.refresh', input: () => ({ paths: ['docs/auth.md'] }), facts: (v) => ({ roots: v.roots, added: v.added, updated: v.updated, removed: v.removed }) },
   { method: 'library.refresh', input: () => ({ paths: [join(tmp.make(), 'elsewhere.md')] }) },
   { method: 'library.refresh', input: () => ({ paths: ['docs'], bogus: 1 }) },
+  // (Renaming or deleting one would leave the next door nothing to act on: the refusals are compared.)
+  { method: 'projects.rename', input: () => ({ name: 'nope', newName: 'other' }) },
+  { method: 'projects.rename', input: () => ({ name: 'default', newName: '../up' }) },
+  { method: 'projects.delete', input: () => ({ name: 'nope' }) },
+  { method: 'projects.delete', input: () => ({ name: 'default' }) },
+  { method: 'library.embed', input: () => ({ batch: 0 }) },
+  { method: 'library.embed', input: () => ({ modelId: 'no-slash' }) },
+  // Last: the first door embeds every chunk, the others find them embedded; what they say of the space is the same.
+  { method: 'library.embed', input: () => ({ batch: 2 }), facts: (v) => ({ model: v.modelId, done: v.done, total: v.total, active: v.active }) },
 ];
 
 describe('the contract over every door', () => {
@@ -504,7 +536,7 @@ describe('the contract over every door', () => {
       'sessions.list': ['cli', 'http', 'in-process', 'ipc'],
       'settings.get': ['cli', 'http', 'in-process', 'ipc'],
       'settings.set': ['cli', 'http', 'in-process', 'ipc'],
-      'search.query': ['http', 'in-process', 'ipc', 'mcp'],
+      'search.query': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
       'packets.build': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
       'packets.get': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
       'memory.rehydrate': ['cli', 'http', 'in-process', 'ipc', 'mcp'],
@@ -525,6 +557,9 @@ describe('the contract over every door', () => {
       'decisions.list': ['cli', 'http', 'in-process', 'ipc'],
       'projects.list': ['cli', 'http', 'in-process', 'ipc'],
       'projects.create': ['cli', 'http', 'in-process', 'ipc'],
+      'projects.rename': ['cli', 'http', 'in-process', 'ipc'],
+      'projects.delete': ['cli', 'http', 'in-process', 'ipc'],
+      'library.embed': ['cli', 'http', 'in-process', 'ipc'],
       'library.rescan': ['cli', 'http', 'in-process', 'ipc'],
       'library.refresh': ['http', 'in-process', 'ipc', 'mcp'],
       'memory.resolve': ['cli', 'http', 'in-process', 'ipc'],

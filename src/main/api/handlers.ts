@@ -3,7 +3,7 @@ import { bm25Fallback, chooseRetriever, createBm25Retriever, type Retriever } fr
 import { withGated } from '../core/search/gated-hit.ts';
 import { createMemoryAdapter } from './adapters/memory.ts';
 import { storeStats } from '../core/stats.ts';
-import { createProject, listProjects, projectExists } from '../core/projects/projects.ts';
+import { createProjectsHandlers } from './adapters/projects.ts';
 import type { ApiOutput } from '../../shared/api/index.ts';
 import type { ApiHandlers } from './dispatch.ts';
 import { renameSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import type { Library } from './library.ts';
 import type { Models } from './adapters/models.ts';
 import type { LiveLibrary } from './watch.ts';
 import { citedReport, resolveUnderRoots } from './refresh.ts';
+import type { EmbedRuns } from './embed.ts';
 
 export interface ApiDeps {
   store: Store;
@@ -36,6 +37,8 @@ export interface ApiDeps {
   models: Models;
   /** The ContextPack home and the open project (null when one database file was named); switchTo when this window may switch. */
   projects?: { home: string; current: string | null; switchTo?: (name: string) => Promise<void> };
+  /** Embedding runs on request (library.embed). */
+  embedRuns: EmbedRuns;
   /** Roots and the watcher (#12). */
   live: LiveLibrary;
   /** Serve mode with `--root`: which paths decision files may be read from and written to; undefined: any. */
@@ -81,6 +84,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       const report = absolute.length === 0 ? await library.rescan() : await library.ingest(absolute);
       return citedReport(store.db, report, roots);
     },
+    'library.embed': (input) => deps.embedRuns.embed(input),
     'sources.remove': (input) => library.removeSource(input.id),
     'sources.reindex': (input) => library.reindexSource(input.id),
     'sources.chunks': async (input) => sourceChunks(store.db, input.path),
@@ -141,26 +145,6 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     'models.download': async (input) => deps.models.download(input.modelId, input.allowUnverified === true),
     'models.cancel': async (input) => deps.models.cancel(input.modelId),
     'models.use': (input) => deps.models.use(input.modelId),
-    'projects.list': async () => ({
-      current: deps.projects?.current ?? null,
-      switchable: deps.projects?.switchTo !== undefined,
-      projects: deps.projects ? listProjects(deps.projects.home) : [],
-    }),
-    'projects.create': async (input) => {
-      if (!deps.projects) throw unavailable('no ContextPack home folder is known here');
-      try {
-        return createProject(deps.projects.home, input.name);
-      } catch (err) {
-        throw new ApiFailure('invalid_input', (err as Error).message, [{ field: 'name', message: (err as Error).message }]);
-      }
-    },
-    'projects.switch': async (input) => {
-      const projects = deps.projects;
-      if (!projects?.switchTo) throw unavailable('this window was opened on one database file (--db); start it with --project to switch');
-      if (!projectExists(projects.home, input.name)) throw new ApiFailure('not_found', `no project named ${input.name}`, [{ field: 'name', message: 'no such project' }]);
-      await projects.switchTo(input.name);
-      return { current: input.name };
-    },
     'roots.list': async () => deps.live.roots(),
     'roots.setWatch': (input) => deps.live.setWatch(input.rootId, input.watch),
     'watch.status': async () => deps.live.status(),
@@ -174,5 +158,6 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
     ...createDecisionFileHandlers(store.db, { allowed: deps.allowedPaths }),
     ...createGoalsHandlers(store.db),
     ...createRedactHandlers(),
+    ...createProjectsHandlers(deps.projects),
   };
 }

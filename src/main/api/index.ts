@@ -12,6 +12,7 @@ import { DEFAULT_HUB } from '../core/embed/download.ts';
 import { ApiFailure } from './failure.ts';
 import { createLiveLibrary, type LiveLibrary } from './watch.ts';
 import { emitIngestChanges } from './library-events.ts';
+import { createEmbedRuns } from './embed.ts';
 
 export { createDispatcher, fieldIssues, type ApiHandlers, type Dispatch } from './dispatch.ts';
 export { createApiHandlers, type ApiDeps } from './handlers.ts';
@@ -40,12 +41,16 @@ export interface ApiOptions {
   background?: boolean;
   /** Follow every root whose watch switch is on (#12); on unless false. Tests pass their debounce. */
   watch?: boolean | { debounceMs?: number; pollMs?: number };
+  /** library.embed runs in the caller's thread (the CLI) instead of the embedding worker. */
+  embedInProcess?: boolean;
   onError?: (method: string, err: unknown) => void;
 }
 
 export interface Api {
   dispatch: Dispatch;
   events: EventHub;
+  /** Asks a running library.embed to stop after its current batch (the CLI's Ctrl-C); it answers with what it did. */
+  interrupt(): void;
   /** Stops a running ingest and background work, and releases the engines (the query embedder's worker); call before closing the store. */
   close(): Promise<void>;
 }
@@ -54,6 +59,14 @@ export interface Api {
 export function createApi(options: ApiOptions): Api {
   const events = createEventHub();
   const modelDirs = options.modelDirs ?? [];
+  const embedRuns = createEmbedRuns({
+    store: options.store,
+    modelDirs,
+    emit: events.emit,
+    inProcess: options.embedInProcess,
+    ...(options.embedWorkerUrl ? { embedWorker: { workerUrl: options.embedWorkerUrl } } : {}),
+    embeddingElsewhere: () => background?.embedding() ?? false,
+  });
   // A damaged store is open read-only: background writers (embedding, maintenance) would only fail.
   const background = options.background === false || options.store.readOnlyReason
     ? null
@@ -64,6 +77,7 @@ export function createApi(options: ApiOptions): Api {
         emit: events.emit,
         embedWorkerUrl: options.embedWorkerUrl,
         onError: options.onError,
+        embeddingElsewhere: () => embedRuns.running(),
       });
   const engines = options.engines ?? createEngines(options.store, { modelDirs, embedWorker: options.embedWorkerUrl ? { workerUrl: options.embedWorkerUrl } : undefined });
   let live: LiveLibrary | null = null;
@@ -110,6 +124,7 @@ export function createApi(options: ApiOptions): Api {
     modelDirs,
     library,
     live,
+    embedRuns,
     allowedPaths: allowedRoots(options.ingestRoots, join(options.dataDir, 'imports')),
     desktop: options.desktop,
     projects: options.projects,
@@ -118,7 +133,9 @@ export function createApi(options: ApiOptions): Api {
   return {
     dispatch: createDispatcher(handlers, options.onError),
     events,
+    interrupt: () => embedRuns.interrupt(),
     close: async () => {
+      embedRuns.interrupt();
       // Ingest first: a job that finishes during the drain may still schedule embedding, which the next step stops.
       await live?.close();
       await library.close();

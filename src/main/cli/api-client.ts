@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ApiError, ApiInput, ApiOutput } from '../../shared/api/index.ts';
-import type { ApiMethod } from '../../shared/api/methods.ts';
+import { isApiMethod, type ApiMethod } from '../../shared/api/methods.ts';
 import type { ApiEvent } from '../../shared/api/events.ts';
 import { openStore, type Store } from '../core/store/index.ts';
 import { currentProjectName, dataDirFor, defaultModelDirs, userDataDir } from '../paths.ts';
@@ -13,12 +13,13 @@ import { CliError, openCliStore, printJson, type CommandContext } from './comman
 import { flagName } from './api-flags.ts';
 
 /**
- * What a command may use beside its calls: the API's events (ingest progress), and the store for the steps that
- * have no method yet (embedding after an ingest).
+ * What a command may use beside its calls: the API's events (progress), Ctrl-C for a running embedding run, and
+ * whether the store has its vector extension (`embed` says so before looking for a model).
  */
 export interface ApiSide {
   events: { subscribe(listener: (e: ApiEvent) => void): () => void };
-  store: Store;
+  interrupt(): void;
+  vec: Store['vec'];
 }
 
 export type ApiCall = <M extends ApiMethod>(method: M, input: ApiInput<M>) => Promise<ApiOutput<M>>;
@@ -94,6 +95,7 @@ export async function withApi<T>(
     // One command, then exit: embedding and maintenance have their own commands, and nothing is watched.
     background: false,
     watch: false,
+    embedInProcess: true,
   });
   const call: ApiCall = async (method, input) => {
     const r = await api.dispatch(method, input);
@@ -101,7 +103,7 @@ export async function withApi<T>(
     return r.value as ApiOutput<typeof method>;
   };
   try {
-    return await work(call, { events: api.events, store });
+    return await work(call, { events: api.events, interrupt: api.interrupt, vec: store.vec });
   } finally {
     await api.close();
     store.close();
@@ -109,15 +111,24 @@ export async function withApi<T>(
 }
 
 /**
- * Through the API; with --json a refused form is `{ error, issues }` on stdout, as the memory,
- * decision and hierarchy commands always printed it. `flags`: the flag of a field not named for it.
+ * Through the API, for the commands that fill in forms (memory, decision, hierarchy): a refused form is said one way.
+ * With --json it is `{ error, issues }` on stdout. Otherwise the contract's checks (`memory.create: …`) name the flag
+ * that sets each field (`decision new: --title: is required`); the engine's name fields of the record that no flag
+ * sets (a memory's content fields, a decision id), so they keep its heading and its fields, one a line.
+ * `flags`: the flag of a field not named for it.
  */
 export async function withApiIssues(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<number>, flags: Record<string, string> = {}): Promise<number> {
   try {
     return await withApi(ctx, command, work, flags);
   } catch (err) {
-    if (!(err instanceof CliApiError) || !ctx.json || err.apiError.code !== 'invalid_input' || !err.apiError.issues?.length) throw err;
-    printJson(ctx, { error: err.apiError.message, issues: err.apiError.issues });
-    return 2;
+    if (!(err instanceof CliApiError)) throw err;
+    const e = err.apiError;
+    if (e.code !== 'invalid_input' || !e.issues?.length) throw err;
+    if (ctx.json) {
+      printJson(ctx, { error: e.message, issues: e.issues });
+      return 2;
+    }
+    if (isApiMethod(e.message.replace(/:.*$/s, ''))) throw err;
+    throw new CliError(`${e.message.replace(/:.*$/s, '')}:\n${e.issues.map((i) => `  ${i.field}: ${i.message}`).join('\n')}`);
   }
 }

@@ -161,6 +161,9 @@ export const apiInputs = {
   'settings.set': z.object({ evidenceExclude: z.array(globSchema).max(100).optional() }).strict(),
   'library.rescan': z.object(ingestOptionShape).strict(),
   /** Re-index the project's roots (no paths), or files and folders under them: relative to a root, or absolute inside one. */
+  // Embeds the chunks that lack a vector (resumable); a modelId becomes the configured model first, and its vectors
+  // replace the old ones once they cover every chunk.
+  'library.embed': z.object({ modelId: modelIdSchema.optional(), batch: z.number().int('batch must be a whole number').min(1, 'batch must be at least 1').max(100_000).optional() }).strict(),
   'library.refresh': z.object({ paths: z.array(z.string().trim().min(1, 'a path is empty').max(4096)).max(1000).optional() }).strict(),
   'search.query': z
     .object({
@@ -300,6 +303,8 @@ export const apiInputs = {
   'projects.list': empty,
   'projects.create': z.object({ name: projectNameSchema }).strict(),
   'projects.switch': z.object({ name: projectNameSchema }).strict(),
+  'projects.rename': z.object({ name: projectNameSchema, newName: projectNameSchema }).strict(),
+  'projects.delete': z.object({ name: projectNameSchema }).strict(),
   'roots.list': empty,
   'roots.setWatch': z.object({ rootId: z.number().int().positive(), watch: z.boolean() }).strict(),
   'watch.status': empty,
@@ -514,6 +519,8 @@ export interface HierarchyShow {
   text: string;
   section?: HierarchySection;
   index?: NavigationIndex;
+  /** No marker: the tree the index was made from (one build serves both). */
+  tree?: HierarchyTree;
   /** §4 markers: the indexed files they match. */
   files?: L4Node[];
   /** One §4 file: its chunks in order, with their text. */
@@ -562,6 +569,26 @@ export interface RefreshReport {
   failed: { path: string; reason: string }[];
   files: number;
   chunks: number;
+  durationMs: number;
+}
+
+/** One embedding run (library.embed): what it embedded, coverage of the model's space, and whether searches use it. */
+export interface EmbedReport {
+  spaceId: number;
+  modelId: string;
+  fingerprint: string;
+  dims: number;
+  chunkerVersion: number;
+  embedded: number;
+  done: number;
+  total: number;
+  /** Chunks of other chunker versions still in the store (a rescan re-chunks them); they block the swap. */
+  otherVersion: number;
+  active: boolean;
+  swapped: boolean;
+  dropped: number[];
+  /** Stopped before the end (interrupted); a later run resumes. */
+  aborted: boolean;
   durationMs: number;
 }
 
@@ -623,6 +650,14 @@ export interface ModelsView {
   downloadDir: string | null;
   baseUrl: string;
   models: ModelEntry[];
+}
+
+/** A transcript as the method read it: the lines it skipped come back, so a caller can say so without parsing it again. */
+export interface TranscriptRead {
+  name: string;
+  format: string;
+  turns: number;
+  problems: { line: number; message: string }[];
 }
 
 /** A dropped transcript, measured and compacted (the Sessions view). */
@@ -741,6 +776,7 @@ export interface ApiOutputs {
   'library.import': ImportReport;
   'library.rescan': IngestReport;
   'library.refresh': RefreshReport;
+  'library.embed': EmbedReport;
   'sources.remove': RemovedSource;
   'sources.reindex': IngestReport;
   'sources.chunks': ChunkContext;
@@ -772,16 +808,18 @@ export interface ApiOutputs {
   'projects.list': ProjectsView;
   'projects.create': ProjectInfo;
   'projects.switch': { current: string };
+  'projects.rename': ProjectInfo;
+  'projects.delete': { deleted: string };
   'roots.list': RootRecord[];
   'roots.setWatch': RootRecord;
   'watch.status': WatchStatus;
   'desktop.pickPaths': string[];
   'desktop.copyText': { copied: number };
-  'sessions.capacity': CapacityReport;
+  'sessions.capacity': CapacityReport & { transcript?: TranscriptRead };
   'sessions.analyze': SessionAnalysis;
-  'sessions.handoff': HandoffResult;
+  'sessions.handoff': HandoffResult & { transcript?: TranscriptRead };
   'sessions.handoffGet': { hash: string; package: HandoffPackage; text: string; stored?: string };
-  'sessions.end': SessionEndResult;
+  'sessions.end': SessionEndResult & { transcript?: TranscriptRead };
   'sessions.list': StoredSessionView[];
   'sessions.captures': CapturedSession[];
   'memory.search': { hits: MemorySearchHit[] };

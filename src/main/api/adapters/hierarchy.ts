@@ -41,7 +41,7 @@ export function createHierarchyAdapter(db: Database, deps: { now?: () => Date } 
       }
       const tree = hierarchyTree(db);
       const index = navigationIndex(tree);
-      return { marker: null, text: `${index.markdown}\n${tree.l1?.text ?? '(no executive summary yet)\n'}`, index };
+      return { marker: null, text: `${index.markdown}\n${tree.l1?.text ?? '(no executive summary yet)\n'}`, index, tree };
     },
   };
 }

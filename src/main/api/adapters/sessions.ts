@@ -33,6 +33,7 @@ import { parseTranscript, renderTurn, TranscriptError, type Transcript } from '.
 import { gateCompaction } from '../../core/session/gate.ts';
 import type { HandoffType } from '../../../shared/session.ts';
 import type { MemoryType } from '../../../shared/memory.ts';
+import type { TranscriptRead } from '../../../shared/api/index.ts';
 import type { ApiHandlers } from '../dispatch.ts';
 import { ApiFailure } from '../failure.ts';
 
@@ -55,6 +56,7 @@ async function mapped<T>(fn: () => T | Promise<T>): Promise<T> {
 }
 
 const transcriptOf = (t: { name: string; text: string }): Transcript => parseTranscript(t.text, t.name);
+const readOf = (t: Transcript): TranscriptRead => ({ name: t.source, format: t.format, turns: t.turns.length, problems: t.problems });
 
 /**
  * Sessions (capacity, compaction, handoffs, session summaries), memory editing and hierarchy editing / ownership:
@@ -71,7 +73,7 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
         if (input.transcript) {
           // Counted as written: redaction applies to what leaves, never to what is measured.
           const transcript = transcriptOf(input.transcript);
-          return capacityStatus(transcript.turns.reduce((a, t) => a + countTokens(renderTurn(t), input.encoding) + 1, 0), window);
+          return { ...capacityStatus(transcript.turns.reduce((a, t) => a + countTokens(renderTurn(t), input.encoding) + 1, 0), window), transcript: readOf(transcript) };
         }
         return capacityStatus(input.tokens ?? 0, window);
       }),
@@ -99,12 +101,13 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
         };
       }),
     'sessions.handoff': (input) =>
-      mapped(() =>
-        createHandoff(
+      mapped(() => {
+        const transcript = input.transcript ? transcriptOf(input.transcript) : null;
+        const r = createHandoff(
           db,
           {
             type: input.type as HandoffType,
-            transcript: input.transcript ? transcriptOf(input.transcript) : null,
+            transcript,
             from: input.from,
             to: input.to,
             reason: input.reason,
@@ -113,8 +116,9 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
             encoding: input.encoding,
           },
           { format: input.format, save: input.save, now, redactionLog },
-        ),
-      ),
+        );
+        return transcript ? { ...r, transcript: readOf(transcript) } : r;
+      }),
     'sessions.handoffGet': (input) =>
       mapped(() => {
         const snap = getSnapshot(db, input.hash);
@@ -123,7 +127,11 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
         return { hash: snap.hash, package: p, text: renderHandoffMarkdown(p, snap.hash), ...(input.raw ? { stored: Buffer.from(snap.bytes).toString('utf8') } : {}) };
       }),
     'sessions.end': (input) =>
-      mapped(() => endSession(db, input.transcript ? transcriptOf(input.transcript) : notesTranscript(input.notes!, input.notesName ?? 'notes'), { agent: input.agent, now, redactionLog })),
+      mapped(() => {
+        const transcript = input.transcript ? transcriptOf(input.transcript) : null;
+        const r = endSession(db, transcript ?? notesTranscript(input.notes!, input.notesName ?? 'notes'), { agent: input.agent, now, redactionLog });
+        return transcript ? { ...r, transcript: readOf(transcript) } : r;
+      }),
     'sessions.list': async (input) => listSessions(db, input.limit ?? 50),
     // Stored text (handoff titles, findings) leaves through the gate like every other answer.
     'sessions.captures': async (input) => gateDeep(listCaptures(db, { limit: input.limit, window: input.window }), { source: 'sessions.captures' }).value,

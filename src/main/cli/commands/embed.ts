@@ -1,7 +1,7 @@
-import type { Store } from '../../core/store/index.ts';
-import { backfillVectors, configuredModelId, DEFAULT_BACKFILL_BATCH, setConfiguredModelId, type BackfillProgress, type BackfillReport } from '../../core/vectors/index.ts';
-import { defaultModelDirs } from '../../paths.ts';
-import { CliError, intOption, printJson, withStore, type Command } from '../command.ts';
+import type { EmbedReport } from '../../../shared/api/index.ts';
+import { DEFAULT_BACKFILL_BATCH } from '../../core/vectors/backfill.ts';
+import { CliError, intOption, printJson, type Command, type CommandContext } from '../command.ts';
+import { CliApiFailure, withApi, type ApiCall, type ApiSide } from '../api-client.ts';
 
 export const embedCommand: Command = {
   name: 'embed',
@@ -9,70 +9,58 @@ export const embedCommand: Command = {
   usage: 'contextpack embed [--model ID] [--batch N] [--progress] [--json] [--db FILE]',
   options: { model: { type: 'string' }, batch: { type: 'string' }, progress: { type: 'boolean', default: false } },
   async run(ctx) {
-    const batchSize = intOption(ctx, 'batch', DEFAULT_BACKFILL_BATCH);
-    return withStore(ctx, async (store) => {
-      if (!store.vec.loaded) throw new CliError(`embed: semantic search off: ${store.vec.reason}`);
-      const modelId = typeof ctx.values.model === 'string' ? ctx.values.model : configuredModelId(store.db);
-      const dirs = defaultModelDirs(ctx.io.env);
-      const stop = new AbortController();
-      const onSigint = () => stop.abort();
-      process.once('SIGINT', onSigint);
-      let result: EmbedResult;
-      try {
-        result = await embedMissing(store, {
-          modelId,
-          dirs,
-          batchSize,
-          signal: stop.signal,
-          // Recorded before embedding starts, so an interrupted switch resumes with the new model.
-          onOpened: typeof ctx.values.model === 'string' ? () => setConfiguredModelId(store.db, modelId) : undefined,
-          onProgress: ctx.values.progress === true ? (p) => ctx.io.stderr(`\rembedding ${p.done}/${p.total}`) : undefined,
-        });
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
-      if (!result.ok) throw new CliError(`embed: ${result.reason}`, 1);
-      const report = result.report;
-      if (ctx.values.progress === true) ctx.io.stderr('\n');
-      if (ctx.json) printJson(ctx, report);
-      else ctx.io.stdout(formatBackfill(report));
-      return report.aborted ? 130 : 0;
-    });
+    const batch = intOption(ctx, 'batch', DEFAULT_BACKFILL_BATCH);
+    const modelId = typeof ctx.values.model === 'string' ? ctx.values.model : undefined;
+    return withApi(
+      ctx,
+      'embed',
+      async (call, api) => {
+        // Said before any model is looked for, as a usage problem (exit 2), as the command always did.
+        if (!api.vec.loaded) throw new CliError(`embed: semantic search off: ${api.vec.reason}`);
+        const onSigint = () => api.interrupt();
+        process.once('SIGINT', onSigint);
+        let result: EmbedResult;
+        try {
+          result = await embedVia(call, api, ctx, { ...(modelId !== undefined ? { modelId } : {}), batch });
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
+        if (!result.ok) throw new CliError(`embed: ${result.reason}`, 1);
+        const report = result.report;
+        if (ctx.values.progress === true) ctx.io.stderr('\n');
+        if (ctx.json) printJson(ctx, report);
+        else ctx.io.stdout(formatBackfill(report));
+        return report.aborted ? 130 : 0;
+      },
+      { modelId: '--model' },
+    );
   },
 };
 
-export type EmbedResult = { ok: true; report: BackfillReport } | { ok: false; reason: string };
+export type EmbedResult = { ok: true; report: EmbedReport } | { ok: false; reason: string };
 
 /**
- * Embeds every chunk lacking a vector for the model, in this process (the CLI is a script; the app runs the same
- * job in a worker). A missing or broken model is a reason, not an exception: callers go on BM25-only.
+ * One library.embed call, with `embedding done/total` on stderr under --progress. A missing or broken model is a
+ * reason, not an exception: callers go on BM25-only.
  */
-export async function embedMissing(
-  store: Store,
-  options: {
-    modelId: string;
-    dirs: string[];
-    batchSize?: number;
-    signal?: AbortSignal;
-    onOpened?: () => void;
-    onProgress?: (p: BackfillProgress) => void;
-  },
-): Promise<EmbedResult> {
-  if (!store.vec.loaded) return { ok: false, reason: `semantic search off: ${store.vec.reason}` };
-  // Loaded here, not at the top: every other command would otherwise pay for loading transformers.js.
-  const { tryOpenEmbedder } = await import('../../core/embed/embedder.ts');
-  const opened = await tryOpenEmbedder({ modelId: options.modelId, dirs: options.dirs }, { inProcess: true });
-  if (!opened.ok) return { ok: false, reason: opened.reason };
+export async function embedVia(call: ApiCall, api: ApiSide, ctx: CommandContext, input: { modelId?: string; batch?: number }): Promise<EmbedResult> {
+  const stop =
+    ctx.values.progress === true
+      ? api.events.subscribe((e) => {
+          if (e.name === 'embed.progress' && e.payload.state === 'running') ctx.io.stderr(`\rembedding ${e.payload.done}/${e.payload.total}`);
+        })
+      : () => {};
   try {
-    options.onOpened?.();
-    const report = await backfillVectors(store.db, opened.embedder, { batchSize: options.batchSize, signal: options.signal, onProgress: options.onProgress });
-    return { ok: true, report };
+    return { ok: true, report: await call('library.embed', input) };
+  } catch (err) {
+    if (err instanceof CliApiFailure && err.apiError.code === 'unavailable') return { ok: false, reason: err.apiError.message };
+    throw err;
   } finally {
-    await opened.embedder.close();
+    stop();
   }
 }
 
-export function formatBackfill(r: BackfillReport): string {
+export function formatBackfill(r: EmbedReport): string {
   const state = r.active
     ? r.swapped ? 'now active (older vectors dropped)' : 'active'
     : r.aborted ? 'interrupted; run again to resume' : `not active yet: ${r.total - r.done} chunks missing${r.otherVersion ? `, ${r.otherVersion} chunks of another chunker version (run ingest --rescan)` : ''}`;

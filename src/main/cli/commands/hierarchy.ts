@@ -68,10 +68,12 @@ export const hierarchyCommand: Command = {
             else ctx.io.stdout(s.level === 1 ? s.body : `## ${printable(`${s.marker} ${s.title}`)}${s.is_draft ? ' [DRAFT]' : ''}\n\n${s.body}\n`);
             return 0;
           }
-          const { tree } = await call('hierarchy.tree', {});
-          const { index } = await call('hierarchy.show', {});
+          // One build of the tree gives the index and the tree (hierarchy.tree would also run the consistency checks).
+          const shown = await call('hierarchy.show', {});
+          const tree = shown.tree!;
+          const index = shown.index!;
           if (ctx.json) printJson(ctx, { tree, index });
-          else ctx.io.stdout(ctx.values.tree === true ? renderTree(tree) : `${index!.markdown}\n${tree.l1?.text ?? '(no executive summary yet: contextpack hierarchy summary --goal … --status …)\n'}`);
+          else ctx.io.stdout(ctx.values.tree === true ? renderTree(tree) : `${index.markdown}\n${tree.l1?.text ?? '(no executive summary yet: contextpack hierarchy summary --goal … --status …)\n'}`);
           return 0;
         }
         case 'check': {

@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
 import type { IngestReport } from '../../../shared/types.ts';
-import { configuredModelId, type BackfillReport } from '../../core/vectors/index.ts';
-import { defaultModelDirs } from '../../paths.ts';
-import { embedMissing, formatBackfill } from './embed.ts';
+import { embedVia, formatBackfill, type EmbedResult } from './embed.ts';
 import { printable } from '../printable.ts';
 import { CliError, intOption, printJson, type Command, type CommandContext } from '../command.ts';
 import { withApi } from '../api-client.ts';
@@ -22,7 +20,8 @@ export const ingestCommand: Command = {
     if (ctx.args.length === 0 && ctx.values.rescan !== true) throw new CliError(`ingest: give at least one path\nusage: ${this.usage}`);
     const read = { maxFileMb: intOption(ctx, 'max-file-mb', 20), followSymlinks: ctx.values['follow-symlinks'] === true };
     const progress = ctx.values.progress === true;
-    return withApi(ctx, 'ingest', async (call, { events, store }) => {
+    return withApi(ctx, 'ingest', async (call, api) => {
+      const { events } = api;
       const stop = progress
         ? events.subscribe((e) => {
             if (e.name === 'ingest.progress') ctx.io.stderr(`\r${e.payload.phase} ${e.payload.filesDone}/${e.payload.filesTotal}`);
@@ -35,14 +34,9 @@ export const ingestCommand: Command = {
         stop();
       }
       // New chunks get their vectors right away when a local model is there; without one, BM25 still works.
-      // (Embedding has no API method yet: it runs on the same store, as `contextpack embed` does.)
-      let embedding: { ok: true; report: BackfillReport } | { ok: false; reason: string } | null = null;
+      let embedding: EmbedResult | null = null;
       if (ctx.values['no-embed'] !== true && report.added.length + report.updated.length > 0) {
-        embedding = await embedMissing(store, {
-          modelId: configuredModelId(store.db),
-          dirs: defaultModelDirs(ctx.io.env),
-          onProgress: progress ? (p) => ctx.io.stderr(`\rembedding ${p.done}/${p.total}`) : undefined,
-        });
+        embedding = await embedVia(call, api, ctx, {});
         if (progress && embedding.ok) ctx.io.stderr('\n');
       }
       if (ctx.json) printJson(ctx, { ...report, embedding: embedding && (embedding.ok ? embedding.report : { reason: embedding.reason }) });

@@ -4,7 +4,7 @@ import type { ApiInput } from '../../../shared/api/index.ts';
 import { formatMemory } from '../../core/memory/index.ts';
 import { CliError, intOption, oneOf, printJson, readInput, type Command, type CommandContext } from '../command.ts';
 import { agentOf, csv, str, strs, subcommand } from './memory-shared.ts';
-import { CliApiError, withApi, type ApiCall } from '../api-client.ts';
+import { withApiIssues } from '../api-client.ts';
 
 const USAGE = [
   'contextpack memory add --type issue|state|learning --title T (--content JSON | --content-file F|- | --set field=value ...)',
@@ -69,7 +69,7 @@ export const memoryCommand: Command = {
     const add = sub === 'add' ? await addInput(ctx) : undefined;
     const search = sub === 'search' ? searchInput(ctx, rest) : undefined;
     const set = sub === 'update' ? await contentOf(ctx, false) : undefined;
-    return viaApi(ctx, `memory ${sub}`, async (call) => {
+    return withApiIssues(ctx, `memory ${sub}`, async (call) => {
       const agent = agentOf(ctx);
       if (sub === 'add') {
         const m = await call('memory.create', { ...add!, agent });
@@ -163,27 +163,6 @@ function searchInput(ctx: CommandContext, rest: string[]): ApiInput<'memory.sear
     sort: sort ?? 'relevance',
     limit: intOption(ctx, 'limit', 10, -Infinity),
   };
-}
-
-/**
- * Through the API, with refusals said as the memory commands always said them: the engine's validation one field a
- * line (or `{ error, issues }` on stdout with --json).
- */
-async function viaApi(ctx: CommandContext, command: string, work: (call: ApiCall) => Promise<number>): Promise<number> {
-  try {
-    return await withApi(ctx, command, work);
-  } catch (err) {
-    if (!(err instanceof CliApiError)) throw err;
-    const e = err.apiError;
-    if (e.code !== 'invalid_input' || !e.issues?.length) throw err;
-    if (ctx.json) {
-      printJson(ctx, { error: e.message, issues: e.issues });
-      return 2;
-    }
-    // The contract's own checks ("memory.create: …") name the flag; the engine's keep its heading and fields.
-    if (e.message.startsWith('memory.')) throw err;
-    throw new CliError(`${e.message.replace(/:.*$/s, '')}:\n${e.issues.map((i) => `  ${i.field}: ${i.message}`).join('\n')}`);
-  }
 }
 
 /** `appendKeys`: false keeps `field[]` keys as they are, so an update appends to the stored list instead of the given ones. */

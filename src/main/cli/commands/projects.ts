@@ -1,7 +1,7 @@
-import { deleteProject, projectInfo, renameProject, type ProjectInfo } from '../../core/projects/projects.ts';
+import type { ProjectInfo } from '../../core/projects/projects.ts';
 import { userDataDir } from '../../paths.ts';
 import { CliError, printJson, type Command } from '../command.ts';
-import { withApi } from '../api-client.ts';
+import { CliApiError, withApi } from '../api-client.ts';
 
 const USAGE = 'contextpack projects [--json] | projects new NAME | projects rename NAME NEW | projects delete NAME [--yes]';
 
@@ -30,15 +30,16 @@ export const projectsCommand: Command = {
       if (!v) throw new CliError(`projects ${action}: give ${what}\nusage: ${USAGE}`);
       return v;
     };
-    const attempt = <T>(fn: () => T): T => {
+    /** A missing project or a taken name is said in the engine's words, as it always was: `projects rename: no project named x`. */
+    const engineWords = async <T>(work: () => Promise<T>): Promise<T> => {
       try {
-        return fn();
+        return await work();
       } catch (err) {
-        throw new CliError(`projects ${action}: ${(err as Error).message}`);
+        if (!(err instanceof CliApiError) || err.apiError.code === 'invalid_input') throw err;
+        throw new CliError(`projects ${action}: ${err.apiError.message}`);
       }
     };
-    // One door (#24): the list and new are clients of projects.list / projects.create (no store is opened);
-    // rename and delete have no method yet (a delete over every door is a decision of its own).
+    // One door (#24): every action is a client of a projects.* method (no store is opened).
     switch (action) {
       case undefined:
         return withApi(
@@ -69,26 +70,49 @@ export const projectsCommand: Command = {
         );
       }
       case 'rename': {
-        const info = attempt(() => renameProject(home, need(name, 'the project to rename'), need(extra, 'the new name')));
-        if (ctx.json) printJson(ctx, info);
-        else ctx.io.stdout(`renamed project ${name} to ${info.name}\n`);
-        return 0;
+        const from = need(name, 'the project to rename');
+        const to = need(extra, 'the new name');
+        return engineWords(() =>
+          withApi(
+            ctx,
+            'projects rename',
+            async (call) => {
+              const info = await call('projects.rename', { name: from, newName: to });
+              if (ctx.json) printJson(ctx, info);
+              else ctx.io.stdout(`renamed project ${from} to ${info.name}\n`);
+              return 0;
+            },
+            { name: '<name>', newName: '<new-name>' },
+            true,
+          ),
+        );
       }
       case 'delete': {
         const target = need(name, 'the project to delete');
-        const info = attempt(() => projectInfo(home, target));
-        if (ctx.values.yes !== true) {
-          const question = `Delete project ${target} (${info.sources ?? '?'} sources, ${mb(info.size)}) and everything in ${info.path.replace(/[\\/][^\\/]+$/, '')}?`;
-          if (!ctx.io.confirm) throw new CliError(`projects delete: refusing to delete ${target} without --yes (no terminal to ask on)`);
-          if (!(await ctx.io.confirm(question))) {
-            ctx.io.stderr('not deleted\n');
-            return 1;
-          }
-        }
-        attempt(() => deleteProject(home, target));
-        if (ctx.json) printJson(ctx, { deleted: target });
-        else ctx.io.stdout(`deleted project ${target}\n`);
-        return 0;
+        return engineWords(() =>
+          withApi(
+            ctx,
+            'projects delete',
+            async (call) => {
+              // What is about to go, for the question; a name that is no project is refused by the delete itself.
+              const info = (await call('projects.list', {})).projects.find((p) => p.name === target);
+              if (info && ctx.values.yes !== true) {
+                const question = `Delete project ${target} (${info.sources ?? '?'} sources, ${mb(info.size)}) and everything in ${info.path.replace(/[\\/][^\\/]+$/, '')}?`;
+                if (!ctx.io.confirm) throw new CliError(`projects delete: refusing to delete ${target} without --yes (no terminal to ask on)`);
+                if (!(await ctx.io.confirm(question))) {
+                  ctx.io.stderr('not deleted\n');
+                  return 1;
+                }
+              }
+              await call('projects.delete', { name: target });
+              if (ctx.json) printJson(ctx, { deleted: target });
+              else ctx.io.stdout(`deleted project ${target}\n`);
+              return 0;
+            },
+            { name: '<name>' },
+            true,
+          ),
+        );
       }
       default:
         throw new CliError(`projects: unknown action ${JSON.stringify(action)}\nusage: ${USAGE}`);

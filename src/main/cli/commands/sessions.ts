@@ -3,8 +3,11 @@ import { DEFAULT_WINDOW, type CapacityReport } from '../../core/session/index.ts
 import { TOKEN_ENCODINGS, type TokenEncoding } from '../../core/tokens/index.ts';
 import { CliError, intOption, numberOption, oneOf, printJson, readInput, type Command } from '../command.ts';
 import { agentOf, str, strs, subcommand } from './memory-shared.ts';
-import { readTranscriptInput } from './transcript-input.ts';
+import { readTranscriptInput, transcriptWarnings } from './transcript-input.ts';
 import { withApi } from '../api-client.ts';
+
+/** The transcript's text and name are one flag's. */
+const TRANSCRIPT_FLAGS = { 'transcript.text': '--transcript', 'transcript.name': '--transcript' };
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -35,13 +38,13 @@ export const capacityCommand: Command = {
       ctx,
       'capacity',
       async (call) => {
-        const r = await call('sessions.capacity', read ? { transcript: read.input, window, encoding } : { tokens, window });
-        const t = read?.transcript;
-        if (ctx.json) printJson(ctx, { ...r, ...(t ? { transcript: t.source, format: t.format, turns: t.turns.length, problems: t.problems, encoding } : {}) });
+        const { transcript: t, ...r } = await call('sessions.capacity', read ? { transcript: read, window, encoding } : { tokens, window });
+        transcriptWarnings(ctx, t);
+        if (ctx.json) printJson(ctx, { ...r, ...(t ? { transcript: t.name, format: t.format, turns: t.turns, problems: t.problems, encoding } : {}) });
         else ctx.io.stdout(capacityText(r));
         return 0;
       },
-      {},
+      TRANSCRIPT_FLAGS,
       true,
     );
   },
@@ -60,14 +63,15 @@ export const compactCommand: Command = {
     const read = await readTranscriptInput(ctx, file);
     // sessions.analyze compacts and counts as written; what it answers has passed the gate.
     return withApi(ctx, 'compact', async (call) => {
-      const r = await call('sessions.analyze', { transcript: read.input, targetReduction: reduction, targetTokens: target });
+      const r = await call('sessions.analyze', { transcript: read, targetReduction: reduction, targetTokens: target });
+      transcriptWarnings(ctx, r);
       if (ctx.json) printJson(ctx, { compaction: r.compaction, reduction: r.reduction, target_tokens: r.target_tokens, preserved: r.preserved, elements: r.elements, text: r.text });
       else {
         ctx.io.stdout(r.text);
         ctx.io.stderr(`${JSON.stringify(r.compaction)}\n`);
       }
       return r.compaction.preservation_validation ? 0 : 1;
-    });
+    }, TRANSCRIPT_FLAGS);
   },
 };
 
@@ -101,7 +105,7 @@ export const handoffCommand: Command = {
     return withApi(ctx, 'handoff', async (call) => {
       const r = await call('sessions.handoff', {
         type,
-        transcript: read?.input,
+        transcript: read,
         from: str(ctx, 'from') ?? agentOf(ctx),
         to: str(ctx, 'to'),
         reason: str(ctx, 'reason'),
@@ -111,6 +115,7 @@ export const handoffCommand: Command = {
         format,
         save: ctx.values.save === true,
       });
+      transcriptWarnings(ctx, r.transcript);
       const p = r.package;
       if (ctx.json) printJson(ctx, { context_snapshot_hash: r.hash, stored: r.stored, recorded_memory_id: r.recorded_memory_id, saved: r.saved, package: p });
       else ctx.io.stdout(r.text);
@@ -120,7 +125,7 @@ export const handoffCommand: Command = {
           `${r.saved ? `; saved ${r.saved.created.length} memories, ${r.saved.duplicates.length} already known` : ''}\n`,
       );
       return p.budget.within_budget ? 0 : 1;
-    });
+    }, TRANSCRIPT_FLAGS);
   },
 };
 
@@ -146,7 +151,8 @@ export const sessionCommand: Command = {
     const read = file !== undefined ? await readTranscriptInput(ctx, file) : undefined;
     const text = read ? undefined : await readInput(ctx, notes!, '--notes');
     return withApi(ctx, 'session end', async (call) => {
-      const r = await call('sessions.end', read ? { transcript: read.input, agent: agentOf(ctx) } : { notes: text, notesName: notes === '-' ? 'stdin' : notes, agent: agentOf(ctx) });
+      const { transcript: t, ...r } = await call('sessions.end', read ? { transcript: read, agent: agentOf(ctx) } : { notes: text, notesName: notes === '-' ? 'stdin' : notes, agent: agentOf(ctx) });
+      transcriptWarnings(ctx, t);
       if (ctx.json) printJson(ctx, r);
       else {
         const s = r.summary;
@@ -158,6 +164,6 @@ export const sessionCommand: Command = {
         ctx.io.stdout(lines.join('\n') + '\n');
       }
       return 0;
-    });
+    }, TRANSCRIPT_FLAGS);
   },
 };

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { parseTranscript, readTranscriptPath, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
+import type { TranscriptRead } from '../../../shared/api/index.ts';
+import { readTranscriptPath, TranscriptError } from '../../core/transcripts/index.ts';
 import { CliError, readInput, type CommandContext } from '../command.ts';
 import { printable } from '../printable.ts';
 
@@ -12,27 +13,25 @@ const isDir = (p: string) => {
 };
 
 /**
- * Reads and parses `--transcript FILE` (or `-`, or a Cline / Roo task folder); malformed lines go to stderr as
- * FILE:LINE warnings, the rest is kept.
+ * Reads `--transcript FILE` (or `-`, or a Cline / Roo task folder) as the API's `transcript` input. The API parses it
+ * (once) and answers the lines it skipped, which transcriptWarnings says.
  */
-export async function readTranscriptFlag(ctx: CommandContext, file: string, flag = '--transcript'): Promise<Transcript> {
-  return (await readTranscriptInput(ctx, file, flag)).transcript;
-}
-
-/** As readTranscriptFlag, with the text as read and its name: the API's `transcript` input (which parses it again). */
-export async function readTranscriptInput(ctx: CommandContext, file: string, flag = '--transcript'): Promise<{ transcript: Transcript; input: { name: string; text: string } }> {
-  let t: Transcript;
-  let source = file === '-' ? 'stdin' : file;
-  let text: string;
+export async function readTranscriptInput(ctx: CommandContext, file: string, flag = '--transcript'): Promise<{ name: string; text: string }> {
   try {
-    if (file !== '-' && isDir(file)) ({ text, path: source } = readTranscriptPath(file));
-    else text = await readInput(ctx, file, flag);
-    t = parseTranscript(text, source);
+    if (file !== '-' && isDir(file)) {
+      const { text, path } = readTranscriptPath(file);
+      return { name: path, text };
+    }
+    return { name: file === '-' ? 'stdin' : file, text: await readInput(ctx, file, flag) };
   } catch (err) {
     if (err instanceof TranscriptError) throw new CliError(`${flag} ${err.message}`);
     throw err;
   }
-  for (const p of t.problems.slice(0, 20)) ctx.io.stderr(`${printable(source)}:${p.line}: ${p.message} (line skipped)\n`);
-  if (t.problems.length > 20) ctx.io.stderr(`${printable(source)}: ${t.problems.length - 20} more malformed lines skipped\n`);
-  return { transcript: t, input: { name: source, text } };
+}
+
+/** Malformed lines as FILE:LINE warnings on stderr (the first 20, then how many more); the rest was kept. */
+export function transcriptWarnings(ctx: CommandContext, read: TranscriptRead | undefined): void {
+  if (!read) return;
+  for (const p of read.problems.slice(0, 20)) ctx.io.stderr(`${printable(read.name)}:${p.line}: ${p.message} (line skipped)\n`);
+  if (read.problems.length > 20) ctx.io.stderr(`${printable(read.name)}: ${read.problems.length - 20} more malformed lines skipped\n`);
 }
