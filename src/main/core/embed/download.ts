@@ -8,7 +8,8 @@
 // X-Linked-ETag / ETag) unless the user accepts an unverified model; every body is cut at a size cap (pinned or
 // announced size, else a per-file maximum); redirects go only to the hub's CDN or the mirror's own host.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ModelDownloadProgress } from '../../../shared/api/events.ts';
@@ -286,20 +287,24 @@ export async function downloadModel(options: DownloadOptions, deps: DownloadDeps
       const hash = resumed ? (await sha256Of(partial)).hash : createHash('sha256');
       let bytes = resumed ? have : 0;
       const out = createWriteStream(partial, { flags: resumed ? 'a' : 'w', mode: 0o600 });
+      // A write error reaches the loop through `once(out, 'drain')` or `end`; this listener keeps the one a write still
+      // pending at destroy() raises (ERR_STREAM_DESTROYED) from becoming an uncaught exception.
+      out.on('error', () => {});
       report({ state: 'downloading', file: name, fileIndex, bytes, totalBytes });
       let lastReport = 0;
       try {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
           if (bytes + chunk.length > cap) {
-            // Closed before removal: a stream still opening would create the file again afterwards.
-            await new Promise<void>((r) => (out.closed ? r() : (out.once('close', () => r()), out.destroy())));
+            // Closed before removal (a stream still opening would create the file again afterwards), and ended, not
+            // destroyed: writes still buffered finish first instead of failing against a closed file.
+            await closeWhenFlushed(out);
             await rm(partial, { force: true });
             await res.body.cancel().catch(() => {});
             throw new OverCap(`models: ${url} sent more than ${cap} bytes${size === undefined ? ' (the most a file of this kind may have)' : ''}; refused and removed it`);
           }
           hash.update(chunk);
           bytes += chunk.length;
-          if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+          if (!out.write(chunk)) await once(out, 'drain');
           if (bytes - lastReport >= 256 * 1024) {
             lastReport = bytes;
             report({ state: 'downloading', file: name, fileIndex, bytes, totalBytes });
@@ -379,4 +384,13 @@ async function removeEmptyParents(dir: string, stopAfter: string): Promise<void>
     await rmdir(d).catch(() => {});
     if (d === stopAfter) return;
   }
+}
+
+/** Ends the stream and resolves once its file is closed, whether the writes still buffered succeeded or failed. */
+function closeWhenFlushed(out: WriteStream): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (out.closed) return resolve();
+    out.once('close', () => resolve());
+    out.end();
+  });
 }
