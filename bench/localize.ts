@@ -71,6 +71,7 @@ for (const dir of positionals) {
   }
   const sum = Object.fromEntries(METHODS.map((m) => [m, { fileHit: 0, fileRecall: 0, hunkHit: 0, hunkRecall: 0, noise: 0, items: 0, tokens: 0, over: 0 }])) as Record<Method, Row>;
   const packetMs: number[] = [];
+  let compressed = 0;
   let ingestS = 0;
   for (const task of tasks) {
     const tmp = mkdtempSync(join(tmpdir(), 'cp-localize-'));
@@ -92,7 +93,11 @@ for (const dir of positionals) {
     const s = performance.now();
     const packet = await buildPacket({ query: task.query, maxTokens }, { sources });
     packetMs.push(performance.now() - s);
-    const packetSpans = packet.included.filter((i) => i.kind === 'evidence').flatMap((i) => spansOf(i.source, rel));
+    // A compressed item (003's compress before drop) shows two key sentences, not the lines its label names: it
+    // counts as the file cited, with no lines shown.
+    const evidence = packet.included.filter((i) => i.kind === 'evidence');
+    const packetSpans = evidence.flatMap((i) => (i.compressed ? spansOf(i.source, rel).slice(0, 1).map((sp) => ({ ...sp, start: -1, end: -1 })) : spansOf(i.source, rel)));
+    compressed += evidence.filter((i) => i.compressed).length;
     const searchHits = await retriever.search({ text: task.query, k: 10 });
     const searchSpans = searchHits.map((h) => ({ file: rel(h.path), start: h.lineStart, end: h.lineEnd }));
 
@@ -146,7 +151,7 @@ for (const dir of positionals) {
   packetMs.sort((a, b) => a - b);
   const n = tasks.length;
   const f = (x: number) => (x / n).toFixed(2);
-  console.log(`\n${repo} @ ${git(repo, ['rev-parse', '--short', 'HEAD'])}: ${n} fix commits, each at its parent tree (mean ingest ${(ingestS / n).toFixed(1)} s), packet p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms`);
+  console.log(`\n${repo} @ ${git(repo, ['rev-parse', '--short', 'HEAD'])}: ${n} fix commits, each at its parent tree (mean ingest ${(ingestS / n).toFixed(1)} s), packet p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms, ${compressed} evidence items compressed to key sentences`);
   console.log('| method | file hit | file recall | hunk hit | hunk recall | noise share | items | tokens | over budget |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const m of METHODS) {
