@@ -138,7 +138,7 @@ for (const dir of positionals) {
     }
     if (values.verbose) {
       console.log(`${task.commit.slice(0, 8)} ${line.join(' ')} ${JSON.stringify(task.query)} → ${task.hunks.map((h) => `${h.file}:${h.start}-${h.end}`).join(', ')}`);
-      console.log(`   packet: ${packet.included.filter((i) => i.kind === 'evidence').map((i) => `${i.source} ${i.score}`).join(' | ')}`);
+      console.log(`   packet: ${packet.included.filter((i) => i.kind === 'evidence').map((i) => `${i.source} ${i.score}${i.compressed ? " (compressed)" : ""}`).join(' | ')}`);
       // The packet's misses: each gold hunk no span shows, and what the packet held of that file instead.
       for (const h of task.hunks.filter((g) => !packetSpans.some((sp) => sp.file === g.file && sp.start <= g.end && sp.end >= g.start))) {
         const held = packetSpans.filter((sp) => sp.file === h.file).map((sp) => `${sp.start}-${sp.end}`);

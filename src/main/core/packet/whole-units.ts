@@ -128,7 +128,9 @@ export function mergeSpans(spans: readonly Span[]): Span[] {
   const out: Span[] = [];
   for (const s of sorted) {
     const last = out[out.length - 1];
-    if (last && s.start <= last.end + MERGE_GAP) {
+    // Overlapping spans always become one; neighbours only while the result stays a unit's size, so one file's many
+    // small hits do not grow into one item the size of the packet, shown or compressed as a whole.
+    if (last && (s.start <= last.end || (s.start <= last.end + MERGE_GAP && Math.max(last.end, s.end) - last.start < MAX_UNIT_LINES))) {
       last.end = Math.max(last.end, s.end);
       last.hits.push(...s.hits);
       const [lead, rest] = s.best > last.best ? [s.names, last.names] : [last.names, s.names];
