@@ -1,11 +1,25 @@
 import type { Gate, Item } from './items.ts';
+import { pathRole } from '../search/code-paths.ts';
 
 // 003's "compress before drop": an item over budget first becomes its provenance line plus a few extractive key
-// sentences (the ones sharing most terms with the query), and only then, if still over, is dropped.
+// sentences (the ones sharing most terms with the query), and only then, if still over, is dropped. Code evidence
+// becomes its provenance line alone (isCodeEvidence).
 
 const MARKER = /^\[REDACTED: [^\]]+\]$/;
 const KEEP = 2;
 const MAX_SENTENCE = 220;
+
+/**
+ * An evidence item citing a source or test file (`path#anchor:12-40`). Compressed, it keeps only its provenance
+ * line, as a test pointer does: lines cut out of a function tell an agent little that the pointer does not, and a
+ * packet for a code task compresses dozens of items whose size comes out of the budget of the best ones shown whole
+ * (bench:localize over 10 repositories: hunk hit up on 3, down on none, against one or two key lines each).
+ */
+function isCodeEvidence(item: Item): boolean {
+  if (item.kind !== 'evidence') return false;
+  const role = pathRole(item.source.replace(/:\d+-\d+$/, '').replace(/#[^/]*$/, ''));
+  return role === 'source' || role === 'test';
+}
 
 function terms(s: string): Set<string> {
   return new Set((s.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((t) => t.length >= 3));
@@ -31,6 +45,7 @@ export function createCompressor(gate: Gate, query: string): Compressor {
     const [head, ...body] = item.text.split('\n');
     const lines = body.map((l) => l.trim()).filter((l) => l !== '');
     if (lines.length === 0) return null;
+    if (isCodeEvidence(item)) return { ...item, text: `${head} (compressed to its pointer)`, compressed: true };
     const cands: { text: string; pos: number; score: number }[] = [];
     let pos = 0;
     for (const l of lines) {
