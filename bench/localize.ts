@@ -151,7 +151,7 @@ for (const dir of positionals) {
   packetMs.sort((a, b) => a - b);
   const n = tasks.length;
   const f = (x: number) => (x / n).toFixed(2);
-  console.log(`\n${repo} @ ${git(repo, ['rev-parse', '--short', 'HEAD'])}: ${n} fix commits, each at its parent tree (mean ingest ${(ingestS / n).toFixed(1)} s), packet p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms, ${compressed} evidence items compressed to key sentences`);
+  console.log(`\n${repo} @ ${git(repo, ['rev-parse', '--short', 'HEAD'])}: ${n} fix commits, each at its parent tree (mean ingest ${(ingestS / n).toFixed(1)} s), packet p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms, ${compressed} evidence items compressed (to a pointer or key sentences)`);
   console.log('| method | file hit | file recall | hunk hit | hunk recall | noise share | items | tokens | over budget |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const m of METHODS) {
