@@ -584,7 +584,9 @@ export interface EmbedReport {
   total: number;
   /** Chunks of other chunker versions still in the store (a rescan re-chunks them); they block the swap. */
   otherVersion: number;
+  /** True when this space is the one searches use after the run. */
   active: boolean;
+  /** True when this run made it active (and dropped the spaces it replaced). */
   swapped: boolean;
   dropped: number[];
   /** Stopped before the end (interrupted); a later run resumes. */

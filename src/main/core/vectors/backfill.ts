@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { CHUNKER_VERSION } from '../ingest/chunker.ts';
 import { activateSpace, activeSpace, ensureSpace, spaceCoverage, spaceTables } from './spaces.ts';
 import { openVectorIndex } from './vector-index.ts';
+import type { EmbedReport } from '../../../shared/api/contract.ts';
 
 /** The part of the embed module's Embedder this job needs. */
 export interface PassageEmbedder {
@@ -33,25 +34,8 @@ export interface BackfillOptions {
   now?: () => Date;
 }
 
-export interface BackfillReport {
-  spaceId: number;
-  modelId: string;
-  fingerprint: string;
-  dims: number;
-  chunkerVersion: number;
-  embedded: number;
-  done: number;
-  total: number;
-  /** Chunks of other chunker versions still in the store (a rescan re-chunks them); they block the swap. */
-  otherVersion: number;
-  /** True when this space is the one searches use after the run. */
-  active: boolean;
-  /** True when this run made it active (and dropped the spaces it replaced). */
-  swapped: boolean;
-  dropped: number[];
-  aborted: boolean;
-  durationMs: number;
-}
+/** What one run did; the API's `library.embed` answers with it as it is. */
+export type BackfillReport = EmbedReport;
 
 // Large enough that the embedder can sort a call's texts by length into low-padding batches (it plans 16 batches
 // of 32 at a time); small enough that a stop loses little work and progress stays lively.
