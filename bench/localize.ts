@@ -93,10 +93,12 @@ for (const dir of positionals) {
     const s = performance.now();
     const packet = await buildPacket({ query: task.query, maxTokens }, { sources });
     packetMs.push(performance.now() - s);
-    // A compressed item (003's compress before drop) shows two key sentences, not the lines its label names: it
-    // counts as the file cited, with no lines shown.
+    // A compressed item (003's compress before drop) does not show the lines its label names: an excerpt counts the
+    // lines it shows (`shown`), a pointer or key sentences count as the file cited, with no lines shown.
     const evidence = packet.included.filter((i) => i.kind === 'evidence');
-    const packetSpans = evidence.flatMap((i) => (i.compressed ? spansOf(i.source, rel).slice(0, 1).map((sp) => ({ ...sp, start: -1, end: -1 })) : spansOf(i.source, rel)));
+    const packetSpans = evidence.flatMap((i) =>
+      i.shown ? spansOf(`${i.source.replace(/:[\d,-]+$/, '')}:${i.shown}`, rel) : i.compressed ? spansOf(i.source, rel).slice(0, 1).map((sp) => ({ ...sp, start: -1, end: -1 })) : spansOf(i.source, rel),
+    );
     compressed += evidence.filter((i) => i.compressed).length;
     const searchHits = await retriever.search({ text: task.query, k: 10 });
     const searchSpans = searchHits.map((h) => ({ file: rel(h.path), start: h.lineStart, end: h.lineEnd }));
@@ -138,11 +140,13 @@ for (const dir of positionals) {
     }
     if (values.verbose) {
       console.log(`${task.commit.slice(0, 8)} ${line.join(' ')} ${JSON.stringify(task.query)} → ${task.hunks.map((h) => `${h.file}:${h.start}-${h.end}`).join(', ')}`);
-      console.log(`   packet: ${packet.included.filter((i) => i.kind === 'evidence').map((i) => `${i.source} ${i.score}${i.compressed ? " (compressed)" : ""}`).join(' | ')}`);
+      console.log(`   packet: ${packet.included.filter((i) => i.kind === 'evidence').map((i) => `${i.source} ${i.score}${i.shown ? ` (excerpt ${i.shown})` : i.compressed ? " (compressed)" : ""}`).join(' | ')}`);
       // The packet's misses: each gold hunk no span shows, and what the packet held of that file instead.
       for (const h of task.hunks.filter((g) => !packetSpans.some((sp) => sp.file === g.file && sp.start <= g.end && sp.end >= g.start))) {
         const held = packetSpans.filter((sp) => sp.file === h.file).map((sp) => `${sp.start}-${sp.end}`);
-        console.log(`   missed ${h.file}:${h.start}-${h.end}; packet held ${held.length > 0 ? held.join(', ') : 'nothing'} of that file`);
+        // A compressed item whose lines hold the hunk: the packet found it but did not show it.
+        const pointer = evidence.find((i) => i.compressed && spansOf(i.source, rel).some((sp) => sp.file === h.file && sp.start <= h.end && sp.end >= h.start));
+        console.log(`   missed ${h.file}:${h.start}-${h.end}; packet held ${held.length > 0 ? held.join(', ') : 'nothing'} of that file${pointer ? `; in pointer ${pointer.source} (score ${pointer.score})` : ''}`);
       }
     }
     store.close();

@@ -123,6 +123,8 @@ export interface PacketItemRef {
   redacted_lines: number;
   /** Set when the item was reduced to its provenance line and key sentences to fit (003: compress before drop). */
   compressed?: boolean;
+  /** A compressed code item that still shows some of its lines (an excerpt): those lines, `12-16,30-34`. */
+  shown?: string;
 }
 
 export interface DroppedItem {

@@ -30,6 +30,8 @@ const item = z
     path: z.string().optional().describe('evidence only: the cited file'),
     anchor: z.string().nullable().optional(),
     lines: lines.optional(),
+    compressed: z.boolean().optional().describe('shortened to fit the budget: its pointer, key sentences or an excerpt'),
+    shown: z.array(lines).optional().describe('a compressed code item: the only lines of it the packet shows'),
   })
   .strict();
 
@@ -96,10 +98,11 @@ export type StructuredTool = keyof typeof TOOL_OUTPUTS;
 const EVIDENCE_SOURCE = /^(.+?)(?:#([^#:]*))?:(\d+)-(\d+)$/;
 
 function itemOf(i: PacketItemRef): z.infer<typeof item> {
-  const base = { id: i.id, section: i.section, kind: i.kind, source: i.source, score: i.score };
+  const base = { id: i.id, section: i.section, kind: i.kind, source: i.source, score: i.score, ...(i.compressed ? { compressed: true } : {}) };
   const m = i.kind === 'evidence' ? EVIDENCE_SOURCE.exec(i.source) : null;
   if (!m) return base;
-  return { ...base, path: m[1]!, anchor: m[2] ?? null, lines: { start: Number(m[3]), end: Number(m[4]) } };
+  const shown = i.shown?.split(',').map((r) => r.split('-').map(Number)).map(([start, end]) => ({ start: start!, end: end! }));
+  return { ...base, path: m[1]!, anchor: m[2] ?? null, lines: { start: Number(m[3]), end: Number(m[4]) }, ...(shown ? { shown } : {}) };
 }
 
 export function packetStructure(p: { hash: string; format: string; manifest: PacketManifest }, uri: string): z.infer<(typeof TOOL_OUTPUTS)['pack']> {

@@ -1,7 +1,7 @@
 import type { DroppedItem, TruncationEvent } from '../../../shared/packet.ts';
 import type { Gathered } from './gather.ts';
 import { day, fmtScore, renderEvidence, renderItem, type Gate, type Item } from './items.ts';
-import type { Compressor } from './compress.ts';
+import { regainExcerpts, type Compressor } from './compress.ts';
 import type { AoEvictionStep, AoSectionName, AoSectionSpec, AoTemplate } from './templates.ts';
 
 // 000's five-section packet: gather everything at full content, trim sections over their own target by their
@@ -195,18 +195,22 @@ export function layoutAo(template: AoTemplate, items: Item[], query: string, max
       drop(s, victims, reason);
       ids.push(...victims.map((v) => v.id));
     } else if (step.action === 'drop_lowest_score') {
-      // 003: compress before dropping. Lowest score first, each item to its provenance line + key sentences.
+      // 003: compress before dropping. Lowest score first, each item to its provenance line + key sentences (code:
+      // its pointer, and then an excerpt while the budget allows).
       if (compress) {
-        const order = [...s.items].sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || s.items.indexOf(b) - s.items.indexOf(a));
         const squeezed: string[] = [];
         const cBefore = sectionChars(s);
+        const order = [...s.items].sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || s.items.indexOf(b) - s.items.indexOf(a));
+        const was = new Map<Item, Item>();
         for (const it of order) {
           if (fits()) break;
           const c = compress(it);
           if (!c) continue;
           s.items[s.items.indexOf(it)] = c;
+          was.set(c, it);
           squeezed.push(it.id);
         }
+        regainExcerpts(s.items, was, compress, fits);
         if (squeezed.length > 0) {
           s.truncated = true;
           events.push({ section: s.spec.name, step: step.label.replace('lowest score first', 'compress lowest score first'), reason: why, action: 'compress', compressed_ids: squeezed, dropped_ids: [], chars_before: cBefore, chars_after: sectionChars(s) });

@@ -1,9 +1,11 @@
 import type { Gate, Item } from './items.ts';
 import { pathRole } from '../search/code-paths.ts';
+import { unitWindows, windowTerms } from './unit-windows.ts';
 
 // 003's "compress before drop": an item over budget first becomes its provenance line plus a few extractive key
 // sentences (the ones sharing most terms with the query), and only then, if still over, is dropped. Code evidence
-// becomes its provenance line alone (isCodeEvidence).
+// becomes its provenance line alone (isCodeEvidence); once the layout fits, the best of those pointers get back an
+// excerpt of their lines as far as the budget the compression freed allows (regainExcerpts).
 
 const MARKER = /^\[REDACTED: [^\]]+\]$/;
 const KEEP = 2;
@@ -21,6 +23,29 @@ function isCodeEvidence(item: Item): boolean {
   return role === 'source' || role === 'test';
 }
 
+/** Lines an excerpt shows at most: two windows of a line that matches the query best and two lines either side. */
+export const EXCERPT_LINES = 10;
+
+/**
+ * A code item's excerpt: its head, saying which lines it still shows, then those lines (windows around the lines
+ * that match the query best, unit-windows.ts), `⋯` between windows. Lines are taken whole from the gated body, so
+ * nothing new reaches the packet that the gate has not judged. Null when no line matches or it would not be shorter.
+ */
+function excerpt(item: Item, head: string, body: string[], terms: readonly string[]): Item | null {
+  const range = /:(\d+)-(\d+)$/.exec(item.source);
+  if (!range || terms.length === 0) return null;
+  const first = Number(range[1]);
+  // The body is the span's lines from its first; anything else (a body cut short or longer) is not excerpted.
+  if (body.length === 0 || body.length > Number(range[2]) - first + 1) return null;
+  const wins = unitWindows(body.map((l) => l.replace(/^ {2}/, '')), { start: 1, end: body.length }, terms, [], EXCERPT_LINES);
+  if (wins.length === 0) return null;
+  const shown = wins.map((w) => `${first + w.start - 1}-${first + w.end - 1}`).join(',');
+  const out = [`${head} (compressed to lines ${shown.replace(/,/g, ', ')})`];
+  wins.forEach((w, i) => out.push(...(i > 0 ? ['  ⋯'] : []), ...body.slice(w.start - 1, w.end)));
+  const text = out.join('\n');
+  return text.length < item.text.length ? { ...item, text, compressed: true, shown } : null;
+}
+
 function terms(s: string): Set<string> {
   return new Set((s.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((t) => t.length >= 3));
 }
@@ -31,7 +56,11 @@ function sentences(line: string): string[] {
   return out.map((s) => s.trim()).filter((s) => s !== '');
 }
 
-export type Compressor = (item: Item) => Item | null;
+export interface Compressor {
+  (item: Item): Item | null;
+  /** An uncompressed code evidence item as its excerpt (compressed, with `shown`); null when it has none. */
+  excerpt?: (item: Item) => Item | null;
+}
 
 /**
  * Builds the compressor for one packet. The sentences come from the item's already-gated text, but a sentence
@@ -40,7 +69,8 @@ export type Compressor = (item: Item) => Item | null;
  */
 export function createCompressor(gate: Gate, query: string): Compressor {
   const q = terms(query);
-  return (item) => {
+  const lineTerms = windowTerms(query);
+  const compressor: Compressor = (item) => {
     if (item.compressed) return null;
     const [head, ...body] = item.text.split('\n');
     const lines = body.map((l) => l.trim()).filter((l) => l !== '');
@@ -66,4 +96,33 @@ export function createCompressor(gate: Gate, query: string): Compressor {
     if (text.length >= item.text.length) return null;
     return { ...item, text, compressed: true, redactedLines: item.redactedLines + summary.redacted };
   };
+  compressor.excerpt = (item) => {
+    if (item.compressed || !isCodeEvidence(item)) return null;
+    const [head, ...body] = item.text.split('\n');
+    return excerpt(item, head!, body, lineTerms);
+  };
+  return compressor;
+}
+
+/**
+ * Once compress-before-drop has made a layout fit: the code items it compressed to their pointer, best score first,
+ * show their excerpt instead while `fits` still holds after the swap, so budget the compression freed beyond what
+ * was needed shows lines rather than nothing. Items shown whole are never touched, so the packet shows everything it
+ * showed before, and more (bench:localize: hunk hit up on flask, cobra and gin, down on none).
+ * `compressed`: each compressed item → the item it was. `onSwap` tells the layout an item changed (its costs).
+ */
+export function regainExcerpts(list: Item[], compressed: ReadonlyMap<Item, Item>, compress: Compressor, fits: () => boolean, onSwap: (item: Item) => void = () => {}): void {
+  if (!compress.excerpt || !fits()) return;
+  const best = [...compressed].sort(([ca, a], [cb, b]) => (b.score ?? 0) - (a.score ?? 0) || list.indexOf(ca) - list.indexOf(cb));
+  for (const [pointer, original] of best) {
+    const at = list.indexOf(pointer);
+    const e = at < 0 ? null : compress.excerpt(original);
+    if (!e) continue;
+    list[at] = e;
+    onSwap(e);
+    if (!fits()) {
+      list[at] = pointer;
+      onSwap(pointer);
+    }
+  }
 }

@@ -23,6 +23,8 @@ export interface Item {
   redactedLines: number;
   /** Replaced by its provenance line and key sentences (003: compress before drop). */
   compressed?: boolean;
+  /** A compressed code item's excerpt: the lines it still shows (`12-16,30-34`). */
+  shown?: string;
 }
 
 /**
@@ -298,6 +300,7 @@ export function itemRef(item: Item) {
     digest: digest16(item.text),
     redacted_lines: item.redactedLines,
     ...(item.compressed ? { compressed: true } : {}),
+    ...(item.shown ? { shown: item.shown } : {}),
   };
 }
 

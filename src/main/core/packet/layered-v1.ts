@@ -2,7 +2,7 @@ import type { AllocatorSignals, ConversationTurn, DroppedItem, PacketTool, TaskP
 import type { TokenCounter } from '../tokens/index.ts';
 import type { Gathered } from './gather.ts';
 import { day, fmtScore, renderEvidence, renderItem, toolSignature, type Gate, type Item } from './items.ts';
-import type { Compressor } from './compress.ts';
+import { regainExcerpts, type Compressor } from './compress.ts';
 import type { DynamicLayer, LayerName, LayeredTemplate } from './templates.ts';
 
 // 003's layered pack: System → Task → Tools → Evidence → Memory → Conversation → Slack. Fixed floors, the
@@ -229,14 +229,17 @@ export function layoutLayered(
       const order = [...list].sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || byCodeUnit(a.ts ?? '', b.ts ?? '') || list.indexOf(b) - list.indexOf(a));
       const ids: string[] = [];
       const before = render(name).length;
+      const was = new Map<Item, Item>();
       for (const it of order) {
         if (dynUse() <= budget || used(name) <= alloc[name]) break;
         const c = opts.compress(it);
         if (!c) continue;
         list[list.indexOf(it)] = c;
         cost.set(c, counter.count(c.text) + 1);
+        was.set(c, it);
         ids.push(it.id);
       }
+      regainExcerpts(list, was, opts.compress, () => dynUse() <= budget && used(name) <= alloc[name], (c) => cost.set(c, counter.count(c.text) + 1));
       if (ids.length === 0) continue;
       truncated.add(name);
       events.push({ section: name, step: `${name.toLowerCase()}: compress lowest score first`, reason: 'layer_over_allocation', action: 'compress', compressed_ids: ids, dropped_ids: [], chars_before: before, chars_after: render(name).length });
