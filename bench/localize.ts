@@ -72,6 +72,7 @@ for (const dir of positionals) {
   const sum = Object.fromEntries(METHODS.map((m) => [m, { fileHit: 0, fileRecall: 0, hunkHit: 0, hunkRecall: 0, noise: 0, items: 0, tokens: 0, over: 0 }])) as Record<Method, Row>;
   const packetMs: number[] = [];
   let compressed = 0;
+  let excerpts = 0;
   let ingestS = 0;
   for (const task of tasks) {
     const tmp = mkdtempSync(join(tmpdir(), 'cp-localize-'));
@@ -100,6 +101,7 @@ for (const dir of positionals) {
       i.shown ? spansOf(`${i.source.replace(/:[\d,-]+$/, '')}:${i.shown}`, rel) : i.compressed ? spansOf(i.source, rel).slice(0, 1).map((sp) => ({ ...sp, start: -1, end: -1 })) : spansOf(i.source, rel),
     );
     compressed += evidence.filter((i) => i.compressed).length;
+    excerpts += evidence.filter((i) => i.shown).length;
     const searchHits = await retriever.search({ text: task.query, k: 10 });
     const searchSpans = searchHits.map((h) => ({ file: rel(h.path), start: h.lineStart, end: h.lineEnd }));
 
@@ -117,7 +119,8 @@ for (const dir of positionals) {
       grepBudget.push(f);
     }
     const shown: Record<Method, { spans: ShownSpan[]; items: string[]; tokens: number }> = {
-      packet: { spans: packetSpans, items: packetSpans.map((x) => x.file), tokens: packet.budgets.total_tokens },
+      // One file per item (an excerpt's windows are several spans of one item).
+      packet: { spans: packetSpans, items: evidence.map((i) => spansOf(i.source, rel)[0]?.file ?? i.source), tokens: packet.budgets.total_tokens },
       search: { spans: searchSpans, items: searchSpans.map((x) => x.file), tokens: searchHits.reduce((n, h) => n + counter.count(h.text), 0) },
       grep10: { spans: grep10.map(wholeFile), items: grep10, tokens: grep10.reduce((n, f) => n + counter.count(texts.get(f) ?? ''), 0) },
       grepBudget: { spans: grepBudget.map(wholeFile), items: grepBudget, tokens: grepTokens },
@@ -155,7 +158,7 @@ for (const dir of positionals) {
   packetMs.sort((a, b) => a - b);
   const n = tasks.length;
   const f = (x: number) => (x / n).toFixed(2);
-  console.log(`\n${repo} @ ${git(repo, ['rev-parse', '--short', 'HEAD'])}: ${n} fix commits, each at its parent tree (mean ingest ${(ingestS / n).toFixed(1)} s), packet p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms, ${compressed} evidence items compressed (to a pointer or key sentences)`);
+  console.log(`\n${repo} @ ${git(repo, ['rev-parse', '--short', 'HEAD'])}: ${n} fix commits, each at its parent tree (mean ingest ${(ingestS / n).toFixed(1)} s), packet p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms, ${compressed} evidence items compressed (${excerpts} to an excerpt, the rest to a pointer or key sentences)`);
   console.log('| method | file hit | file recall | hunk hit | hunk recall | noise share | items | tokens | over budget |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const m of METHODS) {
