@@ -15,7 +15,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingestPaths } from '../src/main/core/ingest/index.ts';
 import { createGrepBaseline, scoreFiles } from '../src/main/core/localize/grep-baseline.ts';
-import { buildLineTasks, scoreHunks, type ShownSpan } from '../src/main/core/localize/line-tasks.ts';
+import { buildLineTasks, scoreHunks, subjectNamesHunk, type ShownSpan } from '../src/main/core/localize/line-tasks.ts';
 import { buildPacket } from '../src/main/core/packet/assemble.ts';
 import { createStoreSources } from '../src/main/core/packet/store-sources.ts';
 import { isNoiseRole, pathRole } from '../src/main/core/search/code-paths.ts';
@@ -73,6 +73,9 @@ for (const dir of positionals) {
   const packetMs: number[] = [];
   let compressed = 0;
   let excerpts = 0;
+  // Tasks whose subject names a hunk's place (subjectNamesHunk), and the packet's hunk hits on them.
+  let named = 0;
+  let namedHits = 0;
   let ingestS = 0;
   for (const task of tasks) {
     const tmp = mkdtempSync(join(tmpdir(), 'cp-localize-'));
@@ -126,6 +129,10 @@ for (const dir of positionals) {
       grepBudget: { spans: grepBudget.map(wholeFile), items: grepBudget, tokens: grepTokens },
     };
     const line: string[] = [];
+    if (subjectNamesHunk(task.query, task.hunks, (f) => texts.get(f))) {
+      named++;
+      namedHits += scoreHunks(packetSpans, task.hunks).hit;
+    }
     for (const m of METHODS) {
       const x = shown[m];
       const f = scoreFiles(x.spans.map((sp) => sp.file), task.gold);
@@ -159,20 +166,21 @@ for (const dir of positionals) {
   const n = tasks.length;
   const f = (x: number) => (x / n).toFixed(2);
   console.log(`\n${repo} @ ${git(repo, ['rev-parse', '--short', 'HEAD'])}: ${n} fix commits, each at its parent tree (mean ingest ${(ingestS / n).toFixed(1)} s), packet p50 ${packetMs[Math.floor(n / 2)]!.toFixed(0)} ms, ${compressed} evidence items compressed (${excerpts} to an excerpt, the rest to a pointer or key sentences)`);
+  console.log(`subject names a hunk's place in ${named} of ${n} tasks; packet hunk hit on those ${named === 0 ? '-' : (namedHits / named).toFixed(2)}, on the others ${named === n ? '-' : ((sum.packet.hunkHit - namedHits) / (n - named)).toFixed(2)}`);
   console.log('| method | file hit | file recall | hunk hit | hunk recall | noise share | items | tokens | over budget |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const m of METHODS) {
     const r = sum[m];
     const row = `| ${LABEL[m]} | ${f(r.fileHit)} | ${f(r.fileRecall)} | ${f(r.hunkHit)} | ${f(r.hunkRecall)} | ${f(r.noise)} | ${(r.items / n).toFixed(1)} | ${Math.round(r.tokens / n)} | ${r.over} |`;
     console.log(row);
-    if (m === 'packet') table.push(`| ${basename(repo)} (${n}) | ${f(r.fileHit)} | ${f(r.hunkHit)} | ${f(r.hunkRecall)} | ${f(r.noise)} | ${Math.round(r.tokens / n)} | ${r.over} |`);
+    if (m === 'packet') table.push(`| ${basename(repo)} (${n}) | ${f(r.fileHit)} | ${f(r.hunkHit)} | ${f(r.hunkRecall)} | ${f(r.noise)} | ${Math.round(r.tokens / n)} | ${r.over} | ${named} | ${named === 0 ? '-' : (namedHits / named).toFixed(2)} |`);
   }
 }
 await embedder?.close();
 if (table.length > 1) {
   console.log('\npacket, all repositories');
-  console.log('| repository (tasks) | file hit | hunk hit | hunk recall | noise share | tokens | over budget |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log('| repository (tasks) | file hit | hunk hit | hunk recall | noise share | tokens | over budget | subject names a hunk | hunk hit there |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const t of table) console.log(t);
 }
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs, writeTree } from '../testing/tmp.ts';
-import { buildLineTasks, parseHunks, scoreHunks } from './line-tasks.ts';
+import { buildLineTasks, parseHunks, scoreHunks, subjectNamesHunk } from './line-tasks.ts';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
 
@@ -67,5 +67,19 @@ describe('line-level localization tasks from git history', () => {
     expect(scoreHunks([{ file: 'a.js', start: 1, end: 5 }], hunks)).toEqual({ hit: 1, recall: 0.5 });
     expect(scoreHunks([{ file: 'b.js', start: 1, end: 50 }, { file: 'a.js', start: 7, end: 14 }], hunks)).toEqual({ hit: 0, recall: 0 });
     expect(scoreHunks([{ file: 'a.js', start: 1, end: 99 }], hunks)).toEqual({ hit: 1, recall: 1 });
+  });
+
+  it('says whether the subject names a hunk\'s place: a word of it on the hunk\'s lines or two lines around', () => {
+    const file = ['def load(path):', '    data = read(path)', '    return parse(data)', '', '', '', 'def save(obj):', '    write(obj)'].join('\n');
+    const textOf = (f: string) => (f === 'io.py' ? file : undefined);
+    const hunk = [{ file: 'io.py', start: 8, end: 8 }];
+    expect(subjectNamesHunk('write fails on save', hunk, textOf)).toBe(true);
+    // The light stemmer takes "saved" to "sav", which "save" is not: no word of this subject is there.
+    expect(subjectNamesHunk('objects were not saved', hunk, textOf)).toBe(false);
+    // Line 5 is blank; "data" two lines up counts, three lines away does not.
+    expect(subjectNamesHunk('parsing of data', [{ file: 'io.py', start: 5, end: 5 }], textOf)).toBe(true);
+    expect(subjectNamesHunk('parsing of data', [{ file: 'io.py', start: 6, end: 6 }], textOf)).toBe(false);
+    expect(subjectNamesHunk('mypy finding', hunk, textOf)).toBe(false);
+    expect(subjectNamesHunk('write', [{ file: 'gone.py', start: 1, end: 1 }], textOf)).toBe(false);
   });
 });

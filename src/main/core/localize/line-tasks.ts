@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { isSourcePath, taskQuery } from './tasks.ts';
+import { unitWindows, windowTerms } from '../packet/unit-windows.ts';
 
 /** Lines of one file at the fix's parent tree that the fix changes (1-based, inclusive). */
 export interface GoldHunk {
@@ -93,4 +94,22 @@ export interface ShownSpan {
 export function scoreHunks(shown: readonly ShownSpan[], hunks: readonly GoldHunk[]): { hit: number; recall: number } {
   const got = hunks.filter((h) => shown.some((s) => s.file === h.file && s.start <= h.end && s.end >= h.start)).length;
   return { hit: got > 0 ? 1 : 0, recall: hunks.length === 0 ? 0 : got / hunks.length };
+}
+
+/** Lines either side of a gold hunk that count as its place when asking whether the subject names it. */
+export const NAMED_CONTEXT = 2;
+
+/**
+ * Whether the subject names the place of some gold hunk: one of its words (code words, stemmed, as unit windows
+ * match lines) on the hunk's lines or within NAMED_CONTEXT lines of them, in the file at the parent. A subject like
+ * "mypy finding" or "typo" names none, and no method that matches words can show its lines but by chance.
+ * `textOf`: a file's text at the parent (undefined when it is not there).
+ */
+export function subjectNamesHunk(query: string, hunks: readonly GoldHunk[], textOf: (file: string) => string | undefined): boolean {
+  const terms = windowTerms(query);
+  return hunks.some((h) => {
+    const text = textOf(h.file);
+    if (text === undefined) return false;
+    return unitWindows(text.split('\n'), { start: h.start - NAMED_CONTEXT, end: h.end + NAMED_CONTEXT }, terms, []).length > 0;
+  });
 }
