@@ -129,7 +129,8 @@ for (const dir of positionals) {
       grepBudget: { spans: grepBudget.map(wholeFile), items: grepBudget, tokens: grepTokens },
     };
     const line: string[] = [];
-    if (subjectNamesHunk(task.query, task.hunks, (f) => texts.get(f))) {
+    const names = subjectNamesHunk(task.query, task.hunks, (f) => texts.get(f));
+    if (names) {
       named++;
       namedHits += scoreHunks(packetSpans, task.hunks).hit;
     }
@@ -149,7 +150,7 @@ for (const dir of positionals) {
       line.push(`${m}=${f.hit}/${h.hit}`);
     }
     if (values.verbose) {
-      console.log(`${task.commit.slice(0, 8)} ${line.join(' ')} ${JSON.stringify(task.query)} → ${task.hunks.map((h) => `${h.file}:${h.start}-${h.end}`).join(', ')}`);
+      console.log(`${task.commit.slice(0, 8)} ${line.join(' ')}${names ? ' (names a hunk)' : ''} ${JSON.stringify(task.query)} → ${task.hunks.map((h) => `${h.file}:${h.start}-${h.end}`).join(', ')}`);
       console.log(`   packet: ${packet.included.filter((i) => i.kind === 'evidence').map((i) => `${i.source} ${i.score}${i.shown ? ` (excerpt ${i.shown})` : i.compressed ? " (compressed)" : ""}`).join(' | ')}`);
       // The packet's misses: each gold hunk no span shows, and what the packet held of that file instead.
       for (const h of task.hunks.filter((g) => !packetSpans.some((sp) => sp.file === g.file && sp.start <= g.end && sp.end >= g.start))) {
