@@ -37,6 +37,11 @@ describe('compress before drop', () => {
     expect(head).toBe('- [E4] src/retry.py#retry:100-129 · score 0.300 (compressed to lines 118-122)');
     // Lines 118–122 of the file: the body's 19th to 23rd lines, unchanged.
     expect(rest).toEqual(fn.slice(18, 23).map((l) => `  ${l}`));
+    // Compressed again (the packet still over budget), an excerpt becomes its pointer, and a pointer stays.
+    const p = compress(e)!;
+    expect(p.text).toBe('- [E4] src/retry.py#retry:100-129 · score 0.300 (compressed to its pointer)');
+    expect(p.shown).toBeUndefined();
+    expect(compress(p)).toBeNull();
     // No line matches, prose, or a body that is not the span's lines: no excerpt.
     expect(compress.excerpt!(item('src/a.py#a:1-2', '- [E5] src/a.py#a:1-2\n  x = 1\n  y = 2'))).toBeNull();
     expect(compress.excerpt!(item('docs/retry.md#retries:1-4', `- [E1] docs/retry.md#retries:1-4\n${body}`))).toBeNull();

@@ -25,6 +25,7 @@ function isCodeEvidence(item: Item): boolean {
 
 /** Lines an excerpt shows at most: two windows of a line that matches the query best and two lines either side. */
 export const EXCERPT_LINES = 10;
+const EXCERPT_NOTE = / \(compressed to lines [\d, -]+\)$/;
 
 /**
  * A code item's excerpt: its head, saying which lines it still shows, then those lines (windows around the lines
@@ -71,8 +72,9 @@ export function createCompressor(gate: Gate, query: string): Compressor {
   const q = terms(query);
   const lineTerms = windowTerms(query);
   const compressor: Compressor = (item) => {
-    if (item.compressed) return null;
     const [head, ...body] = item.text.split('\n');
+    // An excerpt compresses once more, to its pointer, before it would be dropped.
+    if (item.compressed) return item.shown ? { ...item, text: `${head!.replace(EXCERPT_NOTE, '')} (compressed to its pointer)`, shown: undefined } : null;
     const lines = body.map((l) => l.trim()).filter((l) => l !== '');
     if (lines.length === 0) return null;
     if (isCodeEvidence(item)) return { ...item, text: `${head} (compressed to its pointer)`, compressed: true };
