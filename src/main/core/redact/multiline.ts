@@ -1,7 +1,7 @@
 import { LINE_WINDOW, MAX_JUDGED_VALUE } from './bounds.ts';
 import { compileRe2 } from './re2-compile.ts';
 import { SECRET_KEY_NAME } from './key-names.ts';
-import { isCode, isPlaceholder, keyIsMeta } from './value-check.ts';
+import { capitalisedWords, isCode, isPlaceholder, keyIsMeta } from './value-check.ts';
 import type { Matcher } from './types.ts';
 
 /*
@@ -147,7 +147,8 @@ function looksLikeValue(line: string): boolean {
   // `export GOOGLE_APPLICATION_CREDENTIALS=`), a comment is a comment: a secret with spaces in it is quoted.
   if (/\s/.test(value) || /^(?:#|\/\/)/.test(value)) return false;
   if (/^["'`]/.test(value)) return false; // more than one literal: an expression
-  if (isCode(value) && !/\d/.test(value)) return false;
+  // `ZebraMangoKiwi` alone under `password:` is a passphrase of capitalised words, not a class name.
+  if (isCode(value) && !/\d/.test(value) && !capitalisedWords(value)) return false;
   if (/^(?:const|let|var|return|if|for|while|def|class|function|import|export|typeof|new|await)\b/.test(value)) return false;
   return true;
 }

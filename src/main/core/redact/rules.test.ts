@@ -197,6 +197,10 @@ const CASES: Record<string, RuleCases> = {
     positives: ["CREATE USER 'app'@'%' IDENTIFIED BY 'Zr8qLm2Wx9';", "ALTER USER app WITH PASSWORD 'pdclsxHKifxiCvQU';", "CREATE ROLE web LOGIN ENCRYPTED PASSWORD 'k3yb0ard-Cat';", "SET PASSWORD FOR 'bob'@'localhost' = PASSWORD('s3cr3tpw');", "create user scott identified by tiger99;".replace('tiger99', "'tiger99'")],
     negatives: ["ALTER USER app WITH PASSWORD '%s';", "CREATE USER 'app'@'%' IDENTIFIED BY '<password>';", "ALTER USER app WITH PASSWORD ':password';", 'user password reset flow', 'USER = PASSWORD = "%!*\'();:@&=+$,/?#[] "', "CREATE USER app IDENTIFIED BY '${DB_PASSWORD}';"],
   },
+  sql_password_unquoted: {
+    positives: ['CREATE USER r IDENTIFIED BY Vn4Lk8Pz2Qm;', 'ALTER USER sys IDENTIFIED BY Oracle123Pw;', 'GRANT CONNECT, RESOURCE TO scott IDENTIFIED BY Tiger2024x;', 'create user app identified by s3cr3tPw default tablespace users', "CREATE DATABASE LINK l CONNECT TO u IDENTIFIED BY Pw9xLinkQ USING 'db';", 'SET ROLE admin IDENTIFIED BY r0leP4ss;'],
+    negatives: ['Create a user identified by their email address.', 'The user is identified by name; see below', 'CREATE USER u IDENTIFIED BY :pw;', 'CREATE USER u IDENTIFIED BY &pw;', 'CREATE USER u IDENTIFIED BY password;', 'CREATE USER u IDENTIFIED EXTERNALLY;', 'GRANT ALL ON t TO u IDENTIFIED BY ?;', 'CREATE USER u IDENTIFIED BY ${ORACLE_PW};'],
+  },
   cookie_header: {
     positives: ['Cookie: session=8f3kQm2ZxP0aLw9sYt7v', 'Set-Cookie: sessionid=38afes7a8; Path=/; HttpOnly', 'Cookie: theme=dark; connect.sid=s%3AaB3dE5fG7hI9', "curl -b 'auth_token=Zr8qLm2Wx9pT' https://x.io", `document.cookie = "remember_me=${a.b62(24)}"`],
     negatives: ['Cookie: theme=dark; lang=en-US', 'Set-Cookie: session=<value>; Path=/', 'const cookie = req.headers.cookie;', 'cookie = jar.get(key, domain=domain1)', 'Set-Cookie: sessionid=; Max-Age=0', 'git checkout -b feature/login'],

@@ -432,6 +432,22 @@ const OWN_RULES: readonly RedactionRule[] = [
     description: 'A password set by SQL: IDENTIFIED BY, WITH PASSWORD, SET PASSWORD; anything but a placeholder (a bind `?`, `%s`, `:pw`).',
   },
   {
+    id: 'sql_password_unquoted',
+    type: 'password',
+    // Oracle takes the password unquoted: CREATE / ALTER USER u IDENTIFIED BY pw, GRANT … TO u IDENTIFIED BY pw,
+    // CREATE DATABASE LINK … CONNECT TO u IDENTIFIED BY pw, SET ROLE r IDENTIFIED BY pw. The statement around it is
+    // the context ("a user identified by their email" is prose): the value must end the statement or be followed by
+    // another clause of it. Binds and substitutions (`:pw`, `&pw`, `?`, `${PW}`) are not passwords.
+    pattern:
+      '\\b(?:(?:create|alter)\\s+(?:user|role)\\b[^;\'"]{0,160}?|grant\\b[^;]{0,200}?\\bto\\b[^;]{0,120}?|connect\\s+to\\s+\\S+\\s+|set\\s+role\\s+\\S+\\s+)' +
+      '\\bidentified\\s+by\\s+([^\\s;\'"`:&?$%<{(]{3,128})' +
+      '(?:\\s*;|\\s*$|\\s*--|\\s+(?:default|temporary|quota|profile|password|account|container|replace|require|with|using|identified)\\b)',
+    flags: 'i',
+    keywords: ['identified'],
+    valueCheck: 'userinfo',
+    description: 'An unquoted password in an Oracle CREATE / ALTER USER, GRANT, database link or SET ROLE statement.',
+  },
+  {
     id: 'cookie_header',
     type: 'session_cookie',
     // The whole header value: the check reads its `name=value` pairs (a session or auth cookie, or a random value).

@@ -349,7 +349,48 @@ function literalLetters(v: string, after: string): boolean {
 // A shell command substitution (`$(python -c …)`, `` `openssl rand` ``): the value is computed, not written here.
 const COMMAND_SUBSTITUTION = /^(?:\$\(|`)/;
 
-function passwordLike(v: string, quoted: boolean, after: string): boolean {
+/*
+ * Words that make a PascalCase value a type or a class (`password: PasswordInput`, `secret: SecretStr`,
+ * `pwd: HashedBuffer`): code vocabulary, and the credential words themselves. A value made only of other capitalised
+ * words (`password: ZebraMangoKiwi`) is a passphrase.
+ */
+const CODE_WORDS = new Set(
+  (
+    'string str text char chars type types field fields input output hash hashed hasher options option opts config ' +
+    'settings schema password passwords passwd pass pwd secret secrets token tokens credential credentials cred creds key ' +
+    'keys value values props prop params param data model models dto entity interface buffer bytes byte array list ' +
+    'set map dict record object obj form widget validator validation encoder decoder provider manager service handler ' +
+    'column policy rule rules strength meter component view state store class enum util utils helper request response ' +
+    'payload body result error errors exception mixin base abstract generic optional nullable readonly partial int ' +
+    'integer number num boolean bool union literal any unknown void null none default required reset change confirm ' +
+    'confirmation update create new old current user users account login auth action event message label placeholder ' +
+    'visibility toggle icon button box area prompt dialog modal context hook factory builder resolver reader writer ' +
+    'stream file path uri url id name secure sensitive masked hidden plain encrypted crypto cipher salt digest env ' +
+    'environment variable var const static final public private protected internal vault ref reference binding ' +
+    'annotation attribute attr decorator guard filter spec test mock fake stub example sample demo'
+  ).split(' '),
+);
+
+/**
+ * `ZebraMangoKiwi`: two or more capitalised words (a digit or symbol may end it), none of them code vocabulary.
+ * Only as the whole value of a statement (judged by the caller): in code such a name is a class or a constant.
+ */
+export function capitalisedWords(v: string): boolean {
+  const m = /^((?:[A-Z][a-z]{2,}){2,6})[0-9!?.#@$%&*+=_-]{0,4}$/.exec(v);
+  if (!m) return false;
+  const words = m[1]!.match(/[A-Z][a-z]+/g) ?? [];
+  return words.every((w) => !CODE_WORDS.has(w.toLowerCase()));
+}
+
+/**
+ * The key starts its line (after indentation or a YAML list dash) and the value ends it (a comment may follow):
+ * `password: …` in YAML, INI, .env, properties — a statement of its own, not a property inside code.
+ */
+function ownStatement(lead: string | undefined, after: string): boolean {
+  return lead !== undefined && /^\s*(?:-\s+)?$/.test(lead) && /^\s*(?:[#;].*)?$/.test(after);
+}
+
+function passwordLike(v: string, quoted: boolean, after: string, lead?: string): boolean {
   if (!quoted && (closesStructureWithName(v) || COMMAND_SUBSTITUTION.test(v))) return false;
   if (!quoted) v = withOpenCall(trimTrail(cutAtEscape(v)), after);
   if (v.length < 6 || isPlaceholder(v) || isProse(v) || isEnvName(v)) return false;
@@ -359,6 +400,7 @@ function passwordLike(v: string, quoted: boolean, after: string): boolean {
   if (/^\s+[A-Za-z]/.test(after) && isWordy(v) && /^[A-Za-z]+$/.test(v)) return false;
   if (!isCode(v)) return true;
   if (literalLetters(v, after)) return true;
+  if (capitalisedWords(v) && ownStatement(lead, after)) return true;
   // `password: hunter2` in YAML / INI is a literal; `password: userPassword,` or `pwd: opts.pwd` in code is not.
   // A camelCase identifier, a path or call, or one followed by `,` / `;` / `)` reads as code.
   return !(/^\s*[,;)]/.test(after) || /[.([$:<>]/.test(v) || /[a-z][A-Z]/.test(v));
@@ -497,8 +539,10 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       const key = (input.key ?? '').replace(/^["'`]+|["'`]+$/g, '');
       // A bare `pass` / `pw` is as often English ("First pass: ~$5-7/100 URLs") as a key: it needs a random-looking
       // value with a long unbroken run.
-      if (/^(?:pass|pw)$/i.test(key)) return credentialLike(v, input.quoted, after) && longestRun(v) >= 8;
-      return PASSWORD_KEY.test(key) ? passwordLike(v, input.quoted, after) : credentialLike(v, input.quoted, after);
+      if (/^(?:pass|pw)$/i.test(key)) {
+        return (credentialLike(v, input.quoted, after) && longestRun(v) >= 8) || (!input.quoted && capitalisedWords(trimTrail(v)) && ownStatement(input.lead, after));
+      }
+      return PASSWORD_KEY.test(key) ? passwordLike(v, input.quoted, after, input.lead) : credentialLike(v, input.quoted, after);
     }
     case 'prose': {
       // "the admin password is hunter2"; but "a password file to decrypt:" (after `to`, a lower-case word is a verb).
@@ -528,7 +572,7 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       return !(words.length > 0 && words.every((w) => PLACEHOLDER_WORDS.has(w.toLowerCase())));
     }
     case 'password':
-      return passwordLike(v, input.quoted, after);
+      return passwordLike(v, input.quoted, after, input.lead);
     case 'credential': {
       // `Basic dXNlcjpwYXNz` is `user:pass`: judged as the user:password it encodes.
       const basic = /basic\s+$/i.test(input.before ?? '') ? decodeBasic(v) : null;
