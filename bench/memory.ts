@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addSection, checkConsistency, setExecutiveSummary } from '../src/main/core/hierarchy/index.ts';
+import { addSection, checkConsistency, getExecutiveSummary, setExecutiveSummary } from '../src/main/core/hierarchy/index.ts';
 import { addMemory, createDecision, rehydrate, runMaintenance, searchMemories } from '../src/main/core/memory/index.ts';
 import { MEMORY_MIGRATIONS } from '../src/main/core/memory/testing/store.ts';
 import { openStore } from '../src/main/core/store/index.ts';
@@ -87,7 +87,7 @@ console.log(`built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 const queries = Array.from({ length: ROUNDS }, () => sentence(3));
 timeIt('searchMemories (query, relevance, top 10)', ROUNDS, (i) => void searchMemories(db, { query: queries[i]!, limit: 10 }, { now }));
 timeIt('searchMemories (type + tags filter, no query)', ROUNDS, (i) => void searchMemories(db, { types: ['decision'], tags: [WORDS[Math.floor(rand() * 50)]!], importanceGte: 7 }, { now }));
-timeIt('rehydrate (25k-token budget, no touch)', ROUNDS, () => void rehydrate(db, { now, touch: false }));
+timeIt('rehydrate (25k-token budget, no touch)', ROUNDS, () => void rehydrate(db, { summary: getExecutiveSummary(db), now, touch: false }));
 
 setExecutiveSummary(db, { goal: 'Bench', status_pct: 50 }, { now });
 for (let s = 1; s <= 20; s++) {

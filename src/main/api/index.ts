@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { explainStoreError, StoreReadOnlyError, type Store } from '../core/store/index.ts';
-import { createDispatcher, type ApiHandlers, type Dispatch } from './dispatch.ts';
-import { createEventHub, type EventHub } from './event-hub.ts';
+import { createDispatcher, type ApiHandlers } from './dispatch.ts';
+import { createEventHub } from './event-hub.ts';
 import { createApiHandlers, type ApiDeps } from './handlers.ts';
 import { closeEngines, type Engines } from './engines.ts';
 import { createEngines } from './wire-engines.ts';
@@ -20,6 +20,8 @@ export { createEventHub, type EventHub } from './event-hub.ts';
 export { ApiFailure } from './failure.ts';
 export type { Engines } from './engines.ts';
 export { createProjectHost, type ProjectHost, type ProjectsAccess } from './project-host.ts';
+export type { Api } from './api-type.ts';
+import type { Api } from './api-type.ts';
 
 export interface ApiOptions {
   store: Store;
@@ -46,14 +48,6 @@ export interface ApiOptions {
   onError?: (method: string, err: unknown) => void;
 }
 
-export interface Api {
-  dispatch: Dispatch;
-  events: EventHub;
-  /** Asks a running library.embed to stop after its current batch (the CLI's Ctrl-C); it answers with what it did. */
-  interrupt(): void;
-  /** Stops a running ingest and background work, and releases the engines (the query embedder's worker); call before closing the store. */
-  close(): Promise<void>;
-}
 
 /** Everything a transport needs: the validated dispatcher over the one handler map, and the event hub. */
 export function createApi(options: ApiOptions): Api {

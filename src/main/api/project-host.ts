@@ -3,7 +3,7 @@
 import type { Store } from '../core/store/index.ts';
 import type { Dispatch } from './dispatch.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
-import type { Api } from './index.ts';
+import type { Api } from './api-type.ts';
 
 export type ProjectsAccess = { home: string; current: string | null; switchTo?: (name: string) => Promise<void> };
 

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { addMemory, createDecision, rehydrate, ValidationError } from '../../core/memory/index.ts';
+import { getExecutiveSummary } from '../../core/hierarchy/index.ts';
 import type { DecisionInput, MemoryRecord } from '../../../shared/memory.ts';
 import type { ApiOutput, ApiParsedInput } from '../../../shared/api/index.ts';
 import { ApiFailure } from '../failure.ts';
@@ -56,7 +57,7 @@ export function createMemoryAdapter(db: Database, deps: { now?: () => Date } = {
     },
     /** The session-start bundle; reading it counts as an access of what it loads (the seed's step 5). */
     rehydrate(input: ApiParsedInput<'memory.rehydrate'>): ApiOutput<'memory.rehydrate'> {
-      return rehydrate(db, { maxTokens: input.maxTokens, touch: input.touch, projectId: input.project, now: deps.now });
+      return rehydrate(db, { summary: getExecutiveSummary(db), maxTokens: input.maxTokens, touch: input.touch, projectId: input.project, now: deps.now });
     },
   };
 }

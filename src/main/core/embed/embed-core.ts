@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import { ONNX_FILE_BY_DTYPE } from './models.ts';
 import { clsPool, meanPool, normalizeRows } from './pooling.ts';
 import type { ModelSpec } from './models.ts';
-import { messageOf } from './worker-protocol.ts';
+import { messageOf } from '../../../shared/message-of.ts';
 
-export { messageOf };
 
 export type CoreOptions = {
   // Models root: the model is <root>/<spec.id>/.

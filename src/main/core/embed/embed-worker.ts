@@ -1,7 +1,8 @@
 // Worker-thread entry: loads the model once, then embeds requests one at a time, streaming each finished batch back
 // so the caller can report progress and the main thread never runs tokenization or inference.
 import { parentPort, workerData } from 'node:worker_threads';
-import { embedInBatches, loadEmbedCore, messageOf } from './embed-core.ts';
+import { embedInBatches, loadEmbedCore } from './embed-core.ts';
+import { messageOf } from '../../../shared/message-of.ts';
 import type { EmbedCore } from './embed-core.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 

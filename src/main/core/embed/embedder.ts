@@ -9,7 +9,8 @@ import { withPrefix } from './models.ts';
 import type { ModelSpec } from './models.ts';
 import { probeModel } from './probe.ts';
 import type { ModelFound, ProbeOptions } from './probe.ts';
-import { messageOf, type FromWorker, type ToWorker, type WorkerInit } from './worker-protocol.ts';
+import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { messageOf } from '../../../shared/message-of.ts';
 
 export type EmbedProgress = { done: number; total: number };
 

@@ -12,7 +12,3 @@ export type FromWorker =
   | { type: 'batch'; id: number; indices: number[]; vectors: Float32Array }
   | { type: 'done'; id: number }
   | { type: 'error'; id: number; message: string };
-
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

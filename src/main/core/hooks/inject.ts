@@ -6,6 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import type { HandoffPackage } from '../../../shared/session.ts';
 import { rehydrate } from '../memory/index.ts';
+import { getExecutiveSummary } from '../hierarchy/index.ts';
 import { decodeHandoff, joinLines, oneLine } from '../session/index.ts';
 import { estimateTokens } from '../tokens/index.ts';
 
@@ -117,7 +118,7 @@ export function startupContext(db: Database, project: string, opts: { maxTokens?
   const maxChars = opts.maxChars ?? MAX_INJECT_CHARS;
   const pointer = mcpPointer(project);
   const room = maxTokens - estimateTokens(pointer + '\n') - 8;
-  let bundle = rehydrate(db, { maxTokens: room, touch: opts.touch ?? false, now: opts.now }).text.trim();
+  let bundle = rehydrate(db, { summary: getExecutiveSummary(db), maxTokens: room, touch: opts.touch ?? false, now: opts.now }).text.trim();
   if (bundle.length + pointer.length + 2 > maxChars) bundle = bundle.slice(0, bundle.lastIndexOf('\n', maxChars - pointer.length - 40)) + '\n[… cut to fit the hook output]';
   return `${bundle}\n\n${pointer}\n`;
 }

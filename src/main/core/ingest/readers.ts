@@ -6,12 +6,9 @@ import { chunkLines, chunkMarkdown, markdownSections, type ChunkDraft, type Chun
 import { chunkCode } from './code/chunk-code.ts';
 import { symbolLanguage } from './code/languages.ts';
 import { readTranscript } from './transcript-reader.ts';
+import type { ParsedDocument } from './parsed-document.ts';
 
-export interface ParsedDocument {
-  title: string;
-  externalId: string | null;
-  chunks: ChunkDraft[];
-}
+export type { ParsedDocument } from './parsed-document.ts';
 
 export interface ReadOptions extends ChunkOptions {
   /** A problem that left part of the file out while the rest was read (reported with the file, not as a failure). */

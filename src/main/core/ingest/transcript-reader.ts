@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { detectTranscript, normalizeTranscript, renderTurn } from '../transcripts/index.ts';
 import { chunkLines, type ChunkDraft, type ChunkOptions } from './chunker.ts';
-import type { ParsedDocument } from './readers.ts';
+import type { ParsedDocument } from './parsed-document.ts';
 
 /**
  * An agent session transcript (any format core/transcripts reads), recognized by content: one

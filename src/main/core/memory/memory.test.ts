@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { MemoryInput } from '../../../shared/memory.ts';
 import { countTokens } from '../tokens/index.ts';
 import { addMemory, createDecision, getMemory, openIssues, rehydrate, relevantLearnings, searchMemories, updateMemory, ValidationError } from './index.ts';
+import { getExecutiveSummary } from '../hierarchy/index.ts';
 import { fixedClock, memoryStores } from './testing/store.ts';
 
 const stores = memoryStores('cp-memory-');
@@ -166,7 +167,7 @@ describe('rehydration bundle', () => {
 
   it('selects per the seed: latest state, decisions ≥7 within 30 days (top 10), critical/high open issues oldest first, learnings by access', () => {
     const { db, state, kept, i1, i2, i3, learnings } = build();
-    const b = rehydrate(db, { ...clock, touch: false });
+    const b = rehydrate(db, { summary: getExecutiveSummary(db), ...clock, touch: false });
     expect(b.current_state!.memory_id).toBe(state.memory_id);
     expect(b.key_decisions).toHaveLength(10);
     // importance 10 first (i = 3, 7, 11), then 9, ...; newest first within an importance.
@@ -182,8 +183,8 @@ describe('rehydration bundle', () => {
 
   it('stays within the token budget, dropping whole items and saying which', () => {
     const { db } = build();
-    const full = rehydrate(db, { ...clock, touch: false });
-    const small = rehydrate(db, { ...clock, touch: false, maxTokens: Math.floor(full.tokens / 2) });
+    const full = rehydrate(db, { summary: getExecutiveSummary(db), ...clock, touch: false });
+    const small = rehydrate(db, { summary: getExecutiveSummary(db), ...clock, touch: false, maxTokens: Math.floor(full.tokens / 2) });
     expect(small.tokens).toBeLessThanOrEqual(small.max_tokens);
     expect(small.omitted.length).toBeGreaterThan(0);
     const kept = small.key_decisions.length + small.open_issues.length + small.applicable_learnings.length + (small.current_state ? 1 : 0);
@@ -194,7 +195,7 @@ describe('rehydration bundle', () => {
 
   it('counts loaded memories as accessed unless asked not to', () => {
     const { db, state } = build();
-    rehydrate(db, clock);
+    rehydrate(db, { summary: getExecutiveSummary(db), ...clock });
     expect(getMemory(db, state.memory_id, { touch: false })).toMatchObject({ access_count: 1, last_accessed: NOW });
     expect(openIssues(db).map((i) => i.access_count)).toEqual([1, 1, 1, 0]);
   });

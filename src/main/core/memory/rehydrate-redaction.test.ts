@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { setExecutiveSummary } from '../hierarchy/index.ts';
+import { getExecutiveSummary, setExecutiveSummary } from '../hierarchy/index.ts';
 import { alphabets, createRng } from '../redact/fake-secrets.testkit.ts';
 import { addMemory, createDecision, rehydrate } from './index.ts';
 import { fixedClock, memoryStores } from './testing/store.ts';
@@ -36,7 +36,7 @@ describe('memory rehydrate through the redaction gate', () => {
     addMemory(db, { memory_type: 'state', title: 'Working', content: { task_description: `export GITHUB_TOKEN=${secrets.gh}`, completion_percentage: 10, next_actions: [`rotate ${secrets.aws}`] }, timestamp: at }, clock);
     setExecutiveSummary(db, { goal: `Ship with password: ${secrets.pw}`, status_pct: 10, priorities: ['a'], blockers: [], key_decisions: [dec.decision_id!] }, { ...clock, actor: 'test' });
 
-    const b = rehydrate(db, { ...clock, touch: false });
+    const b = rehydrate(db, { summary: getExecutiveSummary(db), ...clock, touch: false });
     const json = JSON.stringify(b);
     // The test can fail: every kind of memory made it into the bundle.
     expect(b.key_decisions).toHaveLength(1);

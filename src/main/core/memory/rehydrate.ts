@@ -1,6 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { MemoryRecord, RehydrationBundle } from '../../../shared/memory.ts';
-import { getExecutiveSummary } from '../hierarchy/sections.ts';
+import type { ExecutiveSummary, MemoryRecord, RehydrationBundle } from '../../../shared/memory.ts';
 import { gateDeep, type Redactor } from '../redact/index.ts';
 import { countTokens } from '../tokens/index.ts';
 import { DAY_MS, MEMORY_COLUMNS, nowOf, rowToRecord, touchMemories, type MemoryDeps, type MemoryRow } from './records.ts';
@@ -8,6 +7,11 @@ import { getLatestState, openIssues, recentDecisions } from './search.ts';
 import { sessionContinuity } from './session-continuity.ts';
 
 export interface RehydrateOptions extends MemoryDeps {
+  /**
+   * The hierarchy's executive summary (hierarchy/sections.ts getExecutiveSummary), or null: passed in because the
+   * hierarchy is built over memory, so memory cannot import it. Required so that no caller forgets it.
+   */
+  summary: ExecutiveSummary | null;
   projectId?: string;
   /** Token budget for `text` (the seed targets 20,000–30,000). Default 25,000. */
   maxTokens?: number;
@@ -31,7 +35,7 @@ function gated<T extends MemoryRecord>(m: T, redactor: Redactor | undefined): T 
  * unresolved critical and high issues, most severe then oldest first (top 15); learnings from the last 60 days by
  * access count (top 5). Items are kept whole, in that priority order, until the token budget is spent.
  */
-export function rehydrate(db: Database, options: RehydrateOptions = {}): RehydrationBundle {
+export function rehydrate(db: Database, options: RehydrateOptions): RehydrationBundle {
   const now = nowOf(options);
   const maxTokens = options.maxTokens ?? 25_000;
   const scope = { now: () => now, projectId: options.projectId };
@@ -41,7 +45,7 @@ export function rehydrate(db: Database, options: RehydrateOptions = {}): Rehydra
   const decisions = recentDecisions(db, { ...scope, days: 30, importanceGte: 7, limit: 10 }).map(g);
   const issues = openIssues(db, { ...scope, severities: ['critical', 'high'], limit: 15 }).map(g);
   const learnings = recentLearningsByAccess(db, now, options.projectId).map(g);
-  const rawSummary = getExecutiveSummary(db);
+  const rawSummary = options.summary;
   const summary = rawSummary ? gateDeep(rawSummary, { redactor: options.redactor, source: 'executive summary', section: 'REHYDRATE' }).value : null;
 
   const omitted: RehydrationBundle['omitted'] = [];

@@ -1,19 +1,17 @@
 import type { PacketInputs, RetrievalParams } from '../../../shared/packet.ts';
-import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
+import type { SearchFilters } from '../../../shared/types.ts';
 import { roundScore } from './canonical.ts';
 import { RELEVANCE_FLOOR as RELATED_FLOOR, selectEvidence } from './evidence-select.ts';
 import { relatedHits } from './related.ts';
 import { wholeUnits } from './whole-units.ts';
 import { focusHits } from './focus.ts';
 import { importHits } from './imports.ts';
-import { queryIsAboutTests, type PathRole } from '../search/code-paths.ts';
+import { queryIsAboutTests } from '../search/code-paths.ts';
 import { queryTerms } from '../search/fts-query.ts';
 import type { Gate } from './items.ts';
-import type { GoalsData, HierarchyEntry, LineContext, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
-import { anchoredPath, citePath } from '../../../shared/provenance.ts';
+import type { GoalsData, HierarchyEntry, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
+import type { EvidenceEntry } from './evidence-entry.ts';
 
-/** `also`: other definitions the span holds besides its anchor's; `role`: its file's; `pointer`: shown as one line. */
-export type EvidenceEntry = SearchHit & { norm: number; context: LineContext | null; also: string[]; role: PathRole; pointer: boolean };
 
 /** Everything the sources returned for one request, before redaction and budgets. */
 export interface Gathered {
@@ -146,7 +144,3 @@ function memoized(f: ((documentId: number) => string[] | null) | null): ((docume
   };
 }
 
-/** root-relative path#anchor (the part of an evidence source that comes from the indexed content); gated by gatedEvidence. */
-export function evidenceLabel(h: SearchHit): string {
-  return anchoredPath(citePath(h), h.anchor || h.externalId);
-}

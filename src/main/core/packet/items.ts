@@ -3,7 +3,7 @@ import type { SearchHit } from '../../../shared/types.ts';
 import { gateLabel, redactionMarker, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import type { LineContext } from './sources.ts';
 import { digest16, normalizeText } from './canonical.ts';
-import { evidenceLabel, type EvidenceEntry } from './gather.ts';
+import { evidenceLabel, type EvidenceEntry } from './evidence-entry.ts';
 import { citePath } from '../../../shared/provenance.ts';
 import { escapeControls } from '../../../shared/text-escape.ts';
 

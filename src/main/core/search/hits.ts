@@ -1,7 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { filterDateMs } from '../../../shared/filters.ts';
-import { PATH_FILTER_FN } from '../store/functions.ts';
-import type { SearchFilters, SearchHit } from '../../../shared/types.ts';
+import type { SearchHit } from '../../../shared/types.ts';
 
 /**
  * What a hit cites: the path relative to its root, with the root's name first when several roots are indexed (a file
@@ -24,48 +22,7 @@ export const HIT_COLUMNS = `
 
 export const HIT_JOINS = `JOIN documents d ON d.id = c.document_id JOIN sources s ON s.id = d.source_id LEFT JOIN roots rt ON rt.id = s.root_id`;
 
-export interface FilterSql {
-  where: string;
-  params: unknown[];
-}
-
-export function filterSql(filters: SearchFilters | undefined): FilterSql {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filters?.pathGlob) {
-    where.push('s.path GLOB ?');
-    params.push(filters.pathGlob);
-  }
-  const include = filters?.include ?? [];
-  const exclude = [...(filters?.exclude ?? []), ...(filters?.excludeDefault ?? [])];
-  if (include.length > 0 || exclude.length > 0) {
-    where.push(`${PATH_FILTER_FN}(?, ?, s.path, s.root) = 1`);
-    params.push(JSON.stringify(include), JSON.stringify(exclude));
-  }
-  if (filters?.types && filters.types.length > 0) {
-    where.push(`s.type IN (${filters.types.map(() => '?').join(', ')})`);
-    params.push(...filters.types);
-  }
-  if (filters?.modifiedAfter) {
-    where.push('s.mtime_ms >= ?');
-    params.push(parseDate(filters.modifiedAfter, 'modifiedAfter'));
-  }
-  if (filters?.modifiedBefore) {
-    where.push('s.mtime_ms < ?');
-    params.push(parseDate(filters.modifiedBefore, 'modifiedBefore'));
-  }
-  return { where: where.length > 0 ? where.join(' AND ') : '1', params };
-}
-
-function parseDate(value: string, field: string): number {
-  const ms = filterDateMs(value);
-  if (ms === null) throw new Error(`filters.${field}: not a date: ${JSON.stringify(value)}`);
-  return ms;
-}
-
-export function hasFilters(filters: SearchFilters | undefined): boolean {
-  return filterSql(filters).params.length > 0;
-}
+export { filterSql, hasFilters, type FilterSql } from '../store/filter-sql.ts';
 
 /** The statement that loads hit rows for a JSON array of chunk ids; prepare it once where searches repeat. */
 export const loadHitsStatement = (db: Database): Statement => db.prepare(`SELECT ${HIT_COLUMNS} FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`);

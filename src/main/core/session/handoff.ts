@@ -250,8 +250,9 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
   } else if (db) {
     // No transcript: the store's rehydration bundle is the context (a preview: it does not count as access). It is
     // already a selection of whole memories, so only the budget bounds it; the reduction is reported, not forced.
-    const full = rehydrate(db, { touch: false, maxTokens: 1_000_000, now: () => now });
-    const fit = rehydrate(db, { touch: false, maxTokens: contextBudget, now: () => now });
+    const summary = getExecutiveSummary(db);
+    const full = rehydrate(db, { summary, touch: false, maxTokens: 1_000_000, now: () => now });
+    const fit = rehydrate(db, { summary, touch: false, maxTokens: contextBudget, now: () => now });
     gated.compacted_context = gateStrings(fit.text, redactor, counter);
     gated.compaction = {
       tokens_before: full.tokens,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rehydrate, searchMemories } from '../memory/index.ts';
+import { getExecutiveSummary } from '../hierarchy/index.ts';
 import { assemble, createStoreSources, renderPacket } from '../packet/index.ts';
 import { openStore } from '../store/index.ts';
 import { tempDirs } from '../testing/tmp.ts';
@@ -52,7 +53,7 @@ describe('session end (#17 item 2)', () => {
     expect(history).toContain('impl-1: Done: rotated the JWT signing key — 1 done, 1 decision, 1 bug, 1 TODO');
     expect(history).toContain('impl-2: task: The login e2e test started failing');
     expect(history).toContain('index: 1 ingest run (5 added, 0 updated, 0 removed), the last on 2026-01-30');
-    const b = rehydrate(db, { touch: false, now: () => new Date('2026-02-03T20:00:00Z') });
+    const b = rehydrate(db, { summary: getExecutiveSummary(db), touch: false, now: () => new Date('2026-02-03T20:00:00Z') });
     expect(b.session_continuity).toEqual({ last_session_end: '2026-02-01T18:00:00.000Z', minutes_since_last_session: 3000, time_since_last_session: '2 days 2 hours', sessions_in_project: 2 });
     expect(b.text).toContain('## Session Continuity');
     expect(searchMemories(db, { types: ['issue'] }).map((h) => h.memory.title).sort()).toEqual([

@@ -6,7 +6,7 @@
 // recall@10 ≥ 0.98 against exact KNN.
 import type { Database, Statement } from 'better-sqlite3';
 import type { SearchFilters } from '../../../shared/types.ts';
-import { filterSql, hasFilters } from '../search/hits.ts';
+import { filterSql, hasFilters } from '../store/filter-sql.ts';
 import { countVectors, getSpace, spaceTables, type SpaceTables, type VectorSpace } from './spaces.ts';
 
 export interface ScoredChunk {
