@@ -26,6 +26,7 @@ import { probeModel } from '../src/main/core/embed/probe.ts';
 import { backfillVectors } from '../src/main/core/vectors/index.ts';
 import { defaultModelDirs } from '../src/main/paths.ts';
 import { cachedEmbedder, embedCachePath } from './lib/embed-cache.ts';
+import { evidenceSpans, spansOf } from './lib/packet-spans.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { createTokenCounter } from '../src/main/core/tokens/index.ts';
 
@@ -100,9 +101,7 @@ for (const dir of positionals) {
     // A compressed item (003's compress before drop) does not show the lines its label names: an excerpt counts the
     // lines it shows (`shown`), a pointer or key sentences count as the file cited, with no lines shown.
     const evidence = packet.included.filter((i) => i.kind === 'evidence');
-    const packetSpans = evidence.flatMap((i) =>
-      i.shown ? spansOf(`${i.source.replace(/:[\d,-]+$/, '')}:${i.shown}`, rel) : i.compressed ? spansOf(i.source, rel).slice(0, 1).map((sp) => ({ ...sp, start: -1, end: -1 })) : spansOf(i.source, rel),
-    );
+    const packetSpans = evidenceSpans(evidence, rel);
     compressed += evidence.filter((i) => i.compressed).length;
     excerpts += evidence.filter((i) => i.shown).length;
     const searchHits = await retriever.search({ text: task.query, k: 10 });
@@ -183,19 +182,6 @@ if (table.length > 1) {
   console.log('| repository (tasks) | file hit | hunk hit | hunk recall | noise share | tokens | over budget | subject names a hunk | hunk hit there |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const t of table) console.log(t);
-}
-
-/** `path#anchor:1-20` or `path#anchor:1-20,40-52` → spans, paths relative to the extracted tree. */
-function spansOf(source: string, rel: (p: string) => string): ShownSpan[] {
-  const m = /:((?:\d+-\d+)(?:,\d+-\d+)*)$/.exec(source);
-  const noLines = m ? source.slice(0, m.index) : source;
-  const hash = noLines.lastIndexOf('#');
-  const file = rel(hash >= 0 ? noLines.slice(0, hash) : noLines);
-  if (!m) return [{ file, start: 1, end: Number.MAX_SAFE_INTEGER }];
-  return m[1]!.split(',').map((r) => {
-    const [a, b] = r.split('-').map(Number);
-    return { file, start: a!, end: b! };
-  });
 }
 
 function git(repo: string, args: string[]): string {
