@@ -79,6 +79,11 @@ export interface PacketRequest {
   conversation?: ConversationTurnInput[];
   /** layered-v1: the last N turns are kept verbatim, older ones become a summary (003's aging policy). */
   keepTurns?: number;
+  /**
+   * layered-v1: how many of the latest turns the caller sends beside the pack as prior messages (ADK's contents
+   * tail, see docs/adk.md); the CONVERSATION layer says where they are instead of repeating them.
+   */
+  turnsElsewhere?: number;
   /** Who asked (recorded in the injection log). */
   sessionId?: string;
   /**
@@ -330,6 +335,8 @@ export interface PacketInputs {
   conversation: ConversationTurn[];
   /** layered-v1 only; absent in packets built before it existed. */
   keep_turns?: number;
+  /** layered-v1: turns sent beside the pack as prior messages (absent when none). */
+  turns_elsewhere?: number;
 }
 
 /** One of 001's ContextPackV2 fields: where it came from, its items (each with provenance), or why it is empty. */

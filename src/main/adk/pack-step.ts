@@ -227,6 +227,8 @@ export async function packStep(req: RequestLike, ctx: StepContext, project: Proj
     ...(options.profile ? { profile: options.profile } : {}),
     ...(packTools.length > 0 ? { tools: packTools } : {}),
     ...(conversation.length > 0 ? { conversation, keepTurns: 0 } : {}),
+    // The kept turns are the messages before the pack: the CONVERSATION layer points at them, never repeats them.
+    ...(keep > 0 ? { turnsElsewhere: keep } : {}),
     sessionId: `adk:${ctx.appName}/${ctx.sessionId}`.slice(0, 200),
     format: 'md',
   });

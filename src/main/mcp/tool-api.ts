@@ -55,6 +55,7 @@ export const TOOL_API: Record<ToolName, ToolApi> = {
       tools: { withheld: 'an agent knows its own tools; the tool manifest is for packets built for another model' },
       conversation: { withheld: 'an agent has its conversation in context already' },
       keepTurns: { withheld: 'goes with conversation' },
+      turnsElsewhere: { withheld: 'goes with conversation' },
     },
   },
   get_packet: {

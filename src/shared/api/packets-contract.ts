@@ -31,6 +31,7 @@ export const packetsInputs = {
       tools: z.array(packetToolSchema).max(200).optional(),
       conversation: z.array(conversationTurnSchema).max(2000).optional(),
       keepTurns: z.number().int().min(0).max(1000).optional(),
+      turnsElsewhere: z.number().int().min(0).max(1000).optional().describe('layered-v1: turns sent beside the pack as prior messages (an agent framework\'s history); named in CONVERSATION, not repeated.'),
     })
     .strict(),
   'packets.list': z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),

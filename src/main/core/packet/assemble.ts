@@ -171,7 +171,8 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
     const system = gate.pass(systemText, 'resources/protocol/layered-v1-system.md', 'SYSTEM').text;
     inputs.conversation = r.conversation.map((t, i) => ({ ...t, text: gate.pass(t.text, `request.conversation[${i}]`, 'CONVERSATION').text }));
     if (r.conversation.length > 0) inputs.keep_turns = r.keepTurns;
-    const items = buildLayeredItems(g, gate, { system, task, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation, keepTurns: r.keepTurns });
+    if (r.turnsElsewhere > 0) inputs.turns_elsewhere = r.turnsElsewhere;
+    const items = buildLayeredItems(g, gate, { system, task, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation, keepTurns: r.keepTurns, turnsElsewhere: r.turnsElsewhere });
     const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter, compress: createCompressor(gate, query), acceptance: successCriteria(task) });
     sections = l.layers.map((x) => ({
       name: x.name,
@@ -322,6 +323,7 @@ function recordedRequest(request: PacketRequest, p: CanonicalPacket, sessionId: 
     // ao-v1 neither reads nor gates the conversation, so it is not kept.
     conversation: request.conversation === undefined || p.template !== 'layered-v1' ? undefined : i.conversation,
     keepTurns: request.keepTurns === undefined || p.template !== 'layered-v1' ? undefined : request.keepTurns,
+    turnsElsewhere: p.inputs.turns_elsewhere,
     sessionId: sessionId ?? undefined,
     // The gated text above no longer trips the gate where it was redacted; these events stand in for those hits.
     recordedRedactions: (() => {

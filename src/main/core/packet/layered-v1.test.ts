@@ -93,4 +93,18 @@ describe('layered-v1', () => {
     expect(p.included.filter((i) => ['EVIDENCE', 'MEMORY'].includes(i.section))).toEqual([]);
     expect(layer(p, 'EVIDENCE').text).toMatch(/All \d+ items were evicted to fit the budget/);
   });
+
+  it('names the turns sent beside the pack (turnsElsewhere) instead of calling the first pack turn one, and records them', async () => {
+    const f = await fixture();
+    const p = await buildPacket({ query: 'token signing', template: 'layered-v1', maxTokens: 10_000, conversation: turns(3), keepTurns: 0, turnsElsewhere: 4 }, { sources: f.sources });
+    const conv = layer(p, 'CONVERSATION').text;
+    expect(conv).toMatch(/Earlier conversation \(3 turns, summarized\)/);
+    expect(conv.trimEnd()).toMatch(/- The latest 4 turns are the messages before this pack, verbatim; not repeated here\.$/);
+    expect(conv).not.toMatch(/first turn/);
+    expect(p.inputs.turns_elsewhere).toBe(4);
+    const alone = await buildPacket({ query: 'token signing', template: 'layered-v1', maxTokens: 10_000, turnsElsewhere: 1 }, { sources: f.sources });
+    expect(layer(alone, 'CONVERSATION').text).toBe('## CONVERSATION\n- The latest turn is the message before this pack, verbatim; not repeated here.');
+    const none = await buildPacket({ query: 'token signing', template: 'layered-v1', maxTokens: 10_000 }, { sources: f.sources });
+    expect(none.inputs).not.toHaveProperty('turns_elsewhere');
+  });
 });

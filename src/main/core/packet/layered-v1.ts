@@ -30,6 +30,8 @@ export interface LayeredInputs {
   conversation: ConversationTurn[];
   /** Turns kept verbatim; older ones are summarized. */
   keepTurns: number;
+  /** The latest turns the caller sends beside the pack (prior messages): named, never repeated. */
+  turnsElsewhere?: number;
 }
 
 /**
@@ -104,6 +106,11 @@ export function buildLayeredItems(g: Gathered, gate: Gate, input: LayeredInputs)
     const body = t.text.trimEnd().split('\n').map((l) => (l.trim() === '' ? '' : `  ${l}`)).join('\n');
     items.push({ id: `turn:${i + 1}`, kind: 'turn', section: 'CONVERSATION', group: 'CONVERSATION', source: `request.conversation[${i}]`, score: null, ts: t.ts ?? null, text: `- ${t.role}${t.ts ? ` (${t.ts})` : ''}:\n${body}`, redactedLines: 0 });
   });
+  // Last in the layer, so the drop order (oldest first) takes it last: without it the layer would say "first turn".
+  const elsewhere = input.turnsElsewhere ?? 0;
+  if (elsewhere > 0) {
+    items.push({ id: 'conversation:elsewhere', kind: 'summary', section: 'CONVERSATION', group: 'CONVERSATION', source: 'request.turnsElsewhere', score: null, ts: null, text: `- The latest ${elsewhere === 1 ? 'turn is the message' : `${elsewhere} turns are the messages`} before this pack, verbatim; not repeated here.`, redactedLines: 0 });
+  }
   // Memory is ordered best first so a reader (and the drop order) sees rank directly.
   const mem = items.filter((i) => i.section === 'MEMORY').sort((a, b) => (b.score ?? 0) - (a.score ?? 0) || byCodeUnit(a.id, b.id));
   return [...items.filter((i) => i.section !== 'MEMORY'), ...mem];

@@ -68,6 +68,7 @@ export interface ResolvedRequest {
   tools: PacketTool[];
   conversation: ConversationTurn[];
   keepTurns: number;
+  turnsElsewhere: number;
   sessionId: string | null;
 }
 
@@ -146,6 +147,8 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
   });
   const keepTurns = r.keepTurns ?? DEFAULT_KEEP_TURNS;
   if (!Number.isInteger(keepTurns) || keepTurns < 0 || keepTurns > 1000) throw new PacketRequestError('keepTurns', `must be an integer in [0, 1000], got ${JSON.stringify(keepTurns)}`);
+  const turnsElsewhere = r.turnsElsewhere ?? 0;
+  if (!Number.isInteger(turnsElsewhere) || turnsElsewhere < 0 || turnsElsewhere > 1000) throw new PacketRequestError('turnsElsewhere', `must be an integer in [0, 1000], got ${JSON.stringify(turnsElsewhere)}`);
   const filters = resolveFilters(r.filters);
   if (r.useDefaultExcludes !== undefined && typeof r.useDefaultExcludes !== 'boolean') throw new PacketRequestError('useDefaultExcludes', 'must be true or false');
   if (r.sessionId !== undefined && r.sessionId !== null && typeof r.sessionId !== 'string') throw new PacketRequestError('sessionId', 'must be a string');
@@ -163,6 +166,7 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
     tools,
     conversation,
     keepTurns,
+    turnsElsewhere,
     sessionId: r.sessionId ?? null,
   };
 }
