@@ -1,11 +1,12 @@
-import { existsSync, lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { getSourceRef, ingestPaths, ingestWithin, isInside, markForReindex, removeSource, rescan, rootContaining } from '../core/ingest/index.ts';
+import { getSourceRef, ingestPaths, ingestWithin, markForReindex, removeSource, rescan, rootContaining } from '../core/ingest/index.ts';
 import type { IngestFileIssue, IngestProgress, IngestReport } from '../../shared/types.ts';
 import type { ImportReport, RemovedSource } from '../../shared/api/index.ts';
 import { UPLOAD_FILE_MAX_BYTES } from '../../shared/limits.ts';
 import { makeDir } from '../core/store/make-dir.ts';
+import { isContained, realLocation } from '../core/store/containment.ts';
 import { ApiFailure } from './failure.ts';
 
 export interface LibraryDeps {
@@ -76,10 +77,14 @@ export function createLibrary(deps: LibraryDeps) {
     return run;
   }
 
+  // Serve mode: no link, followed or not, leads a walk out of the folders named at start (a root filed earlier by the
+  // CLI may be wider than they are, and followSymlinks only widens a root, never these).
+  const bounds = () => (deps.ingestRoots ? { allowedRoots: [...deps.ingestRoots, deps.importsDir].map((r) => realLocation(r)) } : {});
+
   return {
     ingest(paths: string[], read: ReadOptions = {}): Promise<IngestReport> {
       if (deps.ingestRoots) checkUnderRoots(paths, deps.ingestRoots, deps.importsDir);
-      return enqueue((onProgress, signal) => ingestPaths(deps.db, paths, { ...readOptions(read), onProgress, signal }));
+      return enqueue((onProgress, signal) => ingestPaths(deps.db, paths, { ...readOptions(read), ...bounds(), onProgress, signal }));
     },
     /** Runs other index work (watcher batches) in the same queue, without a job id or progress events. */
     exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -91,7 +96,7 @@ export function createLibrary(deps: LibraryDeps) {
     rescan(read: ReadOptions = {}): Promise<IngestReport> {
       // Restricted, a rescan re-reads only what lies under the allowed roots (sources indexed by the CLI elsewhere stay as they are).
       const rootFilter = allowedRoots(deps.ingestRoots, deps.importsDir);
-      return enqueue((onProgress, signal) => rescan(deps.db, { ...readOptions(read), onProgress, signal, rootFilter }));
+      return enqueue((onProgress, signal) => rescan(deps.db, { ...readOptions(read), ...bounds(), onProgress, signal, rootFilter }));
     },
     /**
      * Writes uploaded files under the imports folder and ingests them there. A dropped folder replaces the previous
@@ -156,7 +161,7 @@ export function createLibrary(deps: LibraryDeps) {
         }
         const root = rootContaining(deps.db, ref.path);
         markForReindex(deps.db, id);
-        return root ? ingestWithin(deps.db, root.id, [ref.path], { onProgress, signal }) : ingestPaths(deps.db, [ref.path], { onProgress, signal });
+        return root ? ingestWithin(deps.db, root.id, [ref.path], { ...bounds(), onProgress, signal }) : ingestPaths(deps.db, [ref.path], { ...bounds(), onProgress, signal });
       });
     },
     /** Stops the running job after its current file, refuses queued and new ones, and resolves once none runs. */
@@ -225,28 +230,8 @@ export function swapStaged(staging: string, importsDir: string): void {
   }
 }
 
-/**
- * A path's real location, so a link cannot lead out of a root: a path that does not exist yet (a folder an export
- * will create) is its nearest existing ancestor's real location with the rest appended.
- */
-export function realOrResolved(p: string): string {
-  const abs = resolve(p);
-  const rest: string[] = [];
-  for (let at = abs; ; ) {
-    try {
-      return join(realpathSync(at), ...rest.reverse());
-    } catch {
-      const up = dirname(at);
-      if (up === at) return abs;
-      rest.push(at.slice(up.length).replace(/^[\\/]+/, ''));
-      at = up;
-    }
-  }
-}
-
 function checkUnderRoots(paths: string[], named: readonly string[], importsDir: string): void {
-  const roots = [...named, importsDir].map(realOrResolved);
-  const outside = paths.filter((p) => !roots.some((r) => isInside(realOrResolved(p), r)));
+  const outside = paths.filter((p) => !isContained(p, [...named, importsDir]));
   if (outside.length === 0) return;
   if (named.length === 0) {
     throw new ApiFailure('forbidden', 'library.ingest: serve mode reads paths only under the folders named when it started, and none was named. ' +
@@ -310,6 +295,6 @@ function dropAbandoned(stagingRoot: string, maxAgeMs = 60 * 60 * 1000): void {
 /** Serve mode with `--root`: which indexed roots the app may re-read (rescan, the watcher); undefined: all of them. */
 export function allowedRoots(ingestRoots: readonly string[] | undefined, importsDir: string): ((root: string) => boolean) | undefined {
   if (!ingestRoots) return undefined;
-  const allowed = [...ingestRoots, importsDir].map(realOrResolved);
-  return (root: string) => allowed.some((a) => isInside(realOrResolved(root), a));
+  const allowed = [...ingestRoots, importsDir];
+  return (path: string) => isContained(path, allowed);
 }

@@ -9,10 +9,16 @@ import { ROOTS_IN_USE_SQL } from '../core/search/hits.ts';
 import type { IngestReport, RootRecord } from '../../shared/types.ts';
 import type { RefreshReport } from '../../shared/api/contract.ts';
 import { ApiFailure } from './failure.ts';
-import { realOrResolved as real } from './library.ts';
+import { isContained } from '../core/store/containment.ts';
 
 
 const inside = (path: string, root: RootRecord): boolean => (root.kind === 'file' ? path === root.path : isUnder(path, root.path));
+
+/**
+ * Inside the root as spelled and where it really leads: every link on the way resolved, so `docs/link/private.md`
+ * with `docs/link -> ../../outside` is outside. A file root is the file the user named (its own link is theirs).
+ */
+const contained = (path: string, root: RootRecord): boolean => inside(path, root) && (root.kind === 'file' || isContained(path, [root.path]));
 
 /** Whether the index holds a source at or under `path` (a deleted file is refreshed by removing it). */
 function indexedUnder(db: Database, path: string): boolean {
@@ -33,7 +39,7 @@ export function resolveUnderRoots(db: Database, paths: readonly string[]): { roo
     const field = `paths.${i}`;
     if (isAbsolute(given)) {
       const p = resolve(given);
-      if (roots.some((r) => inside(p, r) && inside(real(p), { ...r, path: real(r.path) }))) absolute.push(p);
+      if (roots.some((r) => contained(p, r))) absolute.push(p);
       else issues.push({ field, message: `${given} is outside the project's roots` });
       return;
     }
@@ -48,8 +54,10 @@ export function resolveUnderRoots(db: Database, paths: readonly string[]): { roo
       return [join(r.path, rel), ...(named ? [named] : [])];
     });
     const found = [...new Set(candidates)].filter((c) => existsSync(c) || indexedUnder(db, c));
-    if (found.length === 0) issues.push({ field, message: `${given} is under none of the project's roots (${roots.map((r) => r.name).join(', ')})` });
-    absolute.push(...found);
+    const kept = found.filter((c) => roots.some((r) => contained(c, r)));
+    if (found.length > 0 && kept.length === 0) issues.push({ field, message: `${given} leads outside the project's roots through a symbolic link` });
+    else if (found.length === 0) issues.push({ field, message: `${given} is under none of the project's roots (${roots.map((r) => r.name).join(', ')})` });
+    absolute.push(...kept);
   });
   if (issues.length > 0) {
     const forbidden = issues.some((x) => /outside/.test(x.message));

@@ -249,3 +249,28 @@ describe('containment at ingest: hard links and special files', () => {
   });
 });
 
+
+describe('a path named below a known root is judged where it leads (CLI, reindex, the watcher\'s batches)', () => {
+  it('docs/link/private.md with docs/link -> ../../outside, and docs/rootlink/etc/hostname, are skipped, not read', async () => {
+    const base = tmp.make();
+    const root = join(base, 'repo');
+    writeTree(base, { 'repo/docs/a.md': '# A\n\ninside-a-marker\n', 'outside/private.md': 'outside-private-marker\n' });
+    const store = openStore(join(tmp.make(), 'c.db'), { loadVec: false });
+    await ingestPaths(store.db, [root]);
+    symlinkSync('../../outside', join(root, 'docs', 'link'));
+    symlinkSync('/', join(root, 'docs', 'rootlink'));
+    const r = await ingestPaths(store.db, [join(root, 'docs/link/private.md'), join(root, 'docs/rootlink/etc/hostname')]);
+    expect(r.added).toEqual([]);
+    expect(r.skipped.map((s) => [relative(root, s.path), s.reason])).toEqual([
+      ['docs/link/private.md', SYMLINK_OUTSIDE_ROOT],
+      ['docs/rootlink/etc/hostname', SYMLINK_OUTSIDE_ROOT],
+    ]);
+    expect(indexedText(store)).not.toContain('outside-private-marker');
+    // --follow-symlinks reads what the user asked for; a serve-mode bound holds even then.
+    const bounded = await ingestPaths(store.db, [join(root, 'docs/link/private.md')], { followSymlinks: true, allowedRoots: [root] });
+    expect(bounded.skipped.map((s) => s.reason)).toEqual([SYMLINK_OUTSIDE_ROOT]);
+    const followed = await ingestPaths(store.db, [join(root, 'docs/link/private.md')], { followSymlinks: true });
+    expect(followed.added).toHaveLength(1);
+    store.close();
+  });
+});

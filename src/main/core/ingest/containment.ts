@@ -1,7 +1,8 @@
 // What ingest may read under a root: links that stay inside it, and no file that is a credential by its name.
 // One module, so the folder walk, a directly named file and the watcher decide the same way.
 import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { isInside, realLocation } from '../store/containment.ts';
 import ignore from 'ignore';
 
 export const PROJECT_IGNORE_FILE = '.contextpackignore';
@@ -10,6 +11,8 @@ export const SYMLINK_OUTSIDE_ROOT = 'symlink outside root';
 export interface ContainmentOptions {
   /** Follow symlinks whose target lies outside the ingested root (`contextpack ingest --follow-symlinks`). */
   followSymlinks?: boolean;
+  /** Real folders that bound every link even when followSymlinks is on (serve mode's `--root DIR`). */
+  allowedRoots?: readonly string[];
 }
 
 /** Folders whose `credentials*` files are cloud or registry logins. */
@@ -42,11 +45,8 @@ export function sensitiveReason(path: string): string | null {
   return null;
 }
 
-/** True when `path` is `root` or lies below it (both already real, absolute paths). */
-export function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));
-}
+// Whether a path leads out of a folder is decided in one place for every door (store/containment.ts).
+export { isInside, realLocation } from '../store/containment.ts';
 
 /**
  * For a path that is a symlink: `symlink outside root` when its real target leaves `realRoot` (the root's realpath)
@@ -54,6 +54,7 @@ export function isInside(path: string, root: string): boolean {
  * the caller, which has to stat the target anyway.
  */
 export function symlinkReason(realTarget: string, realRoot: string, options: ContainmentOptions = {}): string | null {
+  if (options.allowedRoots && !options.allowedRoots.some((r) => isInside(realTarget, r))) return SYMLINK_OUTSIDE_ROOT;
   if (options.followSymlinks) return null;
   return isInside(realTarget, realRoot) ? null : SYMLINK_OUTSIDE_ROOT;
 }
@@ -96,9 +97,9 @@ export function containmentReason(path: string, root: string, options: Containme
   let real: string;
   try {
     realRoot = realpathSync(root);
-    real = realpathSync(path);
+    real = realLocation(path);
   } catch {
-    return null; // gone or a broken link: the walk reports those with their own reasons
+    return null; // a link loop: the walk reports it with its own reason
   }
   let isLink = false;
   try {

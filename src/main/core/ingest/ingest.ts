@@ -8,6 +8,7 @@ import { docFieldsText } from './doc-fields.ts';
 import { classifyPath } from './file-types.ts';
 import { FileError, readers, type ParsedDocument } from './readers.ts';
 import { walk, type WalkedFile } from './walk.ts';
+import { SYMLINK_OUTSIDE_ROOT } from './containment.ts';
 import { ensureRoot, getRoot, isUnder, listRoots, relativeTo, rootContaining, setRootStatus } from './roots.ts';
 import { createWordPieceCounter, type WordPieceCounter } from './wordpiece.ts';
 
@@ -21,6 +22,11 @@ export interface IngestOptions {
   signal?: AbortSignal;
   /** Follow symlinks whose target lies outside the ingested root (skipped with `symlink outside root` otherwise). */
   followSymlinks?: boolean;
+  /**
+   * Serve mode (`--root DIR`): real folders no link may lead out of, whatever root the files are filed under (a
+   * root may be wider than the folder serve was allowed to read).
+   */
+  allowedRoots?: readonly string[];
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -117,12 +123,14 @@ async function runIngest(
       continue;
     }
     if (whole) setRootStatus(db, root.id, 'online');
-    const walkOptions = { followSymlinks: options.followSymlinks };
+    const walkOptions = { followSymlinks: options.followSymlinks, allowedRoots: options.allowedRoots };
     const walked = whole ? walk([root.path], walkOptions) : walk(paths, { ...walkOptions, within: root.path });
     for (const missing of walked.missing ?? []) removeUnder(missing);
     // Skipped on purpose (a link out of the root, a credential file): recorded like a binary, and anything indexed
     // from that path before (by an older build) leaves the index in the same step.
     for (const issue of walked.skipped) {
+      // A folder that became a link out of the root: what was indexed below it can no longer be reached inside.
+      if (issue.reason === SYMLINK_OUTSIDE_ROOT) removeUnder(issue.path, new Set([issue.path]));
       report.skipped.push({ path: issue.path, reason: issue.reason });
       skippedPaths.add(issue.path);
       db.transaction(() => upsertIssue(stmts, issue.path, owner(issue.path, root), 'skipped', issue.reason, now))();

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { hardLinkReason, isInside, PROJECT_IGNORE_FILE, reincluded, sensitiveReason, specialFileReason, SYMLINK_OUTSIDE_ROOT, type ContainmentOptions } from './containment.ts';
+import { hardLinkReason, isInside, realLocation, symlinkReason, PROJECT_IGNORE_FILE, reincluded, sensitiveReason, specialFileReason, SYMLINK_OUTSIDE_ROOT, type ContainmentOptions } from './containment.ts';
 
 export { PROJECT_IGNORE_FILE };
 /** Never project content, and expensive to walk; a project ignore file can still re-include them with `!`. */
@@ -93,6 +93,19 @@ function isIgnored(path: string, isDir: boolean, matchers: Matcher[]): boolean {
 }
 
 /**
+ * Whether the folders on the way to `path`, resolved through every link, stay below `realRoot` (unless links may be
+ * followed) and the path itself inside the serve-mode bounds. A loop lies inside nothing.
+ */
+function insideReal(path: string, realRoot: string, options: ContainmentOptions): boolean {
+  try {
+    if (options.allowedRoots && !options.allowedRoots.some((r) => isInside(realLocation(path), r))) return false;
+    return symlinkReason(realLocation(dirname(path)), realRoot, { followSymlinks: options.followSymlinks }) === null;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Walks files and folders. Below a folder root, a symlink is followed only when its real target stays inside the
  * root (unless `followSymlinks`), and files named like credentials are skipped unless `.contextpackignore`
  * re-includes them; see containment.ts.
@@ -141,7 +154,7 @@ export function walk(roots: string[], options: WalkOptions = {}): WalkResult {
         return;
       }
       // A link out of the folder the user gave (to ~/.pgpass, /etc, a home folder) is not part of the project.
-      if (!options.followSymlinks && !isInside(real, realRoots.get(root)!)) {
+      if (symlinkReason(real, realRoots.get(root)!, options)) {
         if (!isIgnored(path, st.isDirectory(), matchers)) skipped.push({ path, root, reason: SYMLINK_OUTSIDE_ROOT });
         return;
       }
@@ -238,6 +251,13 @@ export function walk(roots: string[], options: WalkOptions = {}): WalkResult {
         }
       }
       if (ignored) continue;
+      // A link on the way down (`docs/link/private.md` with `docs/link -> ../../outside`) is judged like one the
+      // walk meets: the path's folder, resolved link by link, must stay inside the root. The last component is
+      // visit()'s to judge, with the same rule.
+      if (!insideReal(path, realRoot, options)) {
+        if (!isIgnored(path, st.isDirectory(), matchers)) skipped.push({ path, root, reason: SYMLINK_OUTSIDE_ROOT });
+        continue;
+      }
       if (st.isDirectory()) walkedFolders.push(path);
       visit(path, root, matchers, ancestors);
     }

@@ -1,9 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import { lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DecisionImportResult, DecisionRecord } from '../../../shared/memory.ts';
 import { gateDeep, type Redactor } from '../redact/index.ts';
 import { makeDir } from '../store/make-dir.ts';
+import { readRegularFile, realLocation, replaceFileInside } from '../store/containment.ts';
 import { createDecision, supersedeDecision, validateDecision, type NormalizedDecision } from './decisions.ts';
 import { DecisionFileError, isDecisionMarkdown, parseDecisionMarkdown, renderDecisionMarkdown, type ParsedDecisionFile } from './decision-markdown.ts';
 import { findRow, MEMORY_COLUMNS, replaceFields, requireRow, rowToRecord, type MemoryDeps, type MemoryRow } from './records.ts';
@@ -40,20 +41,17 @@ export function exportDecisions(db: Database, dir: string, options: { ids?: stri
       ).map((r) => rowToRecord<'decision'>(r));
   makeDir(dir, 0o777);
   const result: ExportResult = { dir: resolve(dir), written: [], unchanged: [], secrets: [] };
+  // The files land in the folder's real location, and a `DEC-….md` that is a link is replaced, never written through:
+  // its target may lie anywhere (outside `serve --root`, another repository's file).
+  const folder = realLocation(dir);
   for (const d of decisions) {
     const file = join(result.dir, decisionFileName(d));
     const gated = gateDecision(d, options.redactor);
     if (gated.redacted > 0) result.secrets.push({ decision_id: d.decision_id ?? d.memory_id, file, fields: gated.redacted, masked: !options.includeSecrets });
     const text = renderDecisionMarkdown(options.includeSecrets ? d : gated.record);
-    let current: string | null = null;
-    try {
-      current = readFileSync(file, 'utf8');
-    } catch {
-      current = null;
-    }
-    if (current === text) result.unchanged.push(file);
+    if (readRegularFile(file)?.toString('utf8') === text) result.unchanged.push(file);
     else {
-      writeFileSync(file, text);
+      replaceFileInside(join(folder, decisionFileName(d)), text, { roots: [folder] });
       result.written.push(file);
     }
   }
@@ -175,7 +173,9 @@ export function importDecisions(db: Database, targets: string | string[], deps: 
     });
   }).immediate();
 
-  for (const { plan, id } of allocated) writeFileSync(plan.file, withDecisionId(plan.text, plan.parsed, id));
+  // The id goes into the file that was read: a file named through a link is written where the link led (the door
+  // judged that location), by a new file renamed over it, so nothing else is followed on the way.
+  for (const { plan, id } of allocated) replaceFileInside(realLocation(plan.file), withDecisionId(plan.text, plan.parsed, id));
   return report;
 }
 
