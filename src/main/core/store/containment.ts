@@ -5,8 +5,8 @@
 // exist yet (its missing tail is taken as spelled, after its existing part's links). Writes go through
 // replaceFileInside, which never follows a link at the final component.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { basename, dirname, isAbsolute, join, parse, relative, sep } from 'node:path';
 
 /** Links followed on one path before it counts as a loop (Linux's own limit). */
 const MAX_LINKS = 40;
@@ -100,7 +100,7 @@ export function isContained(path: string, roots: readonly string[]): boolean {
  * Returns the path written (the real folder joined with the name).
  */
 export function replaceFileInside(path: string, data: string | Uint8Array, options: { roots?: readonly string[]; mode?: number } = {}): string {
-  const folder = realLocation(dirname(resolve(path)));
+  const folder = realLocation(dirname(path));
   const target = join(folder, basename(path));
   // The name itself is judged as spelled: a link there is replaced, not followed, so only its folder's links count.
   if (options.roots && !options.roots.some((r) => {
