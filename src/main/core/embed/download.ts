@@ -19,6 +19,12 @@ import { MODEL_SPECS, ONNX_FILE_BY_DTYPE, type ModelDtype } from './models.ts';
 export const DEFAULT_HUB = 'https://huggingface.co';
 export const MODEL_BASE_URL_ENV = 'CONTEXTPACK_MODEL_BASE_URL';
 const CONNECT_TIMEOUT_MS = 30_000;
+/**
+ * The read timeout, as a rate (curl's --speed-limit / --speed-time): a body that brings fewer than `minBytes` in any
+ * `windowMs` is cut, whether it sends nothing or trickles a byte every few seconds (an idle timeout alone never fires
+ * on a trickle). What came stays as the part file and resumes with Range next time.
+ */
+export const READ_STALL = { windowMs: 30_000, minBytes: 30 * 1024 };
 
 type Expected = { bytes: number; sha256: string };
 
@@ -56,6 +62,8 @@ export type DownloadOptions = {
   allowUnverified?: boolean;
   /** Per-file ceiling for files with neither a pinned nor an announced size (default: maxFileBytes(name)). */
   maxFileBytes?: number;
+  /** The read timeout (default READ_STALL). */
+  stall?: { windowMs: number; minBytes: number };
 };
 
 /** Loads the staged set and embeds two sentences; throws with the reason when it cannot. */
@@ -292,8 +300,10 @@ export async function downloadModel(options: DownloadOptions, deps: DownloadDeps
       out.on('error', () => {});
       report({ state: 'downloading', file: name, fileIndex, bytes, totalBytes });
       let lastReport = 0;
+      const stall = readWatchdog(connect, options.stall ?? READ_STALL);
       try {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          stall.saw(chunk.length);
           if (bytes + chunk.length > cap) {
             // Closed before removal (a stream still opening would create the file again afterwards), and ended, not
             // destroyed: writes still buffered finish first instead of failing against a closed file.
@@ -314,9 +324,12 @@ export async function downloadModel(options: DownloadOptions, deps: DownloadDeps
       } catch (err) {
         out.destroy();
         if (err instanceof OverCap) throw new Error(err.message);
+        if (stall.fired) throw new Error(`models: download of ${url} stalled after ${bytes} bytes (kept; it resumes next time): ${stall.fired}`);
         // The partial file stays (it is under the cap): the next run asks for the rest.
         if (signal?.aborted) throw new DownloadCancelled(modelId);
         throw new Error(`models: download of ${url} broke off after ${bytes} bytes (kept; it resumes next time): ${(err as Error).message}`);
+      } finally {
+        stall.stop();
       }
       report({ state: 'verifying', file: name, fileIndex, bytes, totalBytes });
       if (size !== undefined && size !== bytes && !pinned) {
@@ -393,4 +406,31 @@ function closeWhenFlushed(out: WriteStream): Promise<void> {
     out.once('close', () => resolve());
     out.end();
   });
+}
+
+/**
+ * Aborts `connect` (which ends the body stream) when a window passes with fewer than `minBytes` read; `fired` says why.
+ * Checked on a timer, not per chunk, so a server that sends nothing at all is cut too.
+ */
+function readWatchdog(connect: AbortController, limit: { windowMs: number; minBytes: number }) {
+  let inWindow = 0;
+  const state = { fired: null as string | null };
+  const timer = setInterval(() => {
+    if (inWindow < limit.minBytes) {
+      state.fired = `too slow: ${inWindow} bytes in ${limit.windowMs / 1000} s (a download must bring at least ${limit.minBytes} bytes every ${limit.windowMs / 1000} s)`;
+      clearInterval(timer);
+      connect.abort(new Error(state.fired));
+    }
+    inWindow = 0;
+  }, limit.windowMs);
+  timer.unref();
+  return {
+    saw(n: number) {
+      inWindow += n;
+    },
+    get fired() {
+      return state.fired;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
