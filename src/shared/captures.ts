@@ -32,4 +32,14 @@ export interface CapturedSession {
   ended: { at: string; agent: string; headline: string; findings: CapturedFinding[] } | null;
   /** The latest of its handoffs and its end. */
   last_at: string;
+  /** Captures of this session that a hook could not store yet (waiting in the spool) or could not store at all. */
+  pending?: PendingCapture[];
+}
+
+export interface PendingCapture {
+  event: string;
+  state: 'waiting' | 'failed';
+  captured_at: string;
+  /** Why it is not stored (the store was busy past the deadline, the transcript could not be read, …). */
+  error: string | null;
 }

@@ -11,6 +11,7 @@ import { openStore, type Store } from '../core/store/index.ts';
 import { currentProjectName, dataDirFor, defaultModelDirs, userDataDir } from '../paths.ts';
 import { CliError, openCliStore, printJson, type CommandContext } from './command.ts';
 import { flagName } from './api-flags.ts';
+import { drainSpoolAfter } from './drain-spool.ts';
 
 /**
  * What a command may use beside its calls: the API's events (progress), Ctrl-C for a running embedding run, and
@@ -106,6 +107,7 @@ export async function withApi<T>(
     return await work(call, { events: api.events, interrupt: api.interrupt, vec: store.vec });
   } finally {
     await api.close();
+    if (!storeless) await drainSpoolAfter(ctx.io, store);
     store.close();
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { explainStoreError, openStore, type Store } from '../core/store/index.ts';
 import { resolveDbPath } from '../paths.ts';
+import { drainSpoolAfter } from './drain-spool.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -9,7 +10,8 @@ export interface CliIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   env: NodeJS.ProcessEnv;
-  readStdin: () => Promise<string>;
+  /** All of stdin; with `maxBytes`, reading stops there (a caller that refuses more never buffers more). */
+  readStdin: (maxBytes?: number) => Promise<string>;
   /** Asks a yes/no question on the terminal; absent when there is no terminal (scripts, pipes, tests). */
   confirm?: (question: string) => Promise<boolean>;
 }
@@ -133,6 +135,7 @@ export async function withStore<T>(ctx: CommandContext, fn: (store: Store) => T 
   } catch (err) {
     throw explainStoreError(store, err);
   } finally {
+    await drainSpoolAfter(ctx.io, store);
     store.close();
   }
 }

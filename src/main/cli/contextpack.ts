@@ -4,9 +4,18 @@ const io = {
   stdout: (s: string) => void process.stdout.write(s),
   stderr: (s: string) => void process.stderr.write(s),
   env: process.env,
-  readStdin: async () => {
+  readStdin: async (maxBytes?: number) => {
     const parts: Buffer[] = [];
-    for await (const chunk of process.stdin) parts.push(chunk as Buffer);
+    let n = 0;
+    for await (const chunk of process.stdin) {
+      parts.push(chunk as Buffer);
+      n += (chunk as Buffer).length;
+      // Past the cap the rest is never read: the caller refuses what is over it (by its length), without buffering it.
+      if (maxBytes !== undefined && n >= maxBytes) {
+        process.stdin.destroy();
+        return Buffer.concat(parts).subarray(0, maxBytes).toString('utf8');
+      }
+    }
     return Buffer.concat(parts).toString('utf8');
   },
   confirm: process.stdin.isTTY

@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import type { StoreStats } from '../../shared/types.ts';
+import { spoolNotice } from './hooks/spool.ts';
 import type { Store } from './store/index.ts';
 import { semanticStatus } from './vectors/index.ts';
 
@@ -41,9 +42,12 @@ export function collectStats(db: Database, dbPath: string, notices: string[] = [
  */
 export async function storeNotices(store: Store, modelDirs: readonly string[]): Promise<string[]> {
   const semantic = await semanticStatus(store.db, modelDirs, store.vec.loaded);
-  if (store.vec.loaded) return semantic.notices;
+  // Hook captures that wait in the spool or failed (core/hooks/spool.ts): a user learns that a session was not saved.
+  const captures = store.path && store.path !== ':memory:' ? spoolNotice(store.path) : null;
+  const extra = captures ? [captures] : [];
+  if (store.vec.loaded) return [...semantic.notices, ...extra];
   // semanticStatus only knows that sqlite-vec is missing; the store knows why. One line carries both.
-  return [`semantic search off: ${store.vec.reason}`, ...semantic.notices.filter((n) => n !== semantic.reason)];
+  return [`semantic search off: ${store.vec.reason}`, ...semantic.notices.filter((n) => n !== semantic.reason), ...extra];
 }
 
 export async function storeStats(store: Store, modelDirs: readonly string[]): Promise<StoreStats> {

@@ -5,7 +5,8 @@ import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, st
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inflightPath, markInflight } from '../../core/hooks/index.ts';
+import { clearInflight, inflightPath, markInflight } from '../../core/hooks/index.ts';
+import { spooledCaptures } from '../../core/hooks/spool.ts';
 import { searchMemories } from '../../core/memory/index.ts';
 import { migrations, openStore, setMeta } from '../../core/store/index.ts';
 import { tempDirs, writeTree } from '../../core/testing/tmp.ts';
@@ -210,10 +211,12 @@ describe('contextpack hook never blocks the agent', () => {
     expect((await hook('PreCompact', { transcript_path: notTranscript })).code).toBe(0);
     expect(log().at(-1).message).toMatch(/not a recognized transcript/);
 
-    // A worker still recording this session: the next Stop does not start another.
+    // A worker still recording this session: the next Stop does not start another; it waits in the spool behind it.
     markInflight(inflightPath(db, 'Stop', SESSION), process.pid);
     expect((await hook('Stop', {}, undefined, [])).code).toBe(0);
-    expect(log().at(-1)).toMatchObject({ ok: true, event: 'Stop', message: 'skipped: a Stop worker for this session is still running' });
+    expect(log().at(-1)).toMatchObject({ ok: true, event: 'Stop', message: 'queued: a Stop worker for this session is still running; it stores this capture next' });
+    expect(spooledCaptures(db)).toEqual(expect.arrayContaining([expect.objectContaining({ event: 'Stop', state: 'waiting', session_id: SESSION })]));
+    clearInflight(inflightPath(db, 'Stop', SESSION));
 
     expect(counts(db)).toMatchObject({ handoffs: 0, sessions: 0 });
   });

@@ -13,7 +13,7 @@ export async function runCliCaptured(
     stdout: (s) => void (stdout += s),
     stderr: (s) => void (stderr += s),
     env: options.env ?? {},
-    readStdin: async () => options.stdin ?? '',
+    readStdin: async (maxBytes?: number) => (maxBytes === undefined ? (options.stdin ?? '') : Buffer.from(options.stdin ?? '').subarray(0, maxBytes).toString('utf8')),
     ...(options.confirm ? { confirm: options.confirm } : {}),
   });
   return { code, stdout, stderr, json: () => JSON.parse(stdout) };

@@ -5,6 +5,7 @@ import type { CapturedFinding, CapturedSession } from '../../../shared/captures.
 import type { SessionSummary } from '../../../shared/session.ts';
 import { capacityStatus, DEFAULT_WINDOW } from '../session/index.ts';
 import { recentHandoffs } from './inject.ts';
+import { spooledCaptures } from './spool.ts';
 
 export function listCaptures(db: Database, opts: { limit?: number; window?: number; scan?: number } = {}): CapturedSession[] {
   const window = opts.window ?? DEFAULT_WINDOW;
@@ -44,6 +45,15 @@ export function listCaptures(db: Database, opts: { limit?: number; window?: numb
     s.ended = { at: r.ended_at, agent: r.agent_id, headline: r.headline, findings };
     s.transcript ??= r.source;
     if (r.ended_at > s.last_at) s.last_at = r.ended_at;
+  }
+  // Captures the hooks could not store yet (or at all), from the spool beside the store: a user sees the session was
+  // not saved, and why.
+  if (db.name && db.name !== ':memory:') {
+    for (const c of spooledCaptures(db.name)) {
+      const s = session(c.session_id ?? '(no session id)');
+      (s.pending ??= []).push({ event: c.event, state: c.state, captured_at: c.captured_at, error: c.last_error });
+      if (c.captured_at > s.last_at) s.last_at = c.captured_at;
+    }
   }
   return [...byId.values()].sort((a, b) => (a.last_at < b.last_at ? 1 : a.last_at > b.last_at ? -1 : 0)).slice(0, opts.limit ?? 50);
 }

@@ -337,7 +337,14 @@ export interface CreateHandoffOptions extends HandoffDeps {
 
 /** Builds, stores by hash, records in memory (step 3), transfers ownership (step 4), optionally saves the findings. */
 export function createHandoff(db: Database, req: HandoffRequest, opts: CreateHandoffOptions = {}): HandoffResult {
-  const built = buildHandoff(req, { ...opts, db });
+  return storeHandoff(db, buildHandoff(req, { ...opts, db }), req, opts);
+}
+
+/**
+ * The writing half of createHandoff, for a caller that builds outside any transaction (the hooks: a build takes
+ * seconds, a write lock must be held for milliseconds) and runs this inside a short write transaction of its own.
+ */
+export function storeHandoff(db: Database, built: BuiltHandoff, req: HandoffRequest, opts: CreateHandoffOptions = {}): HandoffResult {
   const now = (opts.now ?? (() => new Date()))();
   const p = built.package;
   const format = opts.format ?? 'md';

@@ -89,8 +89,17 @@ export function summarizeSession(input: Transcript, opts: SessionEndOptions = {}
 /** `session end`: summarize, store the summary, save the findings as memories (deduplicated), in one transaction. */
 export function endSession(db: Database, input: Transcript, opts: SessionEndOptions = {}): SessionEndResult {
   if (!hasTable(db)) throw new Error('this store has no agent_sessions table (migration 50): open it with the current version');
+  return recordSession(db, summarizeSession(input, opts), opts);
+}
+
+/**
+ * The writing half of endSession, for a caller that summarizes outside any transaction (the hooks hold a write lock
+ * only for the writes). Runs in the caller's transaction when there is one.
+ */
+export function recordSession(db: Database, summarized: ReturnType<typeof summarizeSession>, opts: SessionEndOptions = {}): SessionEndResult {
+  if (!hasTable(db)) throw new Error('this store has no agent_sessions table (migration 50): open it with the current version');
   const now = (opts.now ?? (() => new Date()))();
-  const { summary, extraction, headline } = summarizeSession(input, opts);
+  const { summary, extraction, headline } = summarized;
   const agent = opts.agent ?? 'user';
   return db.transaction(() => {
     const saved = saveExtraction(db, extraction, { agent, now: () => now, newId: opts.newId, tags: ['session'], includeState: true });

@@ -51,6 +51,16 @@ export function CapturedSessions({ windowTokens }: { windowTokens: number }) {
             <h3>
               {s.session_id} <span className="muted">{s.last_at}{s.transcript ? ` · ${s.transcript}` : ''}</span>
             </h3>
+            {s.pending && s.pending.length > 0 ? (
+              <ul aria-label="Captures not stored" data-testid="pending-captures">
+                {s.pending.map((c, i) => (
+                  <li key={i} role={c.state === 'failed' ? 'alert' : undefined}>
+                    <span className={c.state === 'failed' ? 'badge error' : 'badge'}>{c.state === 'failed' ? 'capture failed' : 'capture waiting'}</span> {c.event} captured {c.captured_at}
+                    {c.state === 'waiting' ? ' · kept on disk, stored by the next hook or command' : ''}{c.error ? <span className="muted"> · {c.error}</span> : null}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
             {s.handoffs.length > 0 ? (
               <ul aria-label="Handoffs">
                 {s.handoffs.map((h) => (
