@@ -30,10 +30,10 @@ export const NOTES_MAX = 1024 * 1024;
 export const MEMORY_CONTENT_MAX = 256 * 1024;
 /** Each text field of a decision (decision, rationale, context, expected impact, validation criteria). */
 export const DECISION_FIELD_MAX = 10_000;
-/** A search or packet query. */
-export const QUERY_MAX = 2000;
 /** A packet's task (with its acceptance criteria). */
 export const TASK_MAX = 100_000;
+/** A search or packet query: an issue handed over whole is one (issue #32), so it takes the task's cap. */
+export const QUERY_MAX = TASK_MAX;
 
 /** The message every cap gives: the field, the cap and the size that broke it. */
 export function overCap(field: string, cap: number, got: number, unit = 'characters'): string {

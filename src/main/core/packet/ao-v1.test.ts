@@ -93,7 +93,8 @@ describe('ao-v1: sections, budgets and degradation', () => {
     expect(goals).toMatch(/### Directives\n- "Decision 1 on token signing" \(DEC-2026-01-01-\d{3}\)/);
     const hist = section(p, 'HISTORY').text;
     expect(hist).toMatch(/### Recent State \(last 10\)\n- \[2026-01-02\] State 2/);
-    expect(hist).toMatch(/### Recent Sessions[\s\S]*indexed .*project: 4 added/);
+    // The ingest log stays out of packets (#35): a packet must not depend on how its store was filled.
+    expect(hist).not.toMatch(/indexed .*project|ingest run/);
     expect(hist).toMatch(/### Decision Timeline[\s\S]*DEC-2026-01-03-\d{3}: Decision 3/);
     const intel = section(p, 'INTEL').text;
     expect(intel).toMatch(/### Evidence \(retrieved, ranked\)\n- \[E1\] .*docs\/auth\.md#.*:\d+-\d+ · score 1\.000/);

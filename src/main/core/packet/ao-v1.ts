@@ -146,7 +146,19 @@ function countGroups(items: Item[]): Map<string, number> {
 }
 
 export function packetBody(query: string, sectionTexts: string[]): string {
-  return `# CONTEXT PACKET\nQuery: ${query}\n\n${sectionTexts.join('\n\n')}\n`;
+  return `# CONTEXT PACKET\nQuery: ${queryLine(query)}\n\n${sectionTexts.join('\n\n')}\n`;
+}
+
+/** Longest query line the header shows: an issue handed over whole is in TASK, once, not again in the header. */
+export const QUERY_LINE_MAX = 200;
+
+/** The header's query: its first non-empty line, cut at QUERY_LINE_MAX, saying how much more TASK holds. */
+export function queryLine(query: string): string {
+  const lines = query.trim().split('\n');
+  if (lines.length === 1 && query.length <= QUERY_LINE_MAX) return query;
+  const first = lines.find((l) => l.trim() !== '')?.trim() ?? '';
+  const cut = first.length > QUERY_LINE_MAX ? `${first.slice(0, QUERY_LINE_MAX - 1)}…` : first;
+  return lines.length > 1 ? `${cut} (+${lines.length - 1} more lines, in TASK)` : cut;
 }
 
 /**

@@ -97,6 +97,17 @@ function exactAo(items: Parameters<typeof layoutAo>[1], query: string, maxTokens
 }
 
 /** Builds the canonical packet for a request without storing it. Same request + same store → same packet. */
+/**
+ * What retrieval searches for: the query, and the task when one is given (the task's words weigh by where they are
+ * said, task-terms.ts). A task that already holds the query (its title) is searched alone.
+ */
+export function retrievalText(query: string, task: string | null): string {
+  if (task === null || task.trim() === '') return query;
+  const q = query.trim();
+  if (q === '' || task.includes(q)) return task;
+  return `${q}\n\n${task}`;
+}
+
 export async function buildPacket(request: PacketRequest, deps: AssembleDeps): Promise<CanonicalPacket> {
   return (await buildCitedPacket(request, deps)).packet;
 }
@@ -134,7 +145,9 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
     conversation: [],
   };
   // Searches with the caller's own query and filters; the packet records only their gated forms.
-  const g = await gather(deps.sources, inputs, { query: r.query, filters: rawFilters }, gate);
+  // Issue #32: the task feeds retrieval too (an issue handed over with --task-file needs no separate query).
+  const retrieval = retrievalText(r.query, r.task);
+  const g = await gather(deps.sources, inputs, { query: retrieval, filters: rawFilters }, gate);
   const degradations = [...g.degradations];
 
   let sections: PacketSection[];
@@ -151,7 +164,7 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
     }
     const protocol = gate.pass(protocolText, 'resources/protocol/ao-v1.md', 'PROTOCOL').text;
     const items = buildAoItems(g, gate, task, protocol, query);
-    const l = exactAo(items, query, r.maxTokens, createCompressor(gate, query), counter);
+    const l = exactAo(items, query, r.maxTokens, createCompressor(gate, retrieval), counter);
     sections = l.sections.map((s) => {
       const m = counter.measure(s.text);
       return { name: s.name, text: s.text, budget: { name: s.name, min: s.min, target: s.target, max: s.max, unit: 'chars', chars: m.chars, tokens: m.tokens, estimate_tokens: m.estimate, items: s.items.length, truncated: s.truncated, note: s.note } };
@@ -173,7 +186,7 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
     if (r.conversation.length > 0) inputs.keep_turns = r.keepTurns;
     if (r.turnsElsewhere > 0) inputs.turns_elsewhere = r.turnsElsewhere;
     const items = buildLayeredItems(g, gate, { system, task, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation, keepTurns: r.keepTurns, turnsElsewhere: r.turnsElsewhere });
-    const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter, compress: createCompressor(gate, query), acceptance: successCriteria(task) });
+    const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter, compress: createCompressor(gate, retrieval), acceptance: successCriteria(task) });
     sections = l.layers.map((x) => ({
       name: x.name,
       text: x.text,

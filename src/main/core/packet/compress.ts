@@ -1,6 +1,7 @@
 import type { Gate, Item } from './items.ts';
 import { pathRole } from '../search/code-paths.ts';
 import { unitWindows, windowTerms } from './unit-windows.ts';
+import { stem, taskTerms, type TaskTerms } from '../search/task-terms.ts';
 
 // 003's "compress before drop": an item over budget first becomes its provenance line plus a few extractive key
 // sentences (the ones sharing most terms with the query), and only then, if still over, is dropped. Code evidence
@@ -47,8 +48,11 @@ function excerpt(item: Item, head: string, body: string[], terms: readonly strin
   return text.length < item.text.length ? { ...item, text, compressed: true, shown } : null;
 }
 
+/** A sentence's words as the task's line terms are (task-terms.ts `stem`, the one stemmer). */
 function terms(s: string): Set<string> {
-  return new Set((s.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((t) => t.length >= 3));
+  const out = new Set<string>();
+  for (const t of s.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) out.add(stem(t));
+  return out;
 }
 
 /** Sentences of one line; a line without sentence punctuation is one sentence. */
@@ -68,9 +72,10 @@ export interface Compressor {
  * cut from a line is a new string the gate has not seen whole, so the summary passes the gate again (`gate`).
  * Returns null when the item has nothing to compress (no body, or the summary would not be shorter).
  */
-export function createCompressor(gate: Gate, query: string): Compressor {
-  const q = terms(query);
-  const lineTerms = windowTerms(query);
+export function createCompressor(gate: Gate, query: string | TaskTerms): Compressor {
+  const task = typeof query === 'string' ? taskTerms(query) : query;
+  const q = new Set(task.lineTerms);
+  const lineTerms = windowTerms(task);
   const compressor: Compressor = (item) => {
     const [head, ...body] = item.text.split('\n');
     // An excerpt compresses once more, to its pointer, before it would be dropped.

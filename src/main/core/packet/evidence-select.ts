@@ -2,8 +2,8 @@ import type { SearchHit } from '../../../shared/types.ts';
 import { citePath } from '../../../shared/provenance.ts';
 import { DEFAULT_RANK_SIGNALS } from '../search/code-rank.ts';
 import { roleWeigher } from '../search/code-task.ts';
-import { queryIsAboutTests, type PathRole } from '../search/code-paths.ts';
-import { queryTerms } from '../search/fts-query.ts';
+import type { PathRole } from '../search/code-paths.ts';
+import { taskTerms, type TaskTerms } from '../search/task-terms.ts';
 
 /**
  * Issue #23: evidence stops when hits fall below this share of the best hit's relevance, leaving budget unused
@@ -38,15 +38,16 @@ export interface Selection {
  * Hits in the retriever's order, without changelogs, lock files, generated files and images (unless the query
  * names them), and without those under the relevance floor. Relevance is the base score when MMR re-ranked.
  */
-export function selectEvidence(hits: readonly SearchHit[], query: string, floor = RELEVANCE_FLOOR, sourceFloor = SOURCE_FLOOR): Selection {
+export function selectEvidence(hits: readonly SearchHit[], query: string | TaskTerms, floor = RELEVANCE_FLOOR, sourceFloor = SOURCE_FLOOR): Selection {
   if (hits.length === 0) return { kept: [], stop: null };
-  const weigh = roleWeigher(query, DEFAULT_RANK_SIGNALS);
+  const task = typeof query === 'string' ? taskTerms(query) : query;
+  const weigh = roleWeigher(task, DEFAULT_RANK_SIGNALS);
   const rel = (h: SearchHit) => Math.max(0, h.relevance ?? h.score);
   const roles = hits.map((h) => weigh(citePath(h)));
   const eligible = hits.filter((_, i) => roles[i]!.factor > 0);
   const best = eligible.reduce((m, h) => Math.max(m, rel(h)), 0);
   const kept: SelectedHit[] = [];
-  const aboutTests = queryIsAboutTests(queryTerms(query));
+  const aboutTests = task.aboutTests;
   let below = 0;
   let tests = 0;
   let extraTests = 0;

@@ -181,9 +181,10 @@ describe("003's rules: compress before drop, validity, the end of the payload", 
     expect((await v('Rotate the key.\n\nAcceptance:\n- old key revoked\n')).validity).toEqual({ valid: true, reasons: [] });
     const proof = 'Rotate the key.\n- [ ] cite sources for the 90-day period';
     expect((await v(proof)).evidence_needed).toBe(false);
-    expect((await v(proof, 'quantum chromodynamics')).evidence_needed).toBe(true);
+    // The task feeds retrieval too (#32): a task and query about nothing indexed find no evidence the checklist needs.
+    expect((await v('Calibrate the gluon detector.\n- [ ] cite references for the quark flux', 'quantum chromodynamics')).evidence_needed).toBe(true);
     expect((await v('Rotate.\n- [ ] done', 'quantum chromodynamics')).evidence_needed).toBe(false);
-    expect((await v('Rotate.\n- [ ] done', 'quantum chromodynamics', [{ name: 'grep', description: 'search' }])).evidence_needed).toBe(true);
+    expect((await v('Calibrate.\n- [ ] done', 'quantum chromodynamics', [{ name: 'grep', description: 'search' }])).evidence_needed).toBe(true);
   });
 
   it('ends the layered payload with acceptance, the top evidence and the user request', async () => {

@@ -5,6 +5,9 @@ import type { Retriever } from '../search/index.ts';
 import { loadHits } from '../search/index.ts';
 import type { SearchHit } from '../../../shared/types.ts';
 import { splitIdentifier } from '../search/code-words.ts';
+import { ftsMatchOf } from '../search/fts-query.ts';
+import { taskScores } from '../search/task-scores.ts';
+import { taskTerms } from '../search/task-terms.ts';
 
 // What packet assembly reads, as injected providers. Only the retriever is required; a missing or empty
 // provider leaves its section with 000's degradation note instead of failing the packet.
@@ -262,18 +265,27 @@ export interface FileChunkMatch {
   score: number;
 }
 
-/** BM25 (FTS5, the retriever's column weights) over the chunks of the given documents only. */
-export function chunkFileMatches(db: Database, buildMatch: (query: string) => string | null): (documentIds: number[], query: string) => FileChunkMatch[] {
+/**
+ * The task's BM25 (its weighted terms, the retriever's column weights: task-scores.ts) over the chunks of the given
+ * documents only, best first; ties by document and line.
+ */
+export function chunkFileMatches(db: Database): (documentIds: number[], query: string) => FileChunkMatch[] {
   const st = db.prepare(
-    `SELECT c.document_id AS documentId, c.line_start AS lineStart, c.line_end AS lineEnd, -bm25(chunks_fts, 1.25, 1.25, 1) AS score
-     FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-     WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?))
-     ORDER BY score DESC, c.id`,
+    `SELECT c.id AS chunkId, c.document_id AS documentId, c.line_start AS lineStart, c.line_end AS lineEnd, s.path AS path
+     FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id JOIN sources s ON s.id = d.source_id
+     WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?))`,
   );
   return (documentIds, query) => {
-    const match = buildMatch(query);
+    const task = taskTerms(query);
+    const match = ftsMatchOf(task.terms.map((t) => t.term));
     if (match === null || documentIds.length === 0) return [];
-    return st.all(match, JSON.stringify(documentIds)) as FileChunkMatch[];
+    const rows = st.all(match, JSON.stringify(documentIds)) as (FileChunkMatch & { chunkId: number; path: string })[];
+    const scores = taskScores(db, task, rows.map((r) => r.chunkId));
+    return rows
+      .map((r) => ({ documentId: r.documentId, lineStart: r.lineStart, lineEnd: r.lineEnd, score: scores.get(r.chunkId) ?? 0, path: r.path }))
+      .filter((r) => r.score > 0)
+      .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.lineStart - b.lineStart)
+      .map(({ path: _path, ...m }) => m);
   };
 }
 
@@ -283,8 +295,15 @@ export function chunkFileMatches(db: Database, buildMatch: (query: string) => st
  */
 export function chunkDefinitionsNamed(db: Database): ((names: string[], limit: number) => SearchHit[]) | null {
   if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'doc_fields_fts'").get() === undefined) return null;
-  const docs = db.prepare('SELECT rowid AS id FROM doc_fields_fts WHERE doc_fields_fts MATCH ? LIMIT 30');
-  const chunks = db.prepare("SELECT id, anchor, heading_path AS headings FROM chunks WHERE document_id IN (SELECT value FROM json_each(?)) AND anchor != '' ORDER BY document_id, ordinal");
+  // Ranked by how well they match, ties by path: never by row id, which depends on how the store was filled (#35).
+  const docs = db.prepare(
+    `SELECT f.rowid AS id FROM doc_fields_fts f JOIN documents d ON d.id = f.rowid JOIN sources s ON s.id = d.source_id
+     WHERE doc_fields_fts MATCH ? ORDER BY f.rank, s.path, d.ordinal LIMIT 30`,
+  );
+  const chunks = db.prepare(
+    `SELECT c.id, c.anchor, c.heading_path AS headings FROM chunks c JOIN documents d ON d.id = c.document_id JOIN sources s ON s.id = d.source_id
+     WHERE c.document_id IN (SELECT value FROM json_each(?)) AND c.anchor != '' ORDER BY s.path, d.ordinal, c.ordinal`,
+  );
   return (names, limit) => {
     const phrases = [...new Set(names)].map((n) => splitIdentifier(n.replace(/_/g, ' ')).join(' ')).filter((p) => p !== '').map((p) => `symbols : "${p}"`);
     if (phrases.length === 0 || limit <= 0) return [];
@@ -304,7 +323,11 @@ export function chunkDefinitionsNamed(db: Database): ((names: string[], limit: n
 
 /** The store's callers lookup: chunks whose body names one of `names` (FTS5), kept when the text calls it. */
 export function chunkCallersOf(db: Database): (names: string[], limit: number) => SearchHit[] {
-  const st = db.prepare('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT 100');
+  const st = db.prepare(
+    `SELECT r.rowid AS id FROM (SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT 150) r
+     JOIN chunks c ON c.id = r.rowid JOIN documents d ON d.id = c.document_id JOIN sources s ON s.id = d.source_id
+     ORDER BY r.rank, s.path, c.line_start LIMIT 100`,
+  );
   return (names, limit) => {
     const wanted = [...new Set(names)].filter((n) => /^[A-Za-z_$][\w$]{2,}$/.test(n));
     if (wanted.length === 0 || limit <= 0) return [];

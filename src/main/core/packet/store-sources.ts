@@ -7,9 +7,7 @@ import { roundScore } from './canonical.ts';
 import { openIssues, searchMemories } from '../memory/index.ts';
 import { createBm25Retriever, type Retriever } from '../search/index.ts';
 import type { GoalsData, HierarchyEntry, MemoryEntry, MemoryProvider, PacketSources, SessionEntry } from './sources.ts';
-import { chunkCallersOf, chunkDefinitionsNamed, chunkDocumentText, chunkFileMatches, chunkLineContext, ingestSessions, readStaticText } from './sources.ts';
-import { ftsMatchOf } from '../search/fts-query.ts';
-import { codeWordTerms } from '../search/code-words.ts';
+import { chunkCallersOf, chunkDefinitionsNamed, chunkDocumentText, chunkFileMatches, chunkLineContext, readStaticText } from './sources.ts';
 
 // Adapters from the store's own modules (memory and hierarchy, issue #4) to the packet providers. Read-only:
 // searchMemories does not count as access, so packing never changes the store it reads.
@@ -208,28 +206,18 @@ export function createHierarchyProvider(db: Database): (query: string, limit: nu
 }
 
 /**
- * HISTORY's Recent Sessions (#17 item 2): what previous agent sessions did (`contextpack session end`), newest first;
- * the ingest runs follow as one short line, since they are index bookkeeping rather than work.
+ * HISTORY's Recent Sessions (#17 item 2): what previous agent sessions did (`contextpack session end`), newest first.
+ * The ingest log stays out (issue #35): it records how the index was filled (one run, or a rescan after each edit),
+ * not what the project holds, and a packet must be the same however its store was filled.
  */
 export function recentSessions(db: Database): (limit: number) => SessionEntry[] {
-  const ingest = ingestSessions(db);
   const agentStmt = hasTable(db, 'agent_sessions')
     ? db.prepare('SELECT seq, id, ended_at, headline FROM agent_sessions ORDER BY ended_at DESC, seq DESC LIMIT ?')
     : null;
-  const ingestStats = db.prepare(
-    `SELECT count(*) AS runs, max(started_at) AS last, sum(added) AS added, sum(updated) AS updated, sum(removed) AS removed FROM ingest_log
-     WHERE finished_at IS NOT NULL AND (added + updated + removed + failed) > 0`,
-  );
-  return (limit) => {
-    const agents = agentStmt
+  return (limit) =>
+    agentStmt
       ? (agentStmt.all(limit) as { seq: number; id: string; ended_at: string; headline: string }[]).map((r) => ({ id: `agent:${r.id}`, source: `agent_sessions#${r.seq}`, ts: r.ended_at, text: r.headline }))
       : [];
-    if (agents.length === 0) return ingest(limit);
-    const st = ingestStats.get() as { runs: number; last: string | null; added: number | null; updated: number | null; removed: number | null };
-    const room = limit - agents.length;
-    if (room <= 0 || !st.last || st.runs === 0) return agents;
-    return [...agents, { id: 'ingest:summary', source: 'ingest_log', ts: st.last, text: `index: ${st.runs} ingest run${st.runs === 1 ? '' : 's'} (${st.added ?? 0} added, ${st.updated ?? 0} updated, ${st.removed ?? 0} removed), the last on ${st.last.slice(0, 10)}` }];
-  };
 }
 
 function hasTable(db: Database, name: string): boolean {
@@ -253,7 +241,7 @@ export function createStoreSources(db: Database, opts: { retriever?: Retriever; 
     documentText: chunkDocumentText(db),
     definitionsNamed: chunkDefinitionsNamed(db),
     callersOf: chunkCallersOf(db),
-    fileChunks: chunkFileMatches(db, (q) => ftsMatchOf(codeWordTerms(q))),
+    fileChunks: chunkFileMatches(db),
     staticText: opts.staticDir ? (name) => readStaticText(name, opts.staticDir) : undefined,
     embedderId: opts.embedderId ?? null,
     defaultExcludes: hasTable(db, 'settings') ? () => getSettings(db).evidenceExclude : null,

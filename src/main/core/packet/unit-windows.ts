@@ -1,5 +1,5 @@
-import { codeWordTerms } from '../search/code-words.ts';
 import { splitIdentifier } from '../search/code-words.ts';
+import { stem, taskTerms, type TaskTerms } from '../search/task-terms.ts';
 
 // Issue #23: a definition over the whole-unit cap (a 300-line shell template in a Go string, a long dispatcher) is
 // shown only as the chunk retrieval hit, while the line the fix changes is often elsewhere in it, next to the same
@@ -13,14 +13,7 @@ export const WINDOW_LINES = 36;
 /** A line joins when its score is at least this share of the unit's best line. */
 export const WINDOW_SHARE = 0.5;
 
-/** Crude English stem for matching a line's words to the query's: completions/completion, filtering/filter. */
-export function stem(w: string): string {
-  if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
-  if (w.length > 4 && w.endsWith('ed')) return w.slice(0, -2);
-  if (w.length > 4 && w.endsWith('es')) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
-  return w;
-}
+export { stem };
 
 /** A line's words: lower-cased tokens and their identifier parts, stemmed. */
 function lineWords(line: string): Set<string> {
@@ -33,9 +26,9 @@ function lineWords(line: string): Set<string> {
   return out;
 }
 
-/** The query's terms as a unit's lines are matched against them (stemmed, code-word variants included). */
-export function windowTerms(query: string): string[] {
-  return [...new Set(codeWordTerms(query).map((t) => stem(t)).filter((t) => t.length >= 3))];
+/** The task's terms as a unit's lines are matched against them (task-terms.ts `lineTerms`: stemmed, the strongest). */
+export function windowTerms(query: string | TaskTerms): string[] {
+  return [...(typeof query === 'string' ? taskTerms(query) : query).lineTerms];
 }
 
 /**

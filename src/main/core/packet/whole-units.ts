@@ -4,6 +4,7 @@ import { parserFor } from '../ingest/code/grammars.ts';
 import { symbolLanguage } from '../ingest/code/languages.ts';
 import { topLevelSymbols, type CodeSymbol } from '../ingest/code/symbols.ts';
 import { unitWindows, windowTerms } from './unit-windows.ts';
+import type { TaskTerms } from '../search/task-terms.ts';
 
 // Issue #23 item 2: a hit inside a function shows the whole function (capped), neighbouring hits of one file become
 // one span, a file's spans are shown in line order, and the span is named after the definition it holds.
@@ -160,7 +161,7 @@ export interface UnitHit {
  * kept in line order, files in the order of their best hit. `documentText` gives a document's lines from the store
  * (null: the hits are shown as they are).
  */
-export async function wholeUnits(hits: readonly RankedHit[], documentText: ((documentId: number) => string[] | null) | null, query = ''): Promise<UnitHit[]> {
+export async function wholeUnits(hits: readonly RankedHit[], documentText: ((documentId: number) => string[] | null) | null, query: string | TaskTerms = ''): Promise<UnitHit[]> {
   const terms = query ? windowTerms(query) : [];
   const byDoc = new Map<number, RankedHit[]>();
   for (const h of hits) {

@@ -1,10 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { sep } from 'node:path';
 import type { SearchHit } from '../../../shared/types.ts';
-import { DEFAULT_RANK_SIGNALS, rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
+import { byScoreThenKey, chunkKey, DEFAULT_RANK_SIGNALS, rankCandidates, type RankCandidate, type RankSignals } from './code-rank.ts';
 import { roleWeigher } from './code-task.ts';
 import { ftsMatchOf, queryTerms } from './fts-query.ts';
-import { codeWordTerms, identifierPhrases } from './code-words.ts';
+import { taskTerms, type TaskTerms } from './task-terms.ts';
+import { taskScores } from './task-scores.ts';
 import { ftsScorer, type ScoredRow } from './fts-scorer.ts';
 import { HIT_JOINS, filterSql, loadHits, loadHitsStatement, type FilterSql } from './hits.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
@@ -38,8 +39,17 @@ export interface Bm25Options {
  * (1 + this). Such a name is the most specific thing a task can say; its parts alone are common words.
  */
 export const IDENTIFIER_BOOST = 0.5;
-// Chunks holding an identifier phrase that are looked at, at most.
+// Chunks holding an identifier phrase that are looked at, at most (the best by how they match the phrases).
 const PHRASE_CHUNKS = 200;
+// Rows beyond a limit fetched so that ties at the cut are broken by the stable key, not by row id.
+const TIE_EXTRA = 20;
+// A long task's terms that search the documents' path and symbol fields: identifiers, paths, frames, errors.
+const FIELD_TERM_WEIGHT = 1.5;
+/** A file a traceback frame of the project names: its chunks × (1 + this). */
+export const FRAME_BOOST = 1;
+/** A file whose path or module the task names. */
+export const PATH_BOOST = 1;
+const MAX_NAMED_PATHS = 24;
 
 // Candidates beyond k, so file aggregation and the per-file decay have other chunks to work with.
 const EXTRA_CANDIDATES = 50;
@@ -55,7 +65,21 @@ interface CandidateRow {
   /** Path relative to its root, as ingest recorded it (migration 040); null in stores without it. */
   relPath: string | null;
   isFile: number;
+  lineStart: number;
 }
+
+type KeyedRow = CandidateRow & { key: string };
+
+const withKeys = (rows: CandidateRow[]): KeyedRow[] => rows.map((r) => ({ ...r, key: chunkKey(r.path, r.lineStart) }));
+
+/** The task's terms and their weights, as parallel arrays; `uniform` when every weight is 1 (a subject line). */
+interface WeightedQuery {
+  terms: string[];
+  weights: number[];
+  uniform?: boolean;
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Options = {}): Retriever {
   const opts: Bm25Options = 'body' in options ? { weights: options } : options;
@@ -65,18 +89,21 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   const hasFields = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'doc_fields_fts'").get() !== undefined;
   // FTS5's bm25() is "lower is better"; scores are negated so every retriever returns "higher is better".
   const plain = db.prepare(
-    `SELECT c.id AS chunkId, c.document_id AS documentId, -r.rank AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
+    `SELECT c.id AS chunkId, c.document_id AS documentId, -r.rank AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile, c.line_start AS lineStart
      FROM (SELECT rowid, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT ?) r
      JOIN chunks c ON c.id = r.rowid ${HIT_JOINS}
      ORDER BY r.rank, c.id`,
   );
   const fields = hasFields
     ? db.prepare(
-        `SELECT rowid AS documentId, -bm25(doc_fields_fts, ?, ?) AS score FROM doc_fields_fts WHERE doc_fields_fts MATCH ?
-         ORDER BY bm25(doc_fields_fts, ?, ?) LIMIT ?`,
+        `SELECT r.documentId, r.score, s.path AS path FROM (
+           SELECT rowid AS documentId, -bm25(doc_fields_fts, ?, ?) AS score FROM doc_fields_fts WHERE doc_fields_fts MATCH ?
+           ORDER BY bm25(doc_fields_fts, ?, ?) LIMIT ?) r
+         JOIN documents d ON d.id = r.documentId JOIN sources s ON s.id = d.source_id`,
       )
     : null;
   const load = loadHitsStatement(db);
+  const termScores = db.prepare('SELECT rowid, -bm25(chunks_fts, ?, ?, ?) AS score FROM chunks_fts WHERE chunks_fts MATCH ?');
   // Ranks from FTS5's postings in JS when it can (identical scores, see fts-scorer.ts); else the SQL above.
   const scorer = opts.postings === false ? null : ftsScorer(db, 'chunks_fts');
   // Roots of chunks whose source has no relative path (stores from before migration 040 filled it).
@@ -96,60 +123,136 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   };
 
   function searchSync(query: RetrievalQuery): SearchHit[] {
-    // Code-aware ranking also searches the query's code-word variants (camelCase parts, joined words, spellings).
-    const terms = signals ? codeWordTerms(query.text) : queryTerms(query.text);
-    const match = ftsMatchOf(terms);
-    if (match === null || query.k <= 0) return [];
+    if (query.k <= 0) return [];
+    // Code-aware ranking reads the task value (task-terms.ts): weighted words for an issue, the query's words and
+    // their code-word variants (camelCase parts, joined words, spellings) at weight 1 for a subject line.
+    const task = signals ? (query.task ?? taskTerms(query.text)) : null;
+    const weighted = task ? task.terms : queryTerms(query.text).map((term) => ({ term, weight: 1 }));
+    const q: WeightedQuery = { terms: weighted.map((t) => t.term), weights: weighted.map((t) => t.weight) };
+    q.uniform = q.weights.every((x) => x === 1);
+    const match = ftsMatchOf(q.terms);
+    if (match === null) return [];
     const filter = filterSql(query.filters);
     const limit = signals ? query.k + EXTRA_CANDIDATES : query.k;
-    const fast = scorer?.topK(terms, w, limit, filter.params.length === 0 ? undefined : (ids) => accepted(ids, filter));
+    const accept = filter.params.length === 0 ? undefined : (ids: number[]) => accepted(ids, filter);
+    const fast = scorer?.topK(q.terms, w, limit, accept, { termWeights: q.uniform ? undefined : q.weights, ties: true });
     // Hit rows already loaded (the fast path loads its candidates whole); the rest are loaded at the end.
     const loaded = new Map<number, LoadedRow>();
-    const rows = (fast
+    const found = fast
       ? candidateRows(fast, loaded)
-      : filter.params.length === 0
-      ? plain.all(...w, match, limit)
-      : cached(
-          `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
-           FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
-           WHERE chunks_fts MATCH ? AND ${filter.where}
-           ORDER BY score DESC, c.id LIMIT ?`,
-        ).all(...w, match, ...filter.params, limit)) as CandidateRow[];
-    if (!signals) return hitsInOrder(rows.slice(0, query.k), loaded);
+      : !q.uniform
+      ? weightedRows(q, limit, filter)
+      : ((filter.params.length === 0
+          ? plain.all(...w, match, limit + TIE_EXTRA)
+          : cached(
+              `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile, c.line_start AS lineStart
+               FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
+               WHERE chunks_fts MATCH ? AND ${filter.where}
+               ORDER BY score DESC, c.id LIMIT ?`,
+            ).all(...w, match, ...filter.params, limit + TIE_EXTRA)) as CandidateRow[]);
+    // Ties are broken by path and line, never by row id: a store filled in another order ranks the same (#35).
+    const rows = found.map((r) => ({ ...r, key: chunkKey(r.path, r.lineStart) })).sort(byScoreThenKey).slice(0, limit);
+    if (!signals || !task) return hitsInOrder(rows.slice(0, query.k), loaded);
 
     const fieldScores = new Map<number, number>();
-    if (fields) {
+    const fieldMatch = task.long ? ftsMatchOf(weighted.filter((t) => t.weight >= FIELD_TERM_WEIGHT).map((t) => t.term)) : match;
+    if (fields && fieldMatch !== null) {
       const fw = [DOC_FIELD_WEIGHTS.path, DOC_FIELD_WEIGHTS.symbols];
-      for (const f of fields.all(...fw, match, ...fw, FIELD_DOCS) as { documentId: number; score: number }[]) fieldScores.set(f.documentId, f.score);
+      const docs = fields.all(...fw, fieldMatch, ...fw, FIELD_DOCS + TIE_EXTRA) as { documentId: number; score: number; path: string }[];
+      docs.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.documentId - b.documentId));
+      for (const f of docs.slice(0, FIELD_DOCS)) fieldScores.set(f.documentId, f.score);
     }
+    const boost = task.long ? namedFiles(task, filter) : new Map<number, number>();
     const seenDocs = new Set(rows.map((r) => r.documentId));
-    const missing = [...fieldScores.keys()].filter((d) => !seenDocs.has(d));
-    if (missing.length > 0) rows.push(...chunksOfDocuments(missing, match, filter));
+    const missing = [...new Set([...fieldScores.keys(), ...boost.keys()])].filter((d) => !seenDocs.has(d)).sort((a, b) => a - b);
+    if (missing.length > 0) rows.push(...withKeys(chunksOfDocuments(missing, q, match, filter)));
 
-    const phrased = identifierChunks(query.text, match, filter, rows);
-    const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: phrased.has(r.chunkId) ? r.score * (1 + IDENTIFIER_BOOST) : r.score, relPath: relPathOf(r), isFile: r.isFile === 1 }));
+    const phrased = identifierChunks(task.phrases, q, filter, rows);
+    const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: phrased.has(r.chunkId) ? r.score * (1 + IDENTIFIER_BOOST) : r.score, relPath: relPathOf(r), isFile: r.isFile === 1, key: r.key }));
     const sig = { ...DEFAULT_RANK_SIGNALS, ...signals };
-    const weigh = roleWeigher(query.text, sig);
-    const ranked = rankCandidates(candidates, fieldScores, { signals, roleFactor: (p) => weigh(p).factor });
+    const weigh = roleWeigher(task, sig);
+    const ranked = rankCandidates(candidates, fieldScores, { signals, roleFactor: (p) => weigh(p).factor, docBoost: boost });
     return hitsInOrder(ranked.slice(0, query.k), loaded);
+  }
+
+  /**
+   * Weighted BM25 through FTS5 when the postings path cannot answer: each term's bm25() alone is exactly its part
+   * of the sum, so the rows' scores are the ones the postings path gives (added in the same order).
+   */
+  function weightedRows(q: WeightedQuery, limit: number, filter: FilterSql): CandidateRow[] {
+    const acc = new Map<number, number>();
+    for (const [i, term] of q.terms.entries()) {
+      const one = ftsMatchOf([term])!;
+      for (const r of termScores.all(...w, one) as { rowid: number; score: number }[]) acc.set(r.rowid, (acc.get(r.rowid) ?? 0) + (q.weights[i] === 1 ? r.score : r.score * q.weights[i]!));
+    }
+    let ranked = [...acc].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    if (filter.params.length > 0) {
+      const ok = accepted(ranked.slice(0, (limit + TIE_EXTRA) * 8).map(([id]) => id), filter);
+      ranked = ranked.filter(([id]) => ok.has(id));
+    }
+    const top = ranked.slice(0, limit + TIE_EXTRA);
+    const scoreOf = new Map(top);
+    return (cached(`SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile, c.line_start AS lineStart FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(top.map(([id]) => id))) as CandidateRow[]).map((r) => ({ ...r, score: scoreOf.get(r.chunkId) ?? 0 }));
+  }
+
+  /** This query's score of the given rows (weighted or not), from the postings when they are loaded, else FTS5. */
+  function scoresOf(q: WeightedQuery, rowids: number[]): Map<number, number> {
+    return taskScores(db, { terms: q.terms.map((term, i) => ({ term, weight: q.weights[i]! })) }, rowids, w);
+  }
+
+  /**
+   * Files the task names: a path or module it mentions, a traceback frame's file (the innermost project frame
+   * counts most), and files defining a function or class it names. Each gets a boost (× 1 + b) on its chunks.
+   */
+  function namedFiles(task: TaskTerms, filter: FilterSql): Map<number, number> {
+    const out = new Map<number, number>();
+    const add = (doc: number, b: number) => out.set(doc, Math.max(out.get(doc) ?? 0, b));
+    const frameFiles = new Set(task.frames.filter((f) => !f.external).map((f) => f.file));
+    for (const p of task.paths.slice(0, MAX_NAMED_PATHS)) {
+      const norm = p.replace(/^\/+/, '');
+      const base = norm.split('/').pop()!;
+      if (base.length < 2) continue;
+      const hasExt = /\.[A-Za-z0-9]{1,5}$/.test(base);
+      const rows = cached(
+        `SELECT d.id AS documentId, coalesce(s.rel_path, s.path) AS rel FROM sources s JOIN documents d ON d.source_id = s.id AND d.external_id IS NULL
+         WHERE (s.rel_path = ? OR s.rel_path LIKE ? ESCAPE '\\' OR s.rel_path LIKE ? ESCAPE '\\') LIMIT 50`,
+      ).all(base, `%/${likeEscape(base)}`, hasExt ? `%/${likeEscape(base)}` : `%/${likeEscape(base)}.%`) as { documentId: number; rel: string }[];
+      for (const r of rows) {
+        const rel = r.rel.replace(/\\/g, '/');
+        const relNoExt = rel.replace(/\.[A-Za-z0-9]{1,5}$/, '');
+        // Component-aligned: the named path ends with the file's relative path, or the file's path ends with it.
+        const aligned = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+        const ok = hasExt ? aligned(norm, rel) : aligned(norm, relNoExt) || aligned(`${norm}/__init__`, relNoExt) || aligned(`${norm}/index`, relNoExt);
+        if (!ok) continue;
+        // Only a unique-enough name: a bare `utils.py` matching ten files says little about any of them.
+        if (rows.length > 8 && !norm.includes('/')) continue;
+        add(r.documentId, frameFiles.has(p) ? FRAME_BOOST : PATH_BOOST);
+      }
+    }
+    if (filter.params.length > 0 && out.size > 0) {
+      const ok = new Set(cached(`SELECT d.id FROM documents d JOIN sources s ON s.id = d.source_id LEFT JOIN roots rt ON rt.id = s.root_id JOIN chunks c ON c.document_id = d.id AND c.ordinal = 0 WHERE d.id IN (SELECT value FROM json_each(?)) AND ${filter.where}`).pluck().all(JSON.stringify([...out.keys()]), ...filter.params) as number[]);
+      for (const d of [...out.keys()]) if (!ok.has(d)) out.delete(d);
+    }
+    return out;
   }
 
   /**
    * The best matching chunk of each document found by its path or symbols alone (its body may not use the query's
    * words), or its first chunk when none matches; under the same filters as the search.
    */
-  function chunksOfDocuments(docs: number[], match: string, filter: ReturnType<typeof filterSql>): CandidateRow[] {
+  function chunksOfDocuments(docs: number[], q: WeightedQuery, match: string, filter: ReturnType<typeof filterSql>): CandidateRow[] {
     const ids = JSON.stringify(docs);
-    const matched = cached(
-      `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
-       FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
+    const matchedIds = cached(
+      `SELECT c.id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
        WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?)) AND ${filter.where}`,
-    ).all(...w, match, ids, ...filter.params) as CandidateRow[];
+    ).pluck().all(match, ids, ...filter.params) as number[];
+    const scores = scoresOf(q, matchedIds);
+    const matched = (cached(`SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile, c.line_start AS lineStart FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(matchedIds)) as CandidateRow[]).map((r) => ({ ...r, score: scores.get(r.chunkId) ?? 0 }));
     const have = new Set(matched.map((r) => r.documentId));
     const rest = docs.filter((d) => !have.has(d));
     if (rest.length === 0) return matched;
     const first = cached(
-      `SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
+      `SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile, c.line_start AS lineStart
        FROM chunks c ${HIT_JOINS}
        WHERE c.document_id IN (SELECT value FROM json_each(?)) AND c.ordinal = 0 AND ${filter.where}`,
     ).all(JSON.stringify(rest), ...filter.params) as CandidateRow[];
@@ -157,23 +260,36 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   }
 
   /**
-   * Chunks holding one of the query's compound identifiers as a phrase; those not among `rows` yet join them with
-   * their BM25 score for `match` (a file that uses `package_name` may not rank on `package` and `name`).
+   * Chunks holding one of the task's compound identifiers as a phrase; those not among `rows` yet join them with
+   * their score for the query (a file that uses `package_name` may not rank on `package` and `name`). Which chunks
+   * are looked at is decided by how well they match the phrases (FTS5's rank), ties by path and line: never by
+   * row id, which would favour the oldest rows of an incrementally filled store (#35).
    */
-  function identifierChunks(text: string, match: string, filter: FilterSql, rows: CandidateRow[]): Set<number> {
-    const phrases = identifierPhrases(text);
+  function identifierChunks(phrases: readonly string[][], q: WeightedQuery, filter: FilterSql, rows: KeyedRow[]): Set<number> {
     if (phrases.length === 0) return new Set();
-    const phraseMatch = phrases.map((p) => `"${p.map((w) => w.replaceAll('"', '""')).join(' ')}"`).join(' OR ');
-    const ids = cached('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid LIMIT ?').pluck().all(phraseMatch, PHRASE_CHUNKS) as number[];
-    const found = new Set(ids);
+    const phraseMatch = phrases.map((p) => `"${p.map((x) => x.replaceAll('"', '""')).join(' ')}"`).join(' OR ');
+    const ranked = cached(
+      `SELECT r.rowid AS chunkId, r.rank AS rank, s.path AS path, c.line_start AS lineStart
+       FROM (SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) r
+       JOIN chunks c ON c.id = r.rowid JOIN documents d ON d.id = c.document_id JOIN sources s ON s.id = d.source_id`,
+    ).all(phraseMatch, PHRASE_CHUNKS * 4) as { chunkId: number; rank: number; path: string; lineStart: number }[];
+    // FTS5's rank is lower-better; as a score, higher-better, ties by the stable key.
+    const chosen = ranked
+      .map((r) => ({ chunkId: r.chunkId, score: -r.rank, key: chunkKey(r.path, r.lineStart) }))
+      .sort(byScoreThenKey)
+      .slice(0, PHRASE_CHUNKS)
+      .map((r) => r.chunkId);
+    const found = new Set(chosen);
     const have = new Set(rows.map((r) => r.chunkId));
-    const missing = ids.filter((id) => !have.has(id));
+    const missing = chosen.filter((id) => !have.has(id)).sort((a, b) => a - b);
     if (missing.length > 0) {
-      rows.push(...(cached(
-        `SELECT c.id AS chunkId, c.document_id AS documentId, -bm25(chunks_fts, ?, ?, ?) AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile
-         FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ${HIT_JOINS}
-         WHERE chunks_fts MATCH ? AND chunks_fts.rowid IN (SELECT value FROM json_each(?)) AND ${filter.where}`,
-      ).all(...w, match, JSON.stringify(missing), ...filter.params) as CandidateRow[]));
+      const scores = scoresOf(q, missing);
+      const extra = cached(
+        `SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile, c.line_start AS lineStart
+         FROM chunks c ${HIT_JOINS}
+         WHERE c.id IN (SELECT value FROM json_each(?)) AND ${filter.where}`,
+      ).all(JSON.stringify(missing), ...filter.params) as CandidateRow[];
+      rows.push(...withKeys(extra.map((r) => ({ ...r, score: scores.get(r.chunkId) ?? 0 })).filter((r) => r.score > 0)));
     }
     return found;
   }
@@ -187,7 +303,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     const out: CandidateRow[] = [];
     for (const s of scored) {
       const row = loaded.get(s.rowid);
-      if (row) out.push({ chunkId: row.chunkId, documentId: row.documentId, score: s.score, path: row.path, root: roots.get(row.chunkId) ?? '', relPath: row.relPath ?? null, isFile: row.externalId == null ? 1 : 0 });
+      if (row) out.push({ chunkId: row.chunkId, documentId: row.documentId, score: s.score, path: row.path, root: roots.get(row.chunkId) ?? '', relPath: row.relPath ?? null, isFile: row.externalId == null ? 1 : 0, lineStart: row.lineStart });
     }
     return out;
   }

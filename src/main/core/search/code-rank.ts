@@ -9,6 +9,22 @@ export interface RankCandidate {
   relPath: string;
   /** A whole file (not one entry of a JSONL collection): only files aggregate their chunks. */
   isFile: boolean;
+  /** Breaks ties by content (path, line), never by row id, so a store filled in another order ranks the same. */
+  key?: string;
+}
+
+/** Best score first; ties by the stable key, then the chunk id (only for chunks without a key). */
+export function byScoreThenKey(a: { score: number; key?: string; chunkId: number }, b: { score: number; key?: string; chunkId: number }): number {
+  if (b.score !== a.score) return b.score - a.score;
+  const ka = a.key ?? '';
+  const kb = b.key ?? '';
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  return a.chunkId - b.chunkId;
+}
+
+/** A chunk's stable key: its file's path and its first line, zero-padded so the string order is the line order. */
+export function chunkKey(path: string, lineStart: number): string {
+  return `${path}\u0000${String(lineStart).padStart(10, '0')}`;
 }
 
 /**
@@ -38,12 +54,12 @@ export const DEFAULT_RANK_SIGNALS: RankSignals = { fieldWeight: 1, aggregation: 
 /** A file's weight by its role for this query (code-task.ts `roleWeigher`); without one, only tests are demoted. */
 export type RoleFactor = (relPath: string) => number;
 
-/** Combines the signals; returns every candidate with its final score, best first (ties: lower chunk id first). */
+/** Combines the signals; returns every candidate with its final score, best first (ties: by path and line, byScoreThenKey). */
 export function rankCandidates(
   candidates: readonly RankCandidate[],
   fieldScores: ReadonlyMap<number, number>,
-  opts: { signals?: Partial<RankSignals>; aboutTests?: boolean; roleFactor?: RoleFactor } = {},
-): { chunkId: number; documentId: number; score: number }[] {
+  opts: { signals?: Partial<RankSignals>; aboutTests?: boolean; roleFactor?: RoleFactor; docBoost?: ReadonlyMap<number, number> } = {},
+): { chunkId: number; documentId: number; score: number; key?: string }[] {
   const sig = { ...DEFAULT_RANK_SIGNALS, ...opts.signals };
   const byDoc = new Map<number, RankCandidate[]>();
   for (const c of candidates) {
@@ -51,20 +67,20 @@ export function rankCandidates(
     if (list) list.push(c);
     else byDoc.set(c.documentId, [c]);
   }
-  const out: { chunkId: number; documentId: number; score: number }[] = [];
+  const out: { chunkId: number; documentId: number; score: number; key?: string }[] = [];
   for (const [doc, list] of byDoc) {
-    list.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+    list.sort(byScoreThenKey);
     const field = sig.fieldWeight * (fieldScores.get(doc) ?? 0);
-    const demote = opts.roleFactor ? opts.roleFactor(list[0]!.relPath) : !opts.aboutTests && isTestPath(list[0]!.relPath) ? sig.testFactor : 1;
+    const demote = (opts.roleFactor ? opts.roleFactor(list[0]!.relPath) : !opts.aboutTests && isTestPath(list[0]!.relPath) ? sig.testFactor : 1) * (1 + (opts.docBoost?.get(doc) ?? 0));
     const agg = list[0]!.isFile ? sig.aggregation : 0;
     const best = Math.max(0, list[0]!.score);
     const second = list.length > 1 ? Math.max(0, list[1]!.score) : 0;
     const scored = list.map((c, i) => {
       const other = i === 0 ? second : best;
-      return { chunkId: c.chunkId, documentId: doc, score: (c.score + agg * other + field) * demote };
+      return { chunkId: c.chunkId, documentId: doc, score: (c.score + agg * other + field) * demote, key: c.key };
     });
-    scored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+    scored.sort(byScoreThenKey);
     scored.forEach((s, j) => out.push({ ...s, score: s.score * sig.repeatDecay ** j }));
   }
-  return out.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+  return out.sort(byScoreThenKey);
 }

@@ -45,11 +45,17 @@ export interface RoleWeights {
   testFactor: number;
 }
 
-export function roleWeigher(query: string, w: RoleWeights): (relPath: string) => { role: PathRole; factor: number } {
-  const terms = queryTerms(query);
-  const set = new Set(terms);
-  const code = isCodeTask(query);
-  const aboutTests = queryIsAboutTests(terms);
+/** What role weighing reads of a query: task-terms.ts's TaskTerms is one (structurally; no import, no circle). */
+export interface RoleQuery {
+  readonly codeTask: boolean;
+  readonly aboutTests: boolean;
+  readonly words: ReadonlySet<string>;
+}
+
+export function roleWeigher(query: string | RoleQuery, w: RoleWeights): (relPath: string) => { role: PathRole; factor: number } {
+  const set = typeof query === 'string' ? new Set(queryTerms(query)) : query.words;
+  const code = typeof query === 'string' ? isCodeTask(query) : query.codeTask;
+  const aboutTests = typeof query === 'string' ? queryIsAboutTests([...set]) : query.aboutTests;
   const named = (role: keyof typeof ROLE_WORDS) => ROLE_WORDS[role].some((t) => set.has(t));
   return (relPath) => {
     const role = pathRole(relPath);

@@ -22,9 +22,18 @@ export interface FtsScorer {
   /**
    * The `limit` best rows for the OR of `terms` (each one FTS5 phrase), best first (ties: lower rowid first),
    * with the score FTS5's bm25() would give negated (higher is better); rows for which `accept` is false are
-   * skipped. Null: use FTS5 directly.
+   * skipped (see TopKOptions for term weights and ties). Null: use FTS5 directly.
    */
-  topK(terms: readonly string[], weights: readonly number[], limit: number, accept?: (rowids: number[]) => Set<number>): ScoredRow[] | null;
+  topK(terms: readonly string[], weights: readonly number[], limit: number, accept?: (rowids: number[]) => Set<number>, options?: TopKOptions): ScoredRow[] | null;
+  /** The same score for the given rows only (0 for a row no term matches); null: use FTS5 directly. */
+  scoreRows(terms: readonly string[], weights: readonly number[], rowids: readonly number[], options?: TopKOptions): Map<number, number> | null;
+}
+
+export interface TopKOptions {
+  /** Each term's contribution × its weight (a weight of 1 changes nothing, bit for bit). */
+  termWeights?: readonly number[];
+  /** Rows tied with the last one kept come too (up to `limit` more), so the caller breaks ties by a stable key. */
+  ties?: boolean;
 }
 
 export interface ScoredRow {
@@ -158,7 +167,8 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
   }
 
   return {
-    topK(terms, weights, limit, accept) {
+    scoreRows: (terms, weights, rowids, options = {}) => scoreRows(terms, weights, rowids, options),
+    topK(terms, weights, limit, accept, options = {}) {
       if (broken || db.inTransaction || terms.length === 0 || limit <= 0) return null;
       try {
         statements ??= prepare();
@@ -184,7 +194,7 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
           if (!lengths || lengths.sparse) return null;
           const stems = tokenizeTerms(st, terms);
           if (!stems) return null;
-          return score(stems, weights, limit, accept, st);
+          return score(stems, weights, limit, accept, st, options);
         })();
       } catch {
         // Busy, locked, or a filter that failed: FTS5 answers this query, and nothing cached is trusted.
@@ -194,6 +204,36 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
       }
     },
   };
+
+  function scoreRows(terms: readonly string[], weights: readonly number[], rowids: readonly number[], options: TopKOptions): Map<number, number> | null {
+    if (broken || db.inTransaction || !statements || terms.length === 0) return null;
+    const st = statements;
+    try {
+      return db.transaction(() => {
+        const current = currentVersion(st);
+        // Only a version whose row lengths are loaded: the postings of this query's terms were read by its topK.
+        if (current === null || version !== current || lengthsVersion !== current || !lengths || lengths.sparse) return null;
+        const stems = tokenizeTerms(st, terms);
+        if (!stems) return null;
+        const nCols = st.columns;
+        const w = Array.from({ length: nCols }, (_, c) => (c < weights.length ? weights[c]! : 1));
+        const weightKey = w.join(',');
+        const out = new Map<number, number>(rowids.map((r) => [r, 0]));
+        for (const [t, stem] of stems.entries()) {
+          const p = postingsOf(stem, st);
+          const impact = impactsOf(p, w, weightKey, st);
+          const tw = options.termWeights?.[t] ?? 1;
+          for (const r of rowids) {
+            const j = lowerBound(p.rows, r);
+            if (j < p.rows.length && p.rows[j] === r) out.set(r, out.get(r)! + (tw === 1 ? impact[j]! : impact[j]! * tw));
+          }
+        }
+        return out;
+      })();
+    } catch {
+      return null;
+    }
+  }
 
   function tokenizeTerms(st: NonNullable<typeof statements>, terms: readonly string[]): string[] | null {
     if (stemOf.size > 10_000) stemOf.clear();
@@ -255,7 +295,8 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
     return p;
   }
 
-  function score(stems: string[], weights: readonly number[], limit: number, accept: ((rowids: number[]) => Set<number>) | undefined, st: NonNullable<typeof statements>): ScoredRow[] {
+  function score(stems: string[], weights: readonly number[], limit: number, accept: ((rowids: number[]) => Set<number>) | undefined, st: NonNullable<typeof statements>, options: TopKOptions): ScoredRow[] {
+    const termWeights = options.termWeights;
     const nCols = st.columns;
     const w = Array.from({ length: nCols }, (_, c) => (c < weights.length ? weights[c]! : 1));
     const weightKey = w.join(',');
@@ -267,9 +308,24 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
     if (scores.length < total) scores = new Float64Array(Math.max(total, scores.length * 2));
     const acc = scores;
     // Term at a time, phrases in query order: each row's sum is built in the order fts5Bm25Function adds it.
-    for (const p of lists) {
+    for (const [t, p] of lists.entries()) {
       const impact = impactsOf(p, w, weightKey, st);
       const rows = p.rows;
+      const tw = termWeights?.[t] ?? 1;
+      if (tw !== 1) {
+        for (let j = 0; j < rows.length; j++) {
+          const row = rows[j]!;
+          let slot = slots[row]!;
+          if (slot < 0) {
+            slot = rowOf.length;
+            slots[row] = slot;
+            rowOf.push(row);
+            acc[slot] = 0.0;
+          }
+          acc[slot] = acc[slot]! + impact[j]! * tw;
+        }
+        continue;
+      }
       for (let j = 0; j < rows.length; j++) {
         const row = rows[j]!;
         let slot = slots[row]!;
@@ -286,7 +342,7 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
     const n = rowOf.length;
     const order = (a: number, b: number) => scores[b]! - scores[a]! || rowOf[a]! - rowOf[b]!;
     const result = (slot: number): ScoredRow => ({ rowid: rowOf[slot]!, score: scores[slot]! });
-    if (!accept) return best(scores, n, Math.min(limit, n), order).map(result);
+    if (!accept) return best(scores, n, Math.min(limit, n), order, options.ties ? limit : 0).map(result);
     // Filtered: walk the ranking in pages until enough rows pass.
     const ranked = Array.from({ length: n }, (_, i) => i).sort(order);
     const out: ScoredRow[] = [];
@@ -295,6 +351,16 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
       const slice = ranked.slice(from, from + page);
       const ok = accept(slice.map((s) => rowOf[s]!));
       for (const s of slice) if (out.length < limit && ok.has(rowOf[s]!)) out.push(result(s));
+    }
+    // Rows tied with the last one kept, so the caller's stable key decides among them.
+    if (options.ties && out.length === limit) {
+      const last = out[out.length - 1]!.score;
+      const at = ranked.findIndex((s) => rowOf[s] === out[out.length - 1]!.rowid);
+      const tied = ranked.slice(at + 1).filter((s) => scores[s] === last).slice(0, limit);
+      if (tied.length > 0) {
+        const ok = accept(tied.map((s) => rowOf[s]!));
+        for (const s of tied) if (ok.has(rowOf[s]!)) out.push(result(s));
+      }
     }
     return out;
   }
@@ -324,13 +390,30 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
   }
 }
 
-/** The `k` best of the first `n` slots under `order`, without sorting all n: the k-th best score by selection, then a sort of the few at or above it. */
-function best(scores: Float64Array, n: number, k: number, order: (a: number, b: number) => number): number[] {
+/**
+ * The `k` best of the first `n` slots under `order`, without sorting all n: the k-th best score by selection, then a
+ * sort of the few at or above it; slots tied with the k-th come too, `ties` at most.
+ */
+function best(scores: Float64Array, n: number, k: number, order: (a: number, b: number) => number, ties = 0): number[] {
   if (k <= 0) return [];
   const threshold = kthLargest(scores.slice(0, n), k);
   const above: number[] = [];
   for (let s = 0; s < n; s++) if (scores[s]! >= threshold) above.push(s);
-  return above.sort(order).slice(0, k);
+  const sorted = above.sort(order);
+  let end = k;
+  while (end < sorted.length && end < k + ties && scores[sorted[end]!] === scores[sorted[k - 1]!]) end++;
+  return sorted.slice(0, end);
+}
+
+function lowerBound(a: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Hoare's quickselect (middle pivot) on a scratch copy: the k-th largest value, k from 1. */

@@ -27,7 +27,8 @@ function dot(a: Float32Array, b: Float32Array): number {
  */
 export function mmrSelect(candidates: readonly MmrCandidate[], vectors: ReadonlyMap<number, Float32Array>, k: number, lambda = DEFAULT_MMR_LAMBDA): MmrPick[] {
   if (!(lambda >= 0 && lambda <= 1)) throw new Error(`mmr lambda must be in [0, 1], got ${lambda}`);
-  const pool = [...candidates].sort((a, b) => b.relevance - a.relevance || a.chunkId - b.chunkId);
+  // Ties keep the caller's order (a stable sort): BM25 breaks them by path and line, never by row id (#35).
+  const pool = [...candidates].sort((a, b) => b.relevance - a.relevance);
   if (pool.length === 0 || k <= 0) return [];
   const max = pool[0]!.relevance;
   const min = pool[pool.length - 1]!.relevance;

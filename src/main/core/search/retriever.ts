@@ -1,4 +1,5 @@
 import type { RetrievalRanking, SearchFilters, SearchHit, SearchMode } from '../../../shared/types.ts';
+import type { TaskTerms } from './task-terms.ts';
 
 export type RetrieverParams = RetrievalRanking;
 
@@ -6,6 +7,8 @@ export interface RetrievalQuery {
   text: string;
   k: number;
   filters?: SearchFilters;
+  /** What retrieval reads from `text` (task-terms.ts), when the caller has it already; else computed from text. */
+  task?: TaskTerms;
 }
 
 /** One small interface, several implementations (bm25, vector, hybrid), one shared test suite. */
