@@ -4,9 +4,9 @@
 import type { Store } from '../core/store/index.ts';
 import { appendHookLog, hookLogPath } from '../core/hooks/log.ts';
 import { spoolHasEntries } from '../core/hooks/spool.ts';
-import type { CliIo } from './command.ts';
 
-export async function drainSpoolAfter(io: Pick<CliIo, 'stderr'>, store: Store): Promise<void> {
+// Only stderr, typed here: command.ts calls this, so importing CliIo from it would make a circle.
+export async function drainSpoolAfter(io: { stderr(text: string): void }, store: Store): Promise<void> {
   if (store.readOnlyReason || store.path === ':memory:' || store.path === '' || !store.db.open || store.db.readonly) return;
   if (!spoolHasEntries(store.path)) return;
   try {
