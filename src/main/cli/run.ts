@@ -21,6 +21,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(help());
     return name ? 0 : 2;
   }
+  // What `setup` runs (through `sh -c`, in the agent's environment) to check that its command starts this CLI.
+  if (name === '--version' || name === '-v') {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    io.stdout(`contextpack ${pkg.version} (node ${process.version})\n`);
+    return 0;
+  }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
     io.stderr(`contextpack: unknown command ${JSON.stringify(name)}\n\n${help()}`);

@@ -1,7 +1,4 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clearInflight, inflight, inflightPath, markInflight, waitForInflight } from '../../core/hooks/inflight.ts';
 import { appendHookLog, hookLogPath } from '../../core/hooks/log.ts';
@@ -12,10 +9,9 @@ import { clearFailedCaptures, spoolCapture, spoolHasEntries, spoolNotice } from 
 import { hookDeadlineMs, retryBusy } from '../../core/hooks/write-retry.ts';
 import { projectForCwd } from '../../core/hooks/project.ts';
 import { sessionFolder } from '../../core/hooks/transcript-cwd.ts';
-import { AGENT_HOOKS, HOOK_AGENTS, installHooks, lineDiff, SettingsFileError, uninstallHooks, type HookAgent } from '../../core/hooks/settings.ts';
 import { currentProjectName, projectDbPath, userDataDir } from '../../paths.ts';
 import { CliError, intOption, oneOf, printJson, type Command, type CommandContext } from '../command.ts';
-import { str, subcommand } from './memory-shared.ts';
+import { str } from './memory-shared.ts';
 
 const since = (t0: number) => Math.round(performance.now() - t0);
 
@@ -213,72 +209,3 @@ function detach(ctx: CommandContext, p: HookPayload, target: { dbPath: string; p
   markInflight(marker, pid);
   return null;
 }
-
-
-function settingsFile(ctx: CommandContext, agent: HookAgent): string {
-  const user = ctx.values['user-scope'] === true;
-  if (user && ctx.values['project-scope'] === true) throw new CliError('hooks: give --project-scope or --user-scope, not both');
-  const base = user ? (ctx.io.env.HOME ?? homedir()) : resolve(str(ctx, 'dir') ?? process.cwd());
-  return join(base, AGENT_HOOKS[agent].file);
-}
-
-/** Same folder, then rename: a reader never sees half a settings file. */
-function writeAtomically(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.contextpack-${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: existsSync(file) ? statSync(file).mode & 0o777 : 0o644 });
-  renameSync(tmp, file);
-}
-
-export const hooksCommand: Command = {
-  name: 'hooks',
-  summary: "Install or uninstall ContextPack's hooks in an agent's settings (claude-code, codex): shows the diff, keeps every other hook",
-  usage:
-    `contextpack hooks install|uninstall ${HOOK_AGENTS.join('|')} [--project-scope | --user-scope] [--dir FOLDER] [--yes | --dry-run]\n` +
-    '                      [--command "contextpack"] [--project NAME]',
-  options: {
-    'project-scope': { type: 'boolean', default: false },
-    'user-scope': { type: 'boolean', default: false },
-    dir: { type: 'string' },
-    yes: { type: 'boolean', short: 'y', default: false },
-    'dry-run': { type: 'boolean', default: false },
-    command: { type: 'string' },
-  },
-  gatesOutput: true,
-  async run(ctx) {
-    const sub = subcommand(ctx, ['install', 'uninstall'], this.usage);
-    const agent = oneOf(ctx.args[1], HOOK_AGENTS, 'agent', undefined);
-    if (!agent) throw new CliError(`hooks ${sub}: name the agent (${HOOK_AGENTS.join(', ')})\nusage: ${this.usage}`);
-    const file = settingsFile(ctx, agent);
-    const command = str(ctx, 'command') ?? 'contextpack';
-    let before = '';
-    try {
-      before = readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new CliError(`${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    let after: string;
-    try {
-      after = sub === 'install' ? installHooks(before, file, agent, command, str(ctx, 'project')) : uninstallHooks(before, file, str(ctx, 'command'));
-    } catch (err) {
-      if (err instanceof SettingsFileError) throw new CliError(err.message);
-      throw err;
-    }
-    if (after === before) {
-      ctx.io.stdout(`${file}: ${sub === 'install' ? 'the hooks are already installed' : 'no ContextPack hooks to remove'}; nothing changed\n`);
-      return 0;
-    }
-    ctx.io.stdout(lineDiff(before, after, file));
-    if (ctx.values['dry-run'] === true) return 0;
-    if (ctx.values.yes !== true) {
-      if (!ctx.io.confirm) throw new CliError(`hooks ${sub}: ${file} not written: confirm with --yes (no terminal to ask on)`, 1);
-      if (!(await ctx.io.confirm(`Write ${file}?`))) {
-        ctx.io.stdout('not written\n');
-        return 1;
-      }
-    }
-    writeAtomically(file, after);
-    ctx.io.stdout(`${sub === 'install' ? 'installed' : 'removed'}: ${file}\n`);
-    return 0;
-  },
-};

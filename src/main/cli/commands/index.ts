@@ -40,7 +40,8 @@ export const commands: CommandEntry[] = [
   lazy('handoff', "Build seed 002's handoff package (complete | specialist | continuation | emergency), stored and replayable by hash", async () => (await import('./sessions.ts')).handoffCommand),
   lazy('session', "Record seed 002's session summary (done, decisions, bugs, TODOs) and save its findings as memories; list sessions", async () => (await import('./sessions.ts')).sessionCommand),
   lazy('hook', "Run one agent hook (PreCompact, SessionStart, SessionEnd, Stop) from the hook's JSON on stdin; always exits 0", async () => (await import('./hook.ts')).hookCommand),
-  lazy('hooks', "Install or uninstall ContextPack's hooks in an agent's settings (claude-code, codex): shows the diff, keeps every other hook", async () => (await import('./hook.ts')).hooksCommand),
+  lazy('setup', 'Set an agent up in one step (claude-code, codex, cursor, vscode): registers the MCP server and installs the hooks, with a command checked to start', async () => (await import('./setup.ts')).setupCommand),
+  lazy('hooks', "Install or uninstall ContextPack's hooks in an agent's settings (claude-code, codex): shows the diff, keeps every other hook", async () => (await import('./hooks-install.ts')).hooksCommand),
 ];
 
 /** The command itself, loading its module when the entry is lazy. */

@@ -9,3 +9,4 @@ export { appendHookLog, hookLogPath, type HookLogRecord } from './log.ts';
 export { AGENT_HOOKS, HOOK_AGENTS, SettingsFileError, hookCommand, installHooks, isOurHandler, lineDiff, uninstallHooks, type HookAgent } from './settings.ts';
 export { clearInflight, inflight, inflightPath, markInflight, waitForInflight } from './inflight.ts';
 export { listCaptures } from './captures.ts';
+export { MCP_FORMATS, SERVER_NAME, installMcpServer, serverArgv, uninstallMcpServer, type McpFormat } from './mcp-config.ts';

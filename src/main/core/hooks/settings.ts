@@ -1,9 +1,13 @@
-// Hook entries in an agent's settings file, merged in and taken out without touching anything else: other keys,
-// other hooks, comments and formatting stay as they were (jsonc-parser edits the text in place). An entry is ours
-// when its command runs `contextpack … hook <Event>`; uninstall removes exactly those.
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+// Hook entries in an agent's settings file, added and taken out without touching anything else: other keys, other
+// hooks, comments and formatting stay byte for byte (jsonc-edit.ts). An entry is ours only when its command is
+// exactly one we write (`<command> hook <Event>`, with the optional `--project NAME` and the agent's flags), for a
+// command the caller names: never because it merely contains those words.
 import { join } from 'node:path';
+import { appendMember, emptied, membersOf, newFile, nodeAt, parseSettingsTree, removeMember, SettingsFileError } from './jsonc-edit.ts';
+import type { Node } from 'jsonc-parser';
 import type { HookEvent } from './payload.ts';
+
+export { SettingsFileError } from './jsonc-edit.ts';
 
 export const HOOK_AGENTS = ['claude-code', 'codex'] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
@@ -28,95 +32,111 @@ export const AGENT_HOOKS: Record<HookAgent, AgentHooks> = {
   codex: { file: join('.codex', 'hooks.json'), events: ['PreCompact', 'SessionStart', 'Stop'], timeout: 30, sessionStartFlags: '--format json' },
 };
 
-export class SettingsFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SettingsFileError';
-  }
+/** The command line we write for one event. */
+export function hookCommand(command: string, event: HookEvent, project?: string, agent?: HookAgent): string {
+  const flags = agent && event === 'SessionStart' ? AGENT_HOOKS[agent].sessionStartFlags : undefined;
+  return `${command} hook ${event}${project ? ` --project ${project}` : ''}${flags ? ` ${flags}` : ''}`;
 }
 
-interface Handler {
-  type?: unknown;
-  command?: unknown;
-  [k: string]: unknown;
-}
-interface Group {
-  matcher?: unknown;
-  hooks?: unknown;
-  [k: string]: unknown;
-}
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A project name as checkProjectName accepts it (core/projects/layout.ts).
+const PROJECT_FLAG = '(?: --project [A-Za-z0-9][A-Za-z0-9._-]{0,63})?';
 
-const OURS = /(?:^|[\s/\\"'])(?:contextpack(?:\.cmd|\.mjs)?|bin\.mjs)["']?\s+(?:.*\s)?hook\s+(PreCompact|SessionStart|SessionEnd|Stop)\b/;
-
-export function isOurHandler(h: unknown, command?: string): boolean {
-  if (!h || typeof h !== 'object') return false;
-  const c = (h as Handler).command;
+/** Whether a handler's command is exactly one we write for `event`, with one of `commands` as its program. */
+export function isOurHandler(h: unknown, commands: readonly string[], event: string): boolean {
+  if (!h || typeof h !== 'object' || Array.isArray(h)) return false;
+  const c = (h as { command?: unknown }).command;
   if (typeof c !== 'string') return false;
-  return OURS.test(c) || (command !== undefined && c.startsWith(`${command} hook `));
+  const flags = event === 'SessionStart' ? '(?: --format json)?' : '';
+  return commands.some((command) => new RegExp(`^${escapeRe(command)} hook ${escapeRe(event)}${PROJECT_FLAG}${flags}$`).test(c));
 }
 
-export function hookCommand(command: string, event: HookEvent, project?: string): string {
-  return `${command} hook ${event}${project ? ` --project ${project}` : ''}`;
-}
+const kindOf = (n: Node | undefined): string => (n ? n.type : 'nothing');
 
-const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
-
-function parseSettings(text: string, file: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  const errors: ParseError[] = [];
-  const v = parse(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0) {
-    const e = errors[0]!;
-    const line = text.slice(0, e.offset).split('\n').length;
-    throw new SettingsFileError(`${file}:${line}: not valid JSON (${printParseErrorCode(e.error)}); fix it first, nothing was changed`);
+/** The `hooks` object, refused (nothing changed) when any part of it is not the shape the agents document. */
+function hooksNode(root: Node | null, file: string): Node | undefined {
+  const hooks = nodeAt(root, ['hooks']);
+  if (!hooks) return undefined;
+  if (hooks.type !== 'object') throw new SettingsFileError(`${file}: "hooks" must be an object, found ${hooks.type}; nothing was changed`);
+  for (const prop of membersOf(hooks)) {
+    const event = prop.children![0]!.value as string;
+    const groups = prop.children![1];
+    if (groups?.type !== 'array') throw new SettingsFileError(`${file}: "hooks.${event}" must be a list; nothing was changed`);
+    membersOf(groups).forEach((g, i) => {
+      if (g.type !== 'object') throw new SettingsFileError(`${file}: "hooks.${event}[${i}]" must be an object, found ${g.type}; nothing was changed`);
+      const handlers = nodeAt(g, ['hooks']);
+      if (handlers && handlers.type !== 'array') throw new SettingsFileError(`${file}: "hooks.${event}[${i}].hooks" must be a list, found ${kindOf(handlers)}; nothing was changed`);
+    });
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new SettingsFileError(`${file}: expected a JSON object at the top; nothing was changed`);
-  const hooks = (v as Record<string, unknown>).hooks;
-  if (hooks !== undefined && (!hooks || typeof hooks !== 'object' || Array.isArray(hooks))) throw new SettingsFileError(`${file}: "hooks" must be an object; nothing was changed`);
-  for (const [event, groups] of Object.entries((hooks as Record<string, unknown>) ?? {})) {
-    if (!Array.isArray(groups)) throw new SettingsFileError(`${file}: "hooks.${event}" must be a list; nothing was changed`);
-  }
-  return v as Record<string, unknown>;
+  return hooks;
 }
 
-const groupsOf = (settings: Record<string, unknown>, event: string): Group[] => (((settings.hooks as Record<string, unknown> | undefined)?.[event] as Group[] | undefined) ?? []);
-const handlersOf = (g: Group): unknown[] => (Array.isArray(g?.hooks) ? g.hooks : []);
+/** A handler node as the plain { command } isOurHandler reads. */
+const handlerValue = (n: Node): { command?: string } | undefined => {
+  const cmd = n.type === 'object' ? nodeAt(n, ['command']) : undefined;
+  return n.type === 'object' ? { command: cmd?.type === 'string' ? (cmd.value as string) : undefined } : undefined;
+};
+const NONE = { type: 'array', offset: 0, length: 0, children: [] } as unknown as Node;
 
 /** The settings text with our entries added where missing (already present: the text unchanged). */
 export function installHooks(text: string, file: string, agent: HookAgent, command: string, project?: string): string {
-  const settings = parseSettings(text, file);
   const spec = AGENT_HOOKS[agent];
-  let out = text.trim() === '' ? '{}\n' : text;
-  for (const event of spec.events) {
-    const want = hookCommand(command, event, project) + (event === 'SessionStart' && spec.sessionStartFlags ? ` ${spec.sessionStartFlags}` : '');
-    if (groupsOf(settings, event).some((g) => handlersOf(g).some((h) => (h as Handler).command === want))) continue;
-    const group = { hooks: [{ type: 'command', command: want, timeout: spec.timeout }] };
-    const exists = Array.isArray(((parseSettings(out, file).hooks as Record<string, unknown> | undefined) ?? {})[event]);
-    out = applyEdits(out, exists ? modify(out, ['hooks', event, -1], group, { ...FORMAT, isArrayInsertion: true }) : modify(out, ['hooks', event], [group], FORMAT));
+  const group = (event: HookEvent) => ({ hooks: [{ type: 'command', command: hookCommand(command, event, project, agent), timeout: spec.timeout }] });
+  let root = parseSettingsTree(text, file);
+  let hooks = hooksNode(root, file);
+  const has = (event: HookEvent): boolean => {
+    const want = hookCommand(command, event, project, agent);
+    const groups = nodeAt(hooks, [event]);
+    return membersOf(groups ?? NONE).some((g) => membersOf(nodeAt(g, ['hooks']) ?? NONE).some((h) => handlerValue(h)?.command === want));
+  };
+  const missing = spec.events.filter((e) => !has(e));
+  if (missing.length === 0) return text;
+  if (!root) return newFile({ hooks: Object.fromEntries(missing.map((e) => [e, [group(e)]])) });
+  if (!hooks) return appendMember(text, root, Object.fromEntries(missing.map((e) => [e, [group(e)]])), 'hooks');
+  let out = text;
+  for (const event of missing) {
+    const groups = nodeAt(hooks, [event]);
+    out = groups ? appendMember(out, groups, group(event)) : appendMember(out, hooks!, [group(event)], event);
+    root = parseSettingsTree(out, file);
+    hooks = hooksNode(root, file);
   }
   return out;
 }
 
-/** The settings text without our entries; groups and events left empty by that go too, nothing else changes. */
-export function uninstallHooks(text: string, file: string, command?: string): string {
-  const settings = parseSettings(text, file);
+/**
+ * The settings text without our entries (those whose command is exactly one we write with one of `commands`); a group
+ * our handler leaves empty goes, then an event left empty, then `hooks` left empty. Nothing else changes. (The one
+ * case that does not come back byte for byte: an event list or `hooks` object that was already empty before install
+ * goes with our entries, since nothing tells it from one install made.)
+ */
+export function uninstallHooks(text: string, file: string, commands: readonly string[] = ['contextpack']): string {
   let out = text;
-  const hooks = (settings.hooks as Record<string, Group[]> | undefined) ?? {};
-  for (const event of Object.keys(hooks)) {
-    const groups = hooks[event]!;
-    if (!groups.some((g) => handlersOf(g).some((h) => isOurHandler(h, command)))) continue;
-    const kept: Group[] = [];
-    for (const g of groups) {
-      const handlers = handlersOf(g);
-      const rest = handlers.filter((h) => !isOurHandler(h, command));
-      if (rest.length === handlers.length) kept.push(g);
-      else if (rest.length > 0) kept.push({ ...g, hooks: rest });
+  // One removal at a time, re-reading the tree after each: offsets move.
+  for (;;) {
+    const root = parseSettingsTree(out, file);
+    const hooks = hooksNode(root, file);
+    if (!hooks) return emptied(out, text);
+    let next: string | null = null;
+    for (const prop of membersOf(hooks)) {
+      const event = prop.children![0]!.value as string;
+      const groups = prop.children![1]!;
+      for (const g of membersOf(groups)) {
+        const handlers = nodeAt(g, ['hooks']);
+        const ours = membersOf(handlers ?? NONE).find((h) => isOurHandler(handlerValue(h), commands, event));
+        if (!ours || !handlers) continue;
+        const onlyOne = membersOf(handlers).length === 1;
+        const onlyOurKeys = membersOf(g).every((p) => ['hooks', 'matcher'].includes(p.children![0]!.value as string));
+        if (!onlyOne || !onlyOurKeys) next = removeMember(out, handlers, ours);
+        else if (membersOf(groups).length > 1) next = removeMember(out, groups, g);
+        else if (membersOf(hooks).length > 1) next = removeMember(out, hooks, prop);
+        else next = removeMember(out, root!, nodeAt(root, ['hooks'])!.parent!);
+        break;
+      }
+      if (next !== null) break;
     }
-    out = applyEdits(out, modify(out, ['hooks', event], kept.length ? kept : undefined, FORMAT));
+    if (next === null) return emptied(out, text);
+    out = next;
   }
-  const after = parseSettings(out, file);
-  if (after.hooks && Object.keys(after.hooks as object).length === 0 && settings.hooks && Object.keys(hooks).length > 0) out = applyEdits(out, modify(out, ['hooks'], undefined, FORMAT));
-  return out;
 }
 
 /** A line diff (longest common subsequence), changed lines with up to 3 lines of context, `…` between hunks. */
