@@ -88,7 +88,7 @@ const watch = spawn(process.execPath, [bin, 'watch', '--project', 'mixed', '--no
 children.push(watch);
 
 const mcp = new Client({ name: 'bench-hooks-mixed', version: '0' });
-await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--project', 'mixed'], env: env as Record<string, string>, stderr: 'ignore' }));
+await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--project', 'mixed', '--tools', 'all'], env: env as Record<string, string>, stderr: 'ignore' }));
 
 const t0 = Date.now();
 const until = t0 + SECONDS * 1000;

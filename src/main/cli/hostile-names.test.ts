@@ -74,7 +74,7 @@ describe('hostile file names on every format and surface', () => {
   });
 
   it('MCP pack and get_packet (SDK client over stdio)', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db], env: process.env as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db, '--tools', 'all'], env: process.env as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'hostile-names-test', version: '0.0.0' });
     await client.connect(transport);
     try {

@@ -37,7 +37,7 @@ describe('MCP ingest: a path through a symbolic link out of the root is refused'
     symlinkSync('/', join(root, 'docs', 'rootlink'));
     symlinkSync('../src', join(root, 'docs', 'srclink'));
     const env = { ...(process.env as Record<string, string>), CONTEXTPACK_MODELS_DIR: tmp.make(), CONTEXTPACK_HOME: tmp.make() };
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db], env, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db, '--tools', 'all'], env, stderr: 'pipe' });
     client = new Client({ name: 'contextpack-links-test', version: '0.0.0' });
     await client.connect(transport);
   }, 60_000);

@@ -14,7 +14,7 @@ import { DEFAULT_HYBRID } from '../core/search/hybrid.ts';
 import { openStore } from '../core/store/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
 import { tinyModels, type TinyModelDir } from '../core/vectors/testing/tiny-embedder.ts';
-import type { ToolName } from './tools.ts';
+import { DEFAULT_TOOLS, type ToolName } from './tools.ts';
 
 const bin = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
 const tmp = tempDirs('cp-mcp-');
@@ -28,8 +28,9 @@ interface Session {
   close(): Promise<void>;
 }
 
-async function connect(db: string, env: Record<string, string>): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db], env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' });
+// Most cases exercise every tool, so they start the server as `--tools all`; the default set has its own case.
+async function connect(db: string, env: Record<string, string>, tools = 'all'): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db, '--tools', tools], env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'contextpack-test', version: '0.0.0' });
@@ -42,7 +43,7 @@ async function connect(db: string, env: Record<string, string>): Promise<Session
  * stray log line would corrupt the stream for a real client.
  */
 async function rawSession(db: string, env: Record<string, string>, call: { name: string; arguments: Record<string, unknown> }): Promise<string[]> {
-  const child = spawn(process.execPath, [bin, 'mcp', '--db', db], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [bin, 'mcp', '--db', db, '--tools', 'all'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
   let out = '';
   const done = new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
@@ -110,13 +111,14 @@ describe('contextpack mcp (BM25-only store)', () => {
   it('lists the fourteen tools, every argument described, strict, with output schemas where an agent reads fields', async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['capacity', 'end_session', 'get_packet', 'handoff', 'hierarchy', 'ingest', 'pack', 'rehydrate', 'remember', 'replay', 'resolve_issue', 'search', 'stats', 'update_memory']);
-    // Every property at every depth has a description, and every object says no other key is allowed.
+    // Every argument and filter has a description, and every object says no other key is allowed. The fields of a
+    // memory's content are named for what they hold and described together, on `content` and `set`.
     const undescribed: string[] = [];
     const walk = (schema: Record<string, any>, at: string) => {
       if (schema.type === 'object' && schema.properties) {
         if (schema.additionalProperties !== false) undescribed.push(`${at}: open object`);
         for (const [k, v] of Object.entries(schema.properties as Record<string, any>)) {
-          if (!v.description) undescribed.push(`${at}.${k}`);
+          if (!v.description && !/^(remember\.content|update_memory\.set)\b/.test(at)) undescribed.push(`${at}.${k}`);
           walk(v, `${at}.${k}`);
         }
       }
@@ -136,7 +138,9 @@ describe('contextpack mcp (BM25-only store)', () => {
     const content = (tools.find((t) => t.name === 'remember')!.inputSchema.properties!.content as { anyOf: { properties?: Record<string, unknown> }[] }).anyOf;
     expect(Object.keys(content.find((b) => b.properties)!.properties!)).toEqual(expect.arrayContaining(['decision', 'rationale', 'severity', 'task_description', 'substeps_remaining', 'lesson']));
     expect(tools.filter((t) => t.outputSchema).map((t) => t.name).sort()).toEqual(['get_packet', 'handoff', 'ingest', 'pack', 'rehydrate', 'search']);
-    expect(tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name).sort()).toEqual(['end_session', 'handoff', 'ingest', 'pack', 'rehydrate', 'remember', 'resolve_issue', 'update_memory']);
+    // Only hints that differ from the spec's defaults are sent: read-only tools say so, the others say they destroy nothing.
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name).sort()).toEqual(['end_session', 'handoff', 'ingest', 'pack', 'rehydrate', 'remember', 'resolve_issue', 'update_memory']);
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true || t.annotations?.destructiveHint === false)).toBe(true);
     const { prompts } = await s.client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['hand_off', 'start_task']);
     const start = await s.client.getPrompt({ name: 'start_task', arguments: { task: 'Fix the retry loop' } });
@@ -145,6 +149,35 @@ describe('contextpack mcp (BM25-only store)', () => {
     expect((hand.messages[0]!.content as { text: string }).text).toContain('`handoff` with type "emergency", to "reviewer"');
     // The handoff tool's types, and no other.
     await expect(s.client.getPrompt({ name: 'hand_off', arguments: { type: 'sideways' } })).rejects.toThrow(/-32602[\s\S]*type/);
+  });
+
+  it('without --tools: the default set only; another tool is refused saying how to turn it on, and the prompts adapt', async () => {
+    const d = await connect(db, env, 'default');
+    try {
+      const { tools } = await d.client.listTools();
+      expect(tools.map((t) => t.name)).toEqual([...DEFAULT_TOOLS]);
+      const r = await call(d, 'ingest', {});
+      expect(r.isError).toBe(true);
+      expect(text(r)).toBe('not_enabled: ingest is not in this server\'s tool set; start `contextpack mcp` with `--tools all` (or `--tools default,ingest`)');
+      // The watcher follows the roots, so start_task does not ask for ingest; handoff with save: true covers end_session.
+      const start = (await d.client.getPrompt({ name: 'start_task', arguments: { task: 'Fix the retry loop' } })).messages[0]!.content as { text: string };
+      expect(start.text).not.toMatch(/ingest|not enabled/);
+      const hand = (await d.client.getPrompt({ name: 'hand_off', arguments: {} })).messages[0]!.content as { text: string };
+      expect(hand.text).toMatch(/`handoff` with type "continuation"/);
+      expect(hand.text).not.toMatch(/end_session|not enabled/);
+      expect(d.client.getInstructions()).not.toContain('ingest');
+    } finally {
+      await d.close();
+    }
+    // A list without handoff: hand_off says how to turn it on.
+    const narrow = await connect(db, env, 'search,pack');
+    try {
+      expect((await narrow.client.listTools()).tools.map((t) => t.name)).toEqual(['search', 'pack']);
+      const hand = (await narrow.client.getPrompt({ name: 'hand_off', arguments: {} })).messages[0]!.content as { text: string };
+      expect(hand.text).toContain('(`remember`, `handoff` are not enabled in this server: ask the user to start `contextpack mcp` with `--tools all` (or `--tools default,remember,handoff`).)');
+    } finally {
+      await narrow.close();
+    }
   });
 
   it('search: cited hits, best-available mode with the reason, and the fake key redacted', async () => {

@@ -6,53 +6,55 @@ import type { ApiOutput } from '../../shared/api/index.ts';
 import type { PacketItemRef, PacketManifest } from '../../shared/packet.ts';
 import { citePath } from '../../shared/provenance.ts';
 
-const lines = z.object({ start: z.number().int(), end: z.number().int() }).strict().describe('1-based line range in the file');
+// Field names say what they hold; a description is kept only where the name does not (an output schema costs the
+// agent's context as much as an input schema does).
+const lines = z.object({ start: z.number().int(), end: z.number().int() }).strict();
 
 const hit = z
   .object({
-    rank: z.number().int().describe('1 for the best hit'),
-    path: z.string().describe('the file, relative to its root (prefixed by the root name when the project has several)'),
-    anchor: z.string().nullable().describe('the section or symbol anchor within the file'),
+    rank: z.number().int(),
+    path: z.string(),
+    anchor: z.string().nullable(),
     lines,
     score: z.number(),
     title: z.string(),
-    snippet: z.string().describe('the start of the chunk, redacted'),
+    snippet: z.string(),
   })
   .strict();
 
 const item = z
   .object({
     id: z.string(),
-    section: z.string().describe('the packet section it sits in'),
-    kind: z.string().describe('evidence, decision, learning, issue, goal, task, …'),
-    source: z.string().describe('path#anchor:lines for evidence, else a memory or decision id'),
+    section: z.string(),
+    kind: z.string(),
+    source: z.string().describe('path#anchor:lines or memory id'),
     score: z.number().nullable(),
-    path: z.string().optional().describe('evidence only: the cited file'),
+    path: z.string().optional(),
     anchor: z.string().nullable().optional(),
     lines: lines.optional(),
-    compressed: z.boolean().optional().describe('shortened to fit the budget: its pointer, key sentences or an excerpt'),
-    shown: z.array(lines).optional().describe('a compressed code item: the only lines of it the packet shows'),
+    compressed: z.boolean().optional(),
+    shown: z.array(lines).optional().describe('of a compressed item, the lines shown'),
   })
   .strict();
 
 const packet = {
   hash: z.string().describe('context_snapshot_hash'),
-  uri: z.string().describe('the packet as a resource'),
+  uri: z.string(),
   format: z.string(),
   template: z.string(),
-  mode: z.string().describe('how evidence was retrieved: hybrid, bm25 or vector'),
+  mode: z.string(),
   tokens: z.number().int(),
   max_tokens: z.number().int(),
   redacted_lines: z.number().int(),
-  items: z.array(item).describe('what the packet includes, in order'),
-  dropped: z.number().int().describe('items left out for the budget'),
+  items: z.array(item),
+  dropped: z.number().int(),
 };
 
 export const TOOL_OUTPUTS = {
   search: z
     .object({
-      mode: z.string().describe('bm25, vector or hybrid'),
-      semantic_off: z.string().nullable().describe('why the search was not hybrid, when it was not'),
+      mode: z.string(),
+      semantic_off: z.string().nullable().describe('why not hybrid'),
       hits: z.array(hit),
     })
     .strict(),
@@ -62,16 +64,16 @@ export const TOOL_OUTPUTS = {
     .object({
       tokens: z.number().int(),
       max_tokens: z.number().int(),
-      items: z.array(z.object({ id: z.string(), type: z.string(), title: z.string() }).strict()).describe('the memories loaded'),
-      omitted: z.number().int().describe('memories left out for the budget'),
+      items: z.array(z.object({ id: z.string(), type: z.string(), title: z.string() }).strict()),
+      omitted: z.number().int(),
     })
     .strict(),
   ingest: z
     .object({
-      roots: z.array(z.string()).describe("the project's roots, by name"),
-      added: z.array(z.string()).describe('files now indexed that were not'),
-      updated: z.array(z.string()).describe('files indexed again because they changed'),
-      removed: z.array(z.string()).describe('files that left the index (deleted, or now ignored)'),
+      roots: z.array(z.string()),
+      added: z.array(z.string()),
+      updated: z.array(z.string()),
+      removed: z.array(z.string()),
       unchanged: z.number().int(),
       skipped: z.array(z.object({ path: z.string(), reason: z.string() }).strict()),
       failed: z.array(z.object({ path: z.string(), reason: z.string() }).strict()),
@@ -82,11 +84,11 @@ export const TOOL_OUTPUTS = {
     .strict(),
   handoff: z
     .object({
-      hash: z.string().describe('context_snapshot_hash of the stored package'),
+      hash: z.string(),
       type: z.string(),
       tokens: z.number().int(),
       max_tokens: z.number().int(),
-      reduction: z.number().describe('share of the transcript compacted away, 0..1'),
+      reduction: z.number().describe('share compacted away, 0..1'),
       preservation_validation: z.boolean(),
       recorded_memory_id: z.string().nullable(),
     })

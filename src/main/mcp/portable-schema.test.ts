@@ -34,3 +34,11 @@ it('spells a type array as anyOf branches and accepts exactly what the original 
   expect(values.map((v) => after(v))).toEqual(values.map((v) => before(v)));
   expect(values.map((v) => after(v))).toEqual([true, true, true, false, false, false, false, false]);
 });
+
+it("leaves out what says nothing: zod's $schema line and the ±2^53-1 bounds of a bare integer", () => {
+  const zod = z.object({ n: z.number().int(), m: z.number().int().min(1).max(10) }).strict();
+  const portable = portableSchema(toJsonSchemaCompat(zod, { pipeStrategy: 'input' })) as Record<string, any>;
+  expect(portable.$schema).toBeUndefined();
+  expect(portable.properties.n).toEqual({ type: 'integer' });
+  expect(portable.properties.m).toEqual({ type: 'integer', minimum: 1, maximum: 10 });
+});

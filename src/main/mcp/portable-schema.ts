@@ -1,6 +1,8 @@
 // Tool schemas as the most clients can read them. zod writes a nullable field as a type array (["string", "null"]),
 // legal JSON Schema that a client mapping schemas onto a single-`type` dialect (Gemini's OpenAPI subset) rejects or
 // loosens; the MCP Inspector's --strict check warns on it. The same constraint spelt as anyOf branches reads everywhere.
+// Every tools/list entry sits in an agent's context for the whole session, so what says nothing is left out: zod's
+// `$schema` line (the default dialect) and the ±2^53-1 bounds it gives every integer (no JSON number gets past them).
 
 type Schema = { [key: string]: unknown };
 
@@ -17,7 +19,9 @@ const ONE_KEYWORDS = ['items', 'additionalProperties', 'additionalItems', 'conta
  * accepts exactly what it did.
  */
 export function portableSchema<T>(schema: T): T {
-  return rewrite(schema) as T;
+  const out = rewrite(schema) as Schema;
+  if (isSchema(out)) delete out.$schema;
+  return out as T;
 }
 
 function rewrite(node: unknown): unknown {
@@ -28,6 +32,7 @@ function rewrite(node: unknown): unknown {
     if (MAP_KEYWORDS.includes(key) && isSchema(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v)]));
     else if (LIST_KEYWORDS.includes(key) && Array.isArray(value)) out[key] = value.map(rewrite);
     else if (ONE_KEYWORDS.includes(key)) out[key] = rewrite(value);
+    else if ((key === 'minimum' && value === -Number.MAX_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue;
     else out[key] = value;
   }
   if (Array.isArray(out.type)) {

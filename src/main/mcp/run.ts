@@ -5,6 +5,7 @@ import type { Api, Dispatch } from '../api/index.ts';
 import type { Redactor } from '../core/redact/index.ts';
 import type { Store } from '../core/store/index.ts';
 import { createMcpServer } from './server.ts';
+import { DEFAULT_TOOLS, type ToolName } from './tools.ts';
 import { BoundedStdioServerTransport } from './stdio-transport.ts';
 
 const packageJson = fileURLToPath(new URL('../../../package.json', import.meta.url));
@@ -29,6 +30,8 @@ export interface McpRunOptions {
   /** Folders searched for a local embedding model. */
   modelDirs: readonly string[];
   stderr: (s: string) => void;
+  /** The tools to serve (`--tools`); default DEFAULT_TOOLS. */
+  tools?: readonly ToolName[];
 }
 
 export async function runMcpServer(options: McpRunOptions): Promise<number> {
@@ -87,7 +90,7 @@ export async function runMcpServer(options: McpRunOptions): Promise<number> {
   const subscribe = (listener: Parameters<Api['events']['subscribe']>[0]) => (opened ? opened.api.events.subscribe(listener) : () => undefined);
   let listed: () => void = () => undefined;
   const toolsListed = new Promise<void>((resolve) => (listed = resolve));
-  const server = createMcpServer({ dispatch, redactor, version, subscribe, onToolsListed: () => listed() });
+  const server = createMcpServer({ dispatch, redactor, version, subscribe, onToolsListed: () => listed(), tools: options.tools ?? DEFAULT_TOOLS });
   // Bounded: an oversized or malformed line gets a JSON-RPC error, never a closed connection (stdio-transport.ts).
   const transport = new BoundedStdioServerTransport();
   let ended = false;

@@ -10,7 +10,7 @@ import type { MemoryType } from '../../shared/memory.ts';
 import type { ReplayDiff } from '../../shared/packet.ts';
 import { provenance } from '../../shared/provenance.ts';
 import type { Redactor } from '../core/redact/index.ts';
-import { MAIN_FIELD, TOOL_ANNOTATIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, type ToolName } from './tools.ts';
+import { ALL_TOOLS, enableHint, MAIN_FIELD, TOOL_ANNOTATIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, type ToolName } from './tools.ts';
 import { API_TO_TOOL_FIELDS, apiInputOf, TOOL_API } from './tool-api.ts';
 import { handoffStructure, packetStructure, rehydrateStructure, searchStructure, TOOL_OUTPUTS, type StructuredTool } from './outputs.ts';
 import { pathHider, semanticOffForAgent, withoutCliAdvice } from './agent-text.ts';
@@ -25,6 +25,8 @@ export interface McpServerDeps {
   subscribe?: (listener: (e: ApiEvent) => void) => () => void;
   /** Called once a tools/list has been answered: the moment to load what the tool calls need. */
   onToolsListed?: () => void;
+  /** The tools to list and answer (`contextpack mcp --tools`); default every tool. The CLI passes DEFAULT_TOOLS. */
+  tools?: readonly ToolName[];
 }
 
 export const PACKET_URI_PREFIX = 'contextpack://packet/';
@@ -104,8 +106,8 @@ function formatRefresh(r: ApiOutput<'library.refresh'>): string {
  * The tools/list entries, built once: input and output schemas as JSON Schema (draft 7, as the SDK's own server does),
  * spelt so that the most clients read them (portable-schema.ts).
  */
-function toolList(): Tool[] {
-  return (Object.keys(TOOL_INPUTS) as ToolName[]).map((name) => {
+export function toolList(names: readonly ToolName[] = Object.keys(TOOL_INPUTS) as ToolName[]): Tool[] {
+  return names.map((name) => {
     const output = (TOOL_OUTPUTS as Partial<Record<ToolName, z.ZodObject>>)[name];
     return {
       name,
@@ -117,16 +119,28 @@ function toolList(): Tool[] {
   });
 }
 
+/** The server's instructions, naming only the tools it serves. */
+function instructionsFor(enabled: readonly ToolName[]): string {
+  const uses: [ToolName, string][] = [
+    ['rehydrate', 'start a session with `rehydrate` (project memory)'],
+    ['pack', 'start a task with `pack` (a bounded, redacted context packet for it)'],
+    ['search', 'use `search` to locate passages'],
+    ['ingest', '`ingest` after you change files'],
+    ['remember', '`remember` to record decisions, issues, state and learnings for the next session'],
+  ];
+  const said = uses.filter(([t]) => enabled.includes(t)).map(([, s]) => s);
+  return `ContextPack holds this project's indexed files and memory${said.length ? `: ${said.join('; ')}` : ''}.`;
+}
+
 type ToolAnswer = CallToolResult & { structuredContent?: Record<string, unknown> };
 
 export function createMcpServer(deps: McpServerDeps): McpServer {
+  const enabled: readonly ToolName[] = deps.tools ?? ALL_TOOLS;
   const server = new McpServer(
     { name: 'contextpack', version: deps.version },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
-      instructions:
-        'ContextPack holds this project\'s indexed files and memory. Start a task with `rehydrate` (project memory) and `pack` (a bounded, redacted context packet for the task); ' +
-        'use `search` to locate passages, `ingest` after you change files, and `remember` to record decisions, issues, state and learnings for the next session.',
+      instructions: instructionsFor(enabled),
     },
   );
 
@@ -189,7 +203,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 
   let listed: Tool[] | null = null;
   server.server.setRequestHandler(ListToolsRequestSchema, () => {
-    listed ??= toolList();
+    listed ??= toolList(enabled);
     if (deps.onToolsListed) setImmediate(deps.onToolsListed);
     return { tools: listed };
   });
@@ -198,6 +212,8 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     const name = request.params.name as ToolName;
     const run = runners.get(name);
     if (!run) throw new McpError(ErrorCode.InvalidParams, `Tool ${JSON.stringify(request.params.name)} not found`);
+    // A tool left out of this server's set is refused the same way whoever calls it, saying how to turn it on.
+    if (!enabled.includes(name)) return { isError: true, content: [{ type: 'text', text: `not_enabled: ${name} is not in this server's tool set; ${enableHint([name])}` }] };
     try {
       await readRoots();
       const parsed = TOOL_INPUTS[name].safeParse(request.params.arguments ?? {});
@@ -364,7 +380,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     return { content: [{ type: 'text', text: `${r.headline}\nsaved ${r.saved.created.length} memories, ${r.saved.duplicates.length} already known` }] };
   });
 
-  registerPrompts(server);
+  registerPrompts(server, enabled);
 
   server.registerResource(
     'packet',

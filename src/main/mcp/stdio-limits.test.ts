@@ -18,7 +18,7 @@ type Reply = { jsonrpc: string; id: string | number | null; result?: unknown; er
 
 /** Writes raw lines to `contextpack mcp` and collects its replies until `count` have arrived. */
 async function raw(db: string, lines: string[], count: number): Promise<{ replies: Reply[]; alive: boolean }> {
-  const child = spawn(process.execPath, [bin, 'mcp', '--db', db], { env: process.env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [bin, 'mcp', '--db', db, '--tools', 'all'], { env: process.env, stdio: ['pipe', 'pipe', 'ignore'] });
   let out = '';
   let exited = false;
   child.once('exit', () => (exited = true));
@@ -79,7 +79,7 @@ describe('MCP stdio: every line gets an answer, the connection stays', () => {
 
   it('the SDK client: an oversized call and fields over their caps come back as errors naming the cap, on one connection', async () => {
     const db = join(tmp.make(), 'sdk.db');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db], env: process.env as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db, '--tools', 'all'], env: process.env as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'limits-test', version: '0.0.0' });
     await client.connect(transport);
     try {

@@ -14,6 +14,8 @@ import { openStore, type Store } from '../core/store/index.ts';
 import { tempDirs } from '../core/testing/tmp.ts';
 import { MCP_HELP } from '../cli/commands/mcp.ts';
 import { createMcpServer } from './server.ts';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { DEFAULT_TOOLS, DEFAULT_TOOLS_TOKEN_TARGET, parseToolSet } from './tools.ts';
 
 const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
 const tmp = tempDirs('cp-mcp-readme-');
@@ -100,6 +102,9 @@ it('every tool refuses an unknown argument by name, before it runs', async () =>
 it('the README table lists exactly the live tools, each with every argument (and every filter field) it takes', () => {
   const table = mcpTable();
   expect([...table.keys()].sort()).toEqual(tools.map((t) => t.name).sort());
+  // The rows above the `--tools all` line are the default set.
+  const section = readme.slice(readme.indexOf('| **default set**'), readme.indexOf('| **with `--tools all`**'));
+  expect([...section.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1])).toEqual([...DEFAULT_TOOLS]);
   const missing: string[] = [];
   for (const t of tools) {
     const input = table.get(t.name)!;
@@ -111,9 +116,36 @@ it('the README table lists exactly the live tools, each with every argument (and
   expect(missing).toEqual([]);
 });
 
-it('`contextpack mcp --help` names every tool and prompt', async () => {
-  const listed = /Tools: ([\s\S]*?)\.\n/.exec(MCP_HELP)![1]!.split(/,\s*/).map((x) => x.trim());
-  expect(listed.sort()).toEqual(tools.map((t) => t.name).sort());
+it('`contextpack mcp --help` names the default set, every other tool and every prompt', async () => {
+  const defaults = /Tools: ([^(]*?) \(the default set/.exec(MCP_HELP)![1]!.split(/,\s*/);
+  const more = /with --tools all also ([\s\S]*?)\.\n/.exec(MCP_HELP)![1]!.split(/,\s*/).map((x) => x.trim());
+  expect(defaults).toEqual([...DEFAULT_TOOLS]);
+  expect([...defaults, ...more].sort()).toEqual(tools.map((t) => t.name).sort());
   const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
   expect(/Prompts: (.*)\./.exec(MCP_HELP)![1]!.split(', ').sort()).toEqual(prompts.sort());
+});
+
+it('the default tool set, as a client lists it, stays within its o200k token target (bench:tools prints every set)', async () => {
+  const server = createMcpServer({ dispatch: api.dispatch, redactor: getDefaultRedactor(), version: 't', tools: DEFAULT_TOOLS });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const c = new Client({ name: 'default-set', version: '0' });
+  await c.connect(b);
+  try {
+    const listed = (await c.listTools()).tools;
+    expect(listed.map((t) => t.name)).toEqual([...DEFAULT_TOOLS]);
+    expect(countTokens(JSON.stringify({ tools: listed }))).toBeLessThanOrEqual(DEFAULT_TOOLS_TOKEN_TARGET);
+    // The same entries as in the full list, only fewer of them.
+    expect(listed).toEqual(tools.filter((t) => (DEFAULT_TOOLS as string[]).includes(t.name)));
+  } finally {
+    await c.close();
+  }
+});
+
+it('--tools reads all, default and comma lists, in the tools\' order, and names the known tools on a typo', () => {
+  expect(parseToolSet('default')).toEqual([...DEFAULT_TOOLS]);
+  expect(parseToolSet('all')).toEqual(tools.map((t) => t.name));
+  expect(parseToolSet('end_session, default,ingest')).toEqual(['search', 'pack', 'remember', 'rehydrate', 'ingest', 'handoff', 'end_session']);
+  expect(() => parseToolSet('search,serach')).toThrow(/unknown tool "serach" \(known: all, default, search, pack, /);
+  expect(() => parseToolSet(' , ')).toThrow(/--tools is empty/);
 });

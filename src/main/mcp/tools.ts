@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { apiInputs as api, searchFiltersSchema } from '../../shared/api/index.ts';
 import { capError, MAX_MAX_TOKENS, MEMORY_CONTENT_MAX, MIN_MAX_TOKENS, QUERY_MAX, TAG_MAX, TITLE_MAX, TRANSCRIPT_MAX, TRANSCRIPT_NAME_MAX } from '../../shared/limits.ts';
-import { SOURCE_TYPES } from '../../shared/types.ts';
 import { filterDateMs } from '../../shared/filters.ts';
 import { GLOB_MAX } from '../../shared/globs.ts';
 import type { MemoryType } from '../../shared/memory.ts';
@@ -16,30 +15,30 @@ import { CONTENT_SPECS, isRequiredField, type FieldSpec } from '../core/memory/v
 const hash = z
   .string()
   .regex(/^[0-9a-f]{64}$/, 'hash must be the 64 lowercase hex digits of a context_snapshot_hash')
-  .describe('context_snapshot_hash of a stored packet (64 hex digits), as returned by pack');
+  .describe('context_snapshot_hash, as pack returns it');
 
 const glob = z.string().trim().min(1, 'a glob is empty').max(GLOB_MAX, `a glob is at most ${GLOB_MAX} characters`);
 const date = (field: string) =>
   z.string().refine((v) => filterDateMs(v) !== null, `${field} must be a date, e.g. 2026-01-31 or 2026-01-31T12:00:00Z`);
 
-const include = z.array(glob).max(100).optional().describe('globs over paths relative to their root; a hit must match one, e.g. ["docs/**", "src/**/*.ts"]');
-const exclude = z.array(glob).max(100).optional().describe('globs over paths relative to their root that no hit may match, e.g. ["test/**"]');
-const types = searchFiltersSchema.shape.types.describe(`source types to keep: ${SOURCE_TYPES.join(', ')}`);
+const include = z.array(glob).max(100).optional().describe('path globs to keep, e.g. ["src/**"]');
+const exclude = z.array(glob).max(100).optional().describe('path globs to drop');
+const types = searchFiltersSchema.shape.types.describe('source types to keep');
 
 const searchFilters = z
   .object({
     include,
     exclude,
-    path_glob: z.string().max(1000).optional().describe('SQLite GLOB over the absolute source path, e.g. "*/docs/*.md"'),
+    path_glob: z.string().max(1000).optional().describe('SQLite GLOB on the absolute path'),
     types,
-    modified_after: date('filters.modified_after').optional().describe('ISO date: only files modified at or after it'),
-    modified_before: date('filters.modified_before').optional().describe('ISO date: only files modified before it'),
+    modified_after: date('filters.modified_after').optional().describe('ISO date'),
+    modified_before: date('filters.modified_before').optional().describe('ISO date'),
   })
   .strict()
-  .describe('narrow the hits; every filter given must hold');
+  .describe('all must hold');
 
 /** The same as `contextpack pack --path / --exclude / --type`. */
-const packFilters = z.object({ include, exclude, types }).strict().describe('narrow the evidence; every filter given must hold (as `contextpack pack --path/--exclude/--type`)');
+const packFilters = z.object({ include, exclude, types }).strict().describe('all must hold');
 
 const tag = z.string().min(1).max(TAG_MAX, `a tag is at most ${TAG_MAX} characters`);
 
@@ -54,7 +53,7 @@ function fieldSchema(spec: FieldSpec): z.ZodType {
     case 'enum':
       return z.enum(spec.values as [string, ...string[]]);
     case 'alternatives':
-      return z.array(z.object({ name: z.string().describe('the option'), reason: z.string().describe('why it was not chosen') }).strict());
+      return z.array(z.object({ name: z.string(), reason: z.string() }).strict());
   }
 }
 
@@ -84,65 +83,66 @@ const CONTENT_FIELDS = contentFields();
 export const MAIN_FIELD: Record<MemoryType, string> = { decision: 'decision', issue: 'description', state: 'task_description', learning: 'lesson' };
 const requiredOf = (type: MemoryType): string[] => Object.entries(CONTENT_SPECS[type] as Record<string, FieldSpec>).filter(([f, spec]) => isRequiredField(f, spec)).map(([f]) => f);
 const TYPES = Object.keys(CONTENT_SPECS) as MemoryType[];
-/** Read from the validator's table, as the fields are: `decision needs decision and rationale; issue needs …`. */
-const REQUIRED_CONTENT = TYPES.map((t) => `${t} needs ${requiredOf(t).join(' and ')}`).join('; ');
+/**
+ * What each type requires, read from the validator's table: `decision: decision, rationale; issue: …`. Said once here
+ * rather than on each field (the fields come in the types' order), since every word of a tool's schema stays in the
+ * agent's context; a field a type does not take is refused by name.
+ */
+const REQUIRED_BY_TYPE = TYPES.map((t) => `${t}: ${requiredOf(t).join(', ')}`).join('; ');
 /** Plain text fills the main field only, so it is enough for the types that require nothing else. */
 const PLAIN_TEXT_TYPES = TYPES.filter((t) => requiredOf(t).every((f) => f === MAIN_FIELD[t]));
-const CONTENT_DESCRIPTION =
-  `the typed fields, or plain text for the main field of ${PLAIN_TEXT_TYPES.map((t) => `a ${t} (${MAIN_FIELD[t]})`).join(' or ')}. ` +
-  `${REQUIRED_CONTENT}`;
+const CONTENT_DESCRIPTION = `text (for ${PLAIN_TEXT_TYPES.join(', ')}) or fields; required: ${REQUIRED_BY_TYPE}`;
 const LIST_FIELDS = Object.keys(CONTENT_FIELDS).filter((f) => CONTENT_FIELDS[f]!.kinds.has('list'));
 
 const contentObject = z
-  .object(Object.fromEntries(Object.entries(CONTENT_FIELDS).map(([f, e]) => [f, e.schema.optional().describe(e.usedBy.join(', '))])))
-  .strict()
-  .describe('the typed fields of the memory (each says which types use it)');
+  .object(Object.fromEntries(Object.entries(CONTENT_FIELDS).map(([f, e]) => [f, e.schema.optional()])))
+  .strict();
 
 const setObject = z
   .object({
-    ...Object.fromEntries(Object.entries(CONTENT_FIELDS).map(([f, e]) => [f, e.schema.optional().describe(`replaces it (${e.usedBy.map((u) => u.replace(' (required)', '')).join(', ')})`)])),
-    ...Object.fromEntries(LIST_FIELDS.map((f) => [`${f}[]`, z.string().min(1).optional().describe(`appends one entry to ${f}`)])),
+    ...Object.fromEntries(Object.entries(CONTENT_FIELDS).map(([f, e]) => [f, e.schema.optional()])),
+    ...Object.fromEntries(LIST_FIELDS.map((f) => [`${f}[]`, z.string().min(1).optional()])),
   })
   .strict()
-  .describe('content fields to change, e.g. {"next_actions": "..."}; a key ending in [] appends to a list field, e.g. {"attempted_fixes[]": "retry guard"}');
+  .describe('content fields to replace; a key ending in [] appends to that list, e.g. {"attempted_fixes[]": "retry guard"}');
 
 export const TOOL_INPUTS = {
   search: z
     .object({
-      query: z.string().min(1, 'query is required').max(QUERY_MAX, capError('query', QUERY_MAX)).describe('what to look for, in words'),
-      k: z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100').optional().describe('number of hits (default 10)'),
-      mode: api['search.query'].shape.mode.describe('best (default): hybrid when every chunk has a vector and the model is installed, else bm25'),
+      query: z.string().min(1, 'query is required').max(QUERY_MAX, capError('query', QUERY_MAX)).describe('what to look for'),
+      k: z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100').optional().describe('hits (default 10)'),
+      mode: api['search.query'].shape.mode.describe('default best: hybrid if embedded, else bm25'),
       filters: searchFilters.optional(),
     })
     .strict(),
   pack: z
     .object({
-      query: z.string().min(1, 'query is required').max(QUERY_MAX, capError('query', QUERY_MAX)).describe('what the evidence should be about'),
-      task: api['packets.build'].shape.task.describe('the task and its acceptance criteria ("- [ ] ..." lines)'),
-      template: api['packets.build'].shape.template.describe('ao-v1 (default: GOALS, HISTORY, INTEL, TASK, PROTOCOL) or layered-v1'),
+      query: z.string().min(1, 'query is required').max(QUERY_MAX, capError('query', QUERY_MAX)).describe('what the evidence is about'),
+      task: api['packets.build'].shape.task.describe('the task, with "- [ ] ..." acceptance lines'),
+      template: api['packets.build'].shape.template.describe('default ao-v1'),
       max_tokens: z
         .number()
         .int('max_tokens must be a whole number')
         .min(MIN_MAX_TOKENS, `max_tokens must be at least ${MIN_MAX_TOKENS}`)
         .max(MAX_MAX_TOKENS, `max_tokens must be at most ${MAX_MAX_TOKENS}`)
         .optional()
-        .describe('token budget of the packet (default 7000)'),
-      format: api['packets.build'].shape.format.describe('md (default), json (with the manifest) or contextos'),
+        .describe('token budget (default 7000)'),
+      format: api['packets.build'].shape.format.describe('default md; json adds the manifest'),
       filters: packFilters.optional(),
-      default_excludes: api['packets.build'].shape.useDefaultExcludes.describe("apply the project's default evidence excludes (default true; false is `contextpack pack --no-default-excludes`)"),
+      default_excludes: api['packets.build'].shape.useDefaultExcludes.describe("apply the project's evidence excludes (default true)"),
     })
     .strict(),
   get_packet: z.object({ hash }).strict(),
   replay: z.object({ hash }).strict(),
   remember: z
     .object({
-      type: api['memory.create'].shape.type.describe('kind of memory'),
+      type: api['memory.create'].shape.type.describe('kind'),
       title: z.string().min(1, 'title is required').max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).describe('one line'),
       content: z
         .union([z.string().min(1, 'content is empty').max(MEMORY_CONTENT_MAX, capError('content', MEMORY_CONTENT_MAX)), contentObject])
         .describe(CONTENT_DESCRIPTION),
-      tags: z.array(tag).max(20).optional().describe('labels to find it by, e.g. ["security"]'),
-      importance: api['memory.create'].shape.importance.describe('1-10 (required for decisions)'),
+      tags: z.array(tag).max(20).optional().describe('labels'),
+      importance: api['memory.create'].shape.importance.describe('1-10, required for a decision'),
     })
     .strict(),
   rehydrate: z
@@ -152,53 +152,53 @@ export const TOOL_INPUTS = {
     .strict(),
   hierarchy: z
     .object({
-      marker: api['hierarchy.show'].shape.marker.describe('a § section such as §1.0, §2.1, §3.1.2 or §4.src/auth.ts; none: the navigation index'),
+      marker: api['hierarchy.show'].shape.marker.describe('a section such as §2.1 or §4.src/auth.ts; none: the index'),
     })
     .strict(),
   stats: z.object({}).strict(),
   ingest: z
     .object({
-      paths: api['library.refresh'].shape.paths.describe("files or folders you changed, relative to a project root (as search cites them) or absolute inside one; none: re-walk every root. Paths outside the project's roots are refused"),
+      paths: api['library.refresh'].shape.paths.describe('files or folders you changed, as search cites them; none: every root'),
     })
     .strict(),
   // Seed 002's session workflow (#13, #17): memory edits, capacity, handoffs, session summaries.
   update_memory: z
     .object({
-      id: api['memory.update'].shape.id.describe('memory id, or a decision id such as DEC-2026-01-31-001'),
-      title: z.string().min(1).max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).optional().describe('a new title (one line)'),
-      importance: api['memory.update'].shape.importance.describe('a new importance, 1-10 (the lifecycle rules may archive an old decision lowered to 5 or less)'),
+      id: api['memory.update'].shape.id.describe('memory or decision id (DEC-…)'),
+      title: z.string().min(1).max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`).optional().describe('new title'),
+      importance: api['memory.update'].shape.importance.describe('1-10'),
       tags: z.array(tag).max(20).optional().describe('replaces the tags'),
       set: setObject.optional(),
     })
     .strict(),
   resolve_issue: z
     .object({
-      id: api['memory.resolve'].shape.id.describe('memory id of an issue'),
-      resolution: api['memory.resolve'].shape.resolution.describe('how it was resolved (appended to its investigation status)'),
+      id: api['memory.resolve'].shape.id.describe('issue memory id'),
+      resolution: api['memory.resolve'].shape.resolution.describe('how'),
     })
     .strict(),
   capacity: z
     .object({
-      tokens: z.number().int('tokens must be a whole number').min(0, 'tokens must be at least 0').describe('tokens currently in your context'),
-      window: api['sessions.capacity'].shape.window.describe('your context window in tokens (default 200000)'),
+      tokens: z.number().int('tokens must be a whole number').min(0, 'tokens must be at least 0').describe('tokens in your context now'),
+      window: api['sessions.capacity'].shape.window.describe('your window (default 200000)'),
     })
     .strict(),
   handoff: z
     .object({
-      type: api['sessions.handoff'].shape.type.describe('complete (25k tokens), specialist (10k), continuation (40k) or emergency (15k)'),
-      transcript: z.string().min(1).max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)).optional().describe('your session transcript (Claude Code JSONL or JSON array, Codex rollout, pi session, Cline api_conversation_history.json, Aider chat history, or a Markdown chat export); without it the package comes from project memory'),
-      transcript_name: z.string().min(1).max(TRANSCRIPT_NAME_MAX, capError('transcript_name', TRANSCRIPT_NAME_MAX)).optional().describe('a name for the transcript, shown as provenance'),
+      type: api['sessions.handoff'].shape.type.describe('budget: complete 25k, specialist 10k, continuation 40k, emergency 15k tokens'),
+      transcript: z.string().min(1).max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)).optional().describe('your transcript (Claude Code, Codex, pi, Cline, Aider or Markdown); else from memory'),
+      transcript_name: z.string().min(1).max(TRANSCRIPT_NAME_MAX, capError('transcript_name', TRANSCRIPT_NAME_MAX)).optional().describe('its name'),
       from: api['sessions.handoff'].shape.from.describe('your agent id'),
-      to: api['sessions.handoff'].shape.to.describe('the receiving agent id'),
-      reason: api['sessions.handoff'].shape.reason.describe('why you hand off, e.g. "context window at 90 %"'),
-      max_tokens: z.number().int('max_tokens must be a whole number').min(100).max(MAX_MAX_TOKENS).optional().describe("lower than the type's budget to tighten it"),
-      save: api['sessions.handoff'].shape.save.describe('also save the decisions, open issues and lessons found as memories (deduplicated)'),
+      to: api['sessions.handoff'].shape.to.describe('recipient agent id'),
+      reason: api['sessions.handoff'].shape.reason.describe('why'),
+      max_tokens: z.number().int('max_tokens must be a whole number').min(100).max(MAX_MAX_TOKENS).optional().describe("below the type's budget"),
+      save: api['sessions.handoff'].shape.save.describe('save its decisions, issues and lessons as memories'),
     })
     .strict(),
   end_session: z
     .object({
-      notes: api['sessions.end'].shape.notes.describe('session notes with Done: / DECISION: / BUG-… / TODO: / Lesson: lines'),
-      transcript: z.string().min(1).max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)).optional().describe('or the session transcript'),
+      notes: api['sessions.end'].shape.notes.describe('Done: / DECISION: / BUG-… / TODO: / Lesson: lines'),
+      transcript: z.string().min(1).max(TRANSCRIPT_MAX, capError('transcript', TRANSCRIPT_MAX)).optional().describe('or your transcript'),
       agent: api['sessions.end'].shape.agent.describe('your agent id'),
     })
     .strict(),
@@ -206,67 +206,86 @@ export const TOOL_INPUTS = {
 
 export type ToolName = keyof typeof TOOL_INPUTS;
 
+// Each description says what the tool gives and when to call it, in as few words as stay unambiguous: every tool's
+// entry sits in the agent's context for the whole session (bench:mcp --tools prints the token counts).
 export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
-  search:
-    "Search the project's indexed files (docs, code, notes) and get ranked chunks, each cited as path#anchor:lines with a score and a snippet. " +
-    'Use it to find where something is written before opening files; follow up with pack for a bounded, redacted context packet. ' +
-    'Secrets in the results are replaced by [REDACTED: type] markers.',
+  search: "Search the project's indexed files (docs, code, notes): ranked chunks cited as path#anchor:lines, with snippets. Secrets redacted.",
   pack:
-    'Assemble a context packet for a query (and optionally a task): goals, recent history, retrieved evidence with provenance, decisions, learnings and open issues, ' +
-    'within a token budget, redacted, and stored immutably under its context_snapshot_hash (also readable as the resource contextpack://packet/<hash>). ' +
-    'Call it at the start of a task and put the packet in your working context; cite the evidence labels it gives.',
-  get_packet: 'Fetch a stored packet by its context_snapshot_hash, exactly as it was built (Markdown). Use it to re-read a packet you or another agent made earlier.',
-  replay:
-    "Rebuild a stored packet against today's project state and report the difference by item (added, removed, changed evidence and memories), " +
-    'so you can tell whether a packet you are working from is stale.',
-  remember:
-    'Write a memory the next session will see: a decision (goes through the decision template: content needs decision and rationale, and importance is required), ' +
-    'an issue, the current state of a task, or a learning. Invalid input comes back as an error naming each bad field, e.g. content.rationale.',
-  rehydrate:
-    "Load the project's memory at the start of a session: the executive summary, current state, key decisions of the last 30 days, open critical and high issues, " +
-    'and recent learnings, within a token budget.',
-  hierarchy:
-    "Read the project's four-level hierarchy: without a marker, the navigation index (L1 executive summary, L2 sections, L3 details, L4 files) and the summary; " +
-    'with a marker such as §2.1, that section.',
-  stats:
-    'Report what the index holds (sources, documents, chunks, last ingest), whether the watcher keeps it current, and which capabilities are on, ' +
-    'e.g. whether semantic search is available and why not.',
-  ingest:
-    'Bring the index up to date after you edited, added or deleted files: give the paths you changed (relative to a project root, as search cites them), ' +
-    "or none to re-walk every root the project remembers. Only files under the project's roots are read. Answers what was added, updated and removed.",
-  update_memory:
-    'Change a stored memory: title, importance, tags, or content fields (a key ending in [] appends to a list). Validated like remember; audited; ' +
-    'the lifecycle rules run afterwards (e.g. an old decision lowered to importance 5 is archived).',
-  resolve_issue: 'Mark an issue memory resolved, with how; it then leaves the open issues of the next packet and rehydration. Audited as RESOLVED.',
-  capacity:
-    'Check your context usage against your window: GREEN below 80 %, YELLOW (plan compaction), ORANGE at 90 % (compact now), RED at 95 % (emergency compaction), ' +
-    'with the action to take.',
+    'Build a bounded, redacted context packet for a query and task: evidence with provenance, decisions, learnings, open issues. ' +
+    'Call it when you start a task; cite its evidence labels. Stored by context_snapshot_hash.',
+  get_packet: 'Fetch a stored packet by its context_snapshot_hash, exactly as it was built (Markdown).',
+  replay: "Rebuild a stored packet against today's project and list what changed, to tell whether it is stale.",
+  remember: 'Record a decision, issue, task state or learning in project memory for the next session. Errors name each bad field.',
+  rehydrate: "Load the project's memory at a session's start: summary, current state, recent key decisions, open issues, learnings.",
+  hierarchy: "Read the project's four-level hierarchy: the navigation index, or one § section.",
+  stats: 'What the index holds, whether the watcher keeps it current, and whether semantic search is on (and why not).',
+  ingest: 'Re-index files after you edit, add or delete them. Only files under the project roots.',
+  update_memory: 'Change a stored memory: title, importance, tags or content fields. Validated like remember; audited.',
+  resolve_issue: 'Mark an issue memory resolved, with how; it leaves the open issues of later packets.',
+  capacity: 'Check your context use against your window: GREEN, YELLOW (80 %), ORANGE (90 %), RED (95 %), with the action to take.',
   handoff:
-    'Build a handoff package for another agent or a fresh session (seed 002): decisions with rationale, open issues, task state, next actions, ' +
-    'success criteria and your transcript compacted to the type\'s token budget; stored by hash and recorded in project memory. Give your transcript for the best package.',
-  end_session:
-    'Record the end of your session: what was done, decisions, bugs and TODOs (from Done: / DECISION: / BUG- / TODO: lines of your notes or transcript). ' +
-    'The next packet lists it under Recent Sessions and the findings are saved as memories.',
+    'Build a handoff package for another agent or a fresh session: decisions, open issues, task state, next actions and your compacted transcript. ' +
+    'Stored by hash and recorded in memory.',
+  end_session: 'Record the end of your session; its Done: / DECISION: / BUG- / TODO: lines become memories and the next packet lists the session.',
 };
 
-/** Hints for clients deciding what to run without asking: which tools change project memory. */
-export const TOOL_ANNOTATIONS: Record<ToolName, { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean }> = {
-  search: { readOnlyHint: true, openWorldHint: false },
+/**
+ * Hints for clients deciding what to run without asking: which tools change project memory. Only the hints that
+ * differ from the spec's defaults (readOnly false, destructive true, idempotent false, openWorld true) are sent.
+ */
+type ToolAnnotations = { readOnlyHint?: true; destructiveHint?: false; idempotentHint?: true; openWorldHint: false };
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+const WRITE: ToolAnnotations = { destructiveHint: false, openWorldHint: false };
+const IDEMPOTENT_WRITE: ToolAnnotations = { destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const TOOL_ANNOTATIONS: Record<ToolName, ToolAnnotations> = {
+  search: READ_ONLY,
   // Stores a snapshot under its hash: the same request on the same store stores the same packet again.
-  pack: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  get_packet: { readOnlyHint: true, openWorldHint: false },
-  replay: { readOnlyHint: true, openWorldHint: false },
-  remember: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  pack: IDEMPOTENT_WRITE,
+  get_packet: READ_ONLY,
+  replay: READ_ONLY,
+  remember: WRITE,
   // Counts what it loads as accessed (the seed's rehydration step), which changes no content.
-  rehydrate: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  hierarchy: { readOnlyHint: true, openWorldHint: false },
-  stats: { readOnlyHint: true, openWorldHint: false },
+  rehydrate: IDEMPOTENT_WRITE,
+  hierarchy: READ_ONLY,
+  stats: READ_ONLY,
   // Re-reads files the project already follows: the same files give the same index.
-  ingest: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  update_memory: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  resolve_issue: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  capacity: { readOnlyHint: true, openWorldHint: false },
+  ingest: IDEMPOTENT_WRITE,
+  update_memory: IDEMPOTENT_WRITE,
+  resolve_issue: IDEMPOTENT_WRITE,
+  capacity: READ_ONLY,
   // Stores the package by hash and records the handoff (a state memory); ownership moves to the recipient.
-  handoff: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  end_session: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handoff: WRITE,
+  end_session: WRITE,
 };
+
+/**
+ * The tools `contextpack mcp` lists unless told otherwise: the ones an agent calls on every task (rehydrate, pack,
+ * search, remember) and the handoff the `hand_off` prompt needs. Every tool listed costs context for the whole
+ * session (a test keeps this set under 2,500 o200k tokens), so the rest wait behind `--tools all` or a list:
+ * `ingest` (the server's watcher already follows the roots), `end_session` (the SessionEnd hook records it;
+ * `handoff` with save: true keeps the findings), memory edits, packet replays, stats and capacity.
+ */
+export const DEFAULT_TOOLS: readonly ToolName[] = ['search', 'pack', 'remember', 'rehydrate', 'handoff'];
+export const ALL_TOOLS: readonly ToolName[] = Object.keys(TOOL_INPUTS) as ToolName[];
+export const DEFAULT_TOOLS_TOKEN_TARGET = 2500;
+
+/**
+ * `--tools` as the user wrote it: `default`, `all`, or a comma list of tool names, where `default` and `all` may
+ * appear in the list too (`default,ingest`). The answer keeps the tools' own order; an unknown name is an error
+ * naming the known ones.
+ */
+export function parseToolSet(spec: string): ToolName[] {
+  const wanted = new Set<ToolName>();
+  const parts = spec.split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0) throw new Error(`--tools is empty: give all, default or tool names (${ALL_TOOLS.join(', ')})`);
+  for (const part of parts) {
+    if (part === 'all') ALL_TOOLS.forEach((t) => wanted.add(t));
+    else if (part === 'default') DEFAULT_TOOLS.forEach((t) => wanted.add(t));
+    else if ((ALL_TOOLS as readonly string[]).includes(part)) wanted.add(part as ToolName);
+    else throw new Error(`--tools: unknown tool "${part}" (known: all, default, ${ALL_TOOLS.join(', ')})`);
+  }
+  return ALL_TOOLS.filter((t) => wanted.has(t));
+}
+
+/** How a prompt or an error tells the user to turn a tool on. */
+export const enableHint = (tools: readonly string[]): string => `start \`contextpack mcp\` with \`--tools all\` (or \`--tools default,${tools.join(',')}\`)`;

@@ -110,7 +110,7 @@ export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'proje
 }
 
 export const mcpPointer = (project: string) =>
-  `ContextPack tools for this project over MCP (\`contextpack mcp --project ${project}\`): search, pack, rehydrate, remember, handoff, end_session, resolve_issue.`;
+  `ContextPack tools for this project over MCP (\`contextpack mcp --project ${project}\`): search, pack, rehydrate, remember, handoff; the others (ingest, end_session, resolve_issue, …) with \`--tools all\`.`;
 
 /** A fresh session: the rehydration bundle (state, active decisions, open issues, learnings) and where the tools are. */
 export function startupContext(db: Database, project: string, opts: { maxTokens?: number; maxChars?: number; touch?: boolean; now?: () => Date } = {}): string {
