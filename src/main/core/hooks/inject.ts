@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import type { HandoffPackage } from '../../../shared/session.ts';
 import { rehydrate } from '../memory/index.ts';
 import { getExecutiveSummary } from '../hierarchy/index.ts';
-import { decodeHandoff, joinLines, oneLine } from '../session/index.ts';
+import { decodeHandoff, joinLines, oneLine, QUOTE_BEGIN, QUOTE_END } from '../session/index.ts';
 import { estimateTokens } from '../tokens/index.ts';
 
 export const DEFAULT_INJECT_TOKENS = 2_000;
@@ -59,12 +59,13 @@ class Fitter {
     this.chars += block.length + 1;
     return true;
   }
-  /** As many of `lines` as fit, taken from the end (the newest context), under `heading`. */
-  addTail(heading: string, lines: string[]): void {
+  /** As many of `lines` as fit, taken from the end (the newest context), under `heading` and above `footer`. */
+  addTail(heading: string, lines: string[], footer = ''): void {
     let lo = 0;
     let hi = lines.length;
+    const tail = footer ? `\n${footer}` : '';
     const room = (n: number) => {
-      const block = `${heading}\n${lines.slice(lines.length - n).join('\n')}`;
+      const block = `${heading}\n${lines.slice(lines.length - n).join('\n')}${tail}`;
       return estimateTokens(block + '\n') + this.tokens <= this.maxTokens && this.chars + block.length + 1 <= this.maxChars;
     };
     while (lo < hi) {
@@ -72,7 +73,7 @@ class Fitter {
       if (room(mid)) lo = mid;
       else hi = mid - 1;
     }
-    if (lo > 0) this.add(`${heading}\n${lines.slice(lines.length - lo).join('\n')}`);
+    if (lo > 0) this.add(`${heading}\n${lines.slice(lines.length - lo).join('\n')}${tail}`);
   }
   text(): string {
     return this.parts.join('\n') + '\n';
@@ -92,7 +93,7 @@ export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'proje
       `${scope === 'session' ? 'Saved before this session\'s context was compacted' : 'The latest handoff stored for this project (none for this session)'}, ` +
       `at ${p.handoff_metadata.timestamp}. Hash ${h.hash.slice(0, 16)}; the whole package: \`contextpack replay ${h.hash.slice(0, 16)}\`.`,
   );
-  if (s.task) f.add(`## Current task\n${oneLine(s.task, 600)}${s.completion_percentage !== null ? ` (${s.completion_percentage} % complete)` : ''}`);
+  if (s.task) f.add(`## Current task\n> ${oneLine(s.task, 600)}${s.completion_percentage !== null ? ` (${s.completion_percentage} % complete)` : ''}`);
   // The package lists the open work both as immediate steps and as short-term ones: each is said once here.
   const next = [...new Set([...p.next_actions.immediate, ...p.next_actions.short_term])];
   if (next.length) f.add(`## Next actions\n${bullets(next)}`);
@@ -104,8 +105,18 @@ export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'proje
   if (p.agent_specific_notes.known_pitfalls.length) f.add(`## Known pitfalls\n${bullets(p.agent_specific_notes.known_pitfalls.map((x) => oneLine(x, 240)), 6)}`);
   if (p.next_actions.success_criteria.length) f.add(`## Acceptance criteria\n${bullets(p.next_actions.success_criteria, 8)}`);
   if (p.agent_specific_notes.useful_resources.length) f.add(`## Files\n${bullets(p.agent_specific_notes.useful_resources, 15)}`);
-  const context = p.compacted_context.split('\n').filter((l) => l.trim() !== '').map((l) => oneLine(l, 400));
-  if (context.length) f.addTail('## Recent context (compacted, newest last)', context);
+  // The transcript's words only, quoted (session/quote.ts): a package stored before quoting, or the compacted context's
+  // own headings, never reach the agent as structure of this text.
+  const all = p.compacted_context.split('\n');
+  const quoted = all.includes(QUOTE_BEGIN);
+  const from = quoted ? all.indexOf(QUOTE_BEGIN) : all.findIndex((l) => l.startsWith('# CONVERSATION'));
+  const to = quoted && all.lastIndexOf(QUOTE_END) > from ? all.lastIndexOf(QUOTE_END) : all.length;
+  const context = all
+    .slice(from + 1, to)
+    .filter((l) => l.trim() !== '' && l !== '>')
+    // Quoted by the compaction: as they are; a package stored before quoting: every line quoted here.
+    .map((l) => (quoted && l.startsWith('> ') ? oneLine(l, 400) : `> ${oneLine(l, 400)}`));
+  if (context.length) f.addTail(`## Recent context (compacted, newest last)\n${QUOTE_BEGIN}`, context, QUOTE_END);
   return f.text();
 }
 

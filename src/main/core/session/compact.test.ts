@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseTranscript, type Transcript } from '../transcripts/index.ts';
 import { compactTranscript, summarizeOutput } from './compact.ts';
 import { extract } from './extract.ts';
+import { QUOTE_BEGIN, QUOTE_END } from './quote.ts';
+import { countTokens } from '../tokens/index.ts';
 
 const fixture = (name: string) => parseTranscript(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'), name);
 const md = (text: string): Transcript => parseTranscript(text, 'chat.md');
@@ -102,10 +104,13 @@ describe('compaction: COMPRESS / DISCARD rules', () => {
     expect(a.summary.tokens_after).toBeLessThanOrEqual(900);
     expect(a.summary.elements_removed).toBe(a.elements.filter((e) => e.action === 'dropped').length);
   });
-  it('never makes a transcript larger: below the size where it saves anything, it is handed on as written', () => {
+  it('never makes a transcript larger than its quoted form: below the size where it saves anything, it is handed on as written', () => {
     const small = md('## User\nRename the flag to --dry-run\n\n## Assistant\nDone: renamed it in cli.ts and the README.\nNext: release 1.2.\n');
+    // As written, quoted (quote.ts): the markers and a ">" a line are all it adds.
+    const quoteCost = countTokens(`# CONVERSATION (as written: 2 turns)\n\n${QUOTE_BEGIN}\n${QUOTE_END}\n`) + small.turns.reduce((a, t) => a + t.text.split('\n').length, 0);
     for (const r of [compactTranscript(small), compactTranscript(small, { targetTokens: 10_000 })]) {
-      expect(r.summary.tokens_after).toBeLessThanOrEqual(r.summary.tokens_before);
+      expect(r.summary.tokens_after).toBeLessThanOrEqual(r.summary.tokens_before + quoteCost);
+      expect(r.text).toContain(QUOTE_BEGIN);
       expect(r.text).toContain('Rename the flag to --dry-run');
       expect(r.summary.elements_removed).toBe(0);
       expect(r.summary.preservation_validation).toBe(true);

@@ -9,6 +9,7 @@ import { extract, openIssuesOf, type Extraction, type Provenance } from './extra
 
 import type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind } from '../../../shared/session.ts';
 import { joinLines } from './one-line.ts';
+import { inline, QUOTE_BEGIN, QUOTE_END, quoteTurn, quoteTurns } from './quote.ts';
 
 export type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind };
 
@@ -71,14 +72,14 @@ function preservedBlock(x: Extraction): { sections: string[]; checks: PreservedC
       if (d.validation) parts.push(`Validated: ${d.validation}`);
       if (d.agent) parts.push(`Agent: ${d.agent}`);
       checks.push({ id: d.id, kind: 'decision', expect: [d.decision || d.title, ...(d.rationale ? [d.rationale] : []), ...d.alternatives.map((a) => a.name)], present: false });
-      return `- ${parts.join(' — ')} (${at(d.at)})`;
+      return inline(`- ${parts.join(' — ')} (${at(d.at)})`);
     });
     sections.push(`## Decisions\n${lines.join('\n')}`);
   }
   if (x.errors.length > 0) {
     const lines = x.errors.map((e) => {
       checks.push({ id: e.id, kind: 'error', expect: [e.message, ...(e.root_cause ? [e.root_cause] : [])], present: false });
-      return `- ${stamp(e.at)}ERROR${e.tool ? ` (${e.tool}${e.occurrences > 1 ? ` ×${e.occurrences}` : ''})` : ''}: ${e.message} — Root cause: ${e.root_cause ?? 'not identified yet'} (${at(e.at)})`;
+      return inline(`- ${stamp(e.at)}ERROR${e.tool ? ` (${e.tool}${e.occurrences > 1 ? ` ×${e.occurrences}` : ''})` : ''}: ${e.message} — Root cause: ${e.root_cause ?? 'not identified yet'} (${at(e.at)})`);
     });
     sections.push(`## Errors and root causes\n${lines.join('\n')}`);
   }
@@ -92,26 +93,26 @@ function preservedBlock(x: Extraction): { sections: string[]; checks: PreservedC
     if (s.next_actions.length > 0) lines.push(`Next actions: ${s.next_actions.map((a, i) => `${i + 1}. ${a}`).join(' ')}`);
     if (s.blockers.length > 0) lines.push(`Blockers: ${s.blockers.join('; ')}`);
     checks.push({ id: 'task_state', kind: 'task_state', expect: [s.task, ...s.next_actions, ...s.blockers, ...s.in_progress].filter((e) => e !== ''), present: false });
-    sections.push(`## Current task state (${at(s.at)})\n${lines.join('\n')}`);
+    sections.push(`## Current task state (${at(s.at)})\n${lines.map(inline).join('\n')}`);
   }
   const open = openIssuesOf(x);
   if (open.length > 0) {
     const lines = open.map((i) => {
       checks.push({ id: i.id, kind: 'open_issue', expect: [i.title], present: false });
-      return i.kind === 'todo' ? `- TODO: ${i.title} (${at(i.at)})` : `- ${i.key} [${i.severity.toUpperCase()}]: ${joinLines(i.text).replace(i.key ?? '', '').replace(/^[\s:—–-]*(\[[A-Z]+\])?[\s:—–-]*/, '')} (${at(i.at)})`;
+      return inline(i.kind === 'todo' ? `- TODO: ${i.title} (${at(i.at)})` : `- ${i.key} [${i.severity.toUpperCase()}]: ${joinLines(i.text).replace(i.key ?? '', '').replace(/^[\s:—–-]*(\[[A-Z]+\])?[\s:—–-]*/, '')} (${at(i.at)})`);
     });
     sections.push(`## Open issues\n${lines.join('\n')}`);
   }
   if (x.acceptance.length > 0) {
     for (const a of x.acceptance) checks.push({ id: a.id, kind: 'acceptance', expect: [a.text], present: false });
-    sections.push(`## Acceptance criteria\n${x.acceptance.map((a) => `- ${a.text}`).join('\n')}`);
+    sections.push(`## Acceptance criteria\n${x.acceptance.map((a) => inline(`- ${a.text}`)).join('\n')}`);
   }
   const recent = x.files.slice(-5);
   if (recent.length > 0) {
     for (const f of recent) checks.push({ id: `file:${f.at.turn}`, kind: 'file_modification', expect: [f.path], present: false });
-    sections.push(`## Recent file modifications (last ${recent.length})\n${recent.map((f) => `- ${stamp(f.at)}Modified: ${f.path} (${f.tool}, ${at(f.at)})`).join('\n')}`);
+    sections.push(`## Recent file modifications (last ${recent.length})\n${recent.map((f) => inline(`- ${stamp(f.at)}Modified: ${f.path} (${f.tool}, ${at(f.at)})`)).join('\n')}`);
   }
-  if (x.learnings.length > 0) sections.push(`## Lessons\n${x.learnings.map((l) => `- ${l.text}`).join('\n')}`);
+  if (x.learnings.length > 0) sections.push(`## Lessons\n${x.learnings.map((l) => inline(`- ${l.text}`)).join('\n')}`);
   return { sections, checks };
 }
 
@@ -196,18 +197,18 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
         if (without !== body) compress = { text: renderTurn({ ...turn, text: without }), reason: 'superseded plan removed', score: 15 };
       }
     }
-    elements.push({ ...base, action, reason, score: compress?.score ?? contentScore, tokens_after: text ? count(text) + 1 : 0, text, compress });
+    elements.push({ ...base, action, reason, score: compress?.score ?? contentScore, tokens_after: text ? count(quoteTurn(text)) + 1 : 0, text, compress });
   }
 
   const { sections, checks } = preservedBlock(x);
   const header = `# COMPACTED CONTEXT\nSource: ${escapeControls(t.source)} (${t.format}, ${n} turns${t.session_id ? `, session ${escapeControls(t.session_id)}` : ''})`;
   const preserved = sections.length > 0 ? `# PRESERVED (seed 002: score 100)\n\n${sections.join('\n\n')}` : '';
-  const fixedTokens = count(header) + (preserved ? count(preserved) : 0) + 40;
+  const fixedTokens = count(header) + (preserved ? count(preserved) : 0) + count(`${QUOTE_BEGIN}\n${QUOTE_END}`) + 40;
 
   const applyCompress = (e: Work) => {
     const c = e.compress!;
     e.compress = null;
-    [e.action, e.reason, e.text, e.tokens_after] = ['compressed', c.reason, c.text, count(c.text) + 1];
+    [e.action, e.reason, e.text, e.tokens_after] = ['compressed', c.reason, c.text, count(quoteTurn(c.text)) + 1];
   };
   if (options.preservedOnly) for (const e of elements) if (e.action !== 'dropped') [e.action, e.reason, e.text, e.tokens_after, e.compress] = ['dropped', 'critical state only (emergency handoff)', '', 0, null];
 
@@ -236,19 +237,21 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
 
   let kept = elements.filter((e) => e.text !== '');
   let dropped = elements.length - kept.length;
-  const conversation = kept.length > 0 ? `# CONVERSATION (compacted: ${kept.length} of ${n} turns${dropped > 0 ? `, ${dropped} removed` : ''})\n\n${kept.map((e) => e.text).join('\n')}` : '';
+  // The transcript's words only as a quote (quote.ts): no line of a turn can pose as a heading or item of ours.
+  const conversation = kept.length > 0 ? `# CONVERSATION (compacted: ${kept.length} of ${n} turns${dropped > 0 ? `, ${dropped} removed` : ''})\n\n${quoteTurns(kept.map((e) => e.text))}` : '';
   let text = [header, preserved, conversation].filter((s) => s !== '').join('\n\n') + '\n';
   let tokensAfter = count(text);
   if (tokensAfter >= tokensBefore && !options.preservedOnly) {
     // Below the size where the preserved block and the compressions pay for themselves, compaction would only add:
-    // the transcript is handed on as written (every element is in it), never larger than it came.
-    text = t.turns.map((turn) => renderTurn(turn)).join('\n') + '\n';
+    // the transcript is handed on as written (every element is in it), quoted like any transcript text.
+    text = `# CONVERSATION (as written: ${n} turns)\n\n${quoteTurns(t.turns.map((turn) => renderTurn(turn)))}\n`;
     tokensAfter = count(text);
     for (const e of elements) Object.assign(e, { action: 'kept', reason: 'kept (compaction would not make this transcript smaller)', tokens_after: e.tokens_before, text: 'kept' });
     kept = elements;
     dropped = 0;
   }
-  const flat = text.replace(/\s+/g, ' ');
+  // Checked on the words, without the quote marks a turn's lines carry.
+  const flat = text.replace(/^> (?: {2})?/gm, '').replace(/\s+/g, ' ');
   for (const c of checks) c.present = c.expect.every((e) => e.split(' | ').every((part) => flat.includes(part.replace(/\s+/g, ' '))));
   return {
     text,

@@ -1,8 +1,12 @@
 import type { HandoffPackage } from '../../../shared/session.ts';
 import { escapeControls as one } from '../../../shared/text-escape.ts';
+import { quoteLines } from './quote.ts';
 
 // Every list item and field value is one line (`one`): a title, a file or transcript name holding a newline cannot
 // add an item or a section. Multi-line fields (summary, approach, compacted context) are the package's content.
+// A multi-line field of ours (the executive summary) whose line would open a heading or a comment of the package is
+// quoted; the agent's plan is the transcript's words and is quoted whole (quote.ts).
+const guard = (text: string) => text.split('\n').map((l) => (/^\s*(#|<!--|```|~~~)/.test(l) ? `> ${one(l)}` : l)).join('\n');
 const list = (items: string[], empty = '(none)') => (items.length === 0 ? empty : items.map((i) => `- ${one(i)}`).join('\n'));
 
 /**
@@ -19,7 +23,7 @@ export function renderHandoffMarkdown(p: HandoffPackage, hash: string | null): s
   out.push(
     `## handoff_metadata\n- from_agent_id: ${one(m.from_agent_id)}\n- to_agent_id: ${one(m.to_agent_id)}\n- handoff_type: ${m.handoff_type}\n- timestamp: ${one(m.timestamp)}\n- reason: ${one(m.reason)}\n- context_token_count: ${m.context_token_count}`,
   );
-  out.push(`## context_summary\n### executive_summary\n${s.executive_summary || '(no executive summary)'}`);
+  out.push(`## context_summary\n### executive_summary\n${guard(s.executive_summary) || '(no executive summary)'}`);
   out.push(
     `### critical_decisions\n${list(
       s.critical_decisions.map(
@@ -45,7 +49,7 @@ export function renderHandoffMarkdown(p: HandoffPackage, hash: string | null): s
   out.push(`## next_actions\n### immediate\n${list(p.next_actions.immediate)}\n### short_term\n${list(p.next_actions.short_term)}\n### success_criteria\n${list(p.next_actions.success_criteria)}`);
   const n = p.agent_specific_notes;
   out.push(
-    `## agent_specific_notes\n### from_agent_observations\n${list(n.from_agent_observations)}\n### suggested_approach\n${n.suggested_approach || '(none)'}\n### known_pitfalls\n${list(n.known_pitfalls)}\n### useful_resources\n${list(n.useful_resources)}`,
+    `## agent_specific_notes\n### from_agent_observations\n${list(n.from_agent_observations)}\n### suggested_approach\n${n.suggested_approach ? quoteLines(n.suggested_approach) : '(none)'}\n### known_pitfalls\n${list(n.known_pitfalls)}\n### useful_resources\n${list(n.useful_resources)}`,
   );
   const c = p.compaction;
   out.push(

@@ -26,6 +26,7 @@ import { gateCompaction, gateExtraction, gateStrings, mostlyRedacted } from './g
 import { renderHandoffMarkdown } from './handoff-render.ts';
 import { saveExtraction } from './save.ts';
 import { joinLines } from './one-line.ts';
+import { inline } from './quote.ts';
 
 export interface HandoffRequest {
   type: HandoffType;
@@ -313,7 +314,8 @@ function transcriptSummary(x: Extraction): string {
   const open = openErrorsOf(x).length;
   const fixed = x.errors.length - open;
   if (x.errors.length) out.push(`Errors: ${open} unresolved, ${fixed} resolved by a later run`);
-  return out.join('\n');
+  // Each line a label of ours and a value from the transcript, folded to one line (quote.ts).
+  return out.map(inline).join('\n');
 }
 
 function defaultReason(type: HandoffType): string {
