@@ -50,6 +50,10 @@ export const aiderParser: TranscriptParser = {
     };
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
+      // Aider's own markers stand whatever the answer's fences say: a session start always, a user line when it opens
+      // a message (after a blank line or another user line), as aider writes it. An answer with an unbalanced fence
+      // must not swallow the turns after it.
+      if (inFence && (STARTED.test(line) || (USER.test(line) && (lines[i - 1]?.trim() === '' || USER.test(lines[i - 1] ?? ''))))) inFence = false;
       if (!inFence) {
         const started = STARTED.exec(line);
         if (started) {

@@ -72,7 +72,8 @@ export const markdownChatParser: TranscriptParser = {
     let assistant = false;
     let inFence = false;
     for (const line of text.split(/\r?\n/)) {
-      if (FENCE.test(line)) inFence = !inFence;
+      if (SPECSTORY.test(line)) inFence = false;
+      else if (FENCE.test(line)) inFence = !inFence;
       if (inFence) continue;
       const start = turnStart(line);
       if (!start) continue;
@@ -113,7 +114,12 @@ export const markdownChatParser: TranscriptParser = {
     };
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
-      if (FENCE.test(line)) inFence = !inFence;
+      // SpecStory's `_**User**_` / `_**Assistant**_` lines are the export's own markers: they start a turn whatever the
+      // fences before them say (an answer with an unbalanced fence must not swallow the turns after it). A `## User`
+      // heading is only Markdown, so inside a fence it stays text.
+      const own = SPECSTORY.test(line);
+      if (own) inFence = false;
+      else if (FENCE.test(line)) inFence = !inFence;
       const start = inFence ? null : turnStart(line);
       if (start) {
         flush();
