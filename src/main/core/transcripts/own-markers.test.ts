@@ -64,6 +64,8 @@ describe('own markers over Markdown structure', () => {
       'def fetch():',
       '```python',
       '    retry()',
+      '```python',
+      '    log()',
       '',
       '#### now run the tests  ',
       '',
