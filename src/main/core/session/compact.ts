@@ -40,6 +40,8 @@ export interface CompactOptions {
 
 const STAT = /\b\d[\d,.]*\s*(?:tests?|specs?|passed|passing|failed|failing|skipped|pending|errors?|warnings?|files?|matches|results|suites?|found|changed|insertions?|deletions?|problems?|issues?)\b|\b(?:passed|failed|ok|success(?:ful)?|build (?:succeeded|completed)|all clear)\b/i;
 const VERBOSE_TOKENS = 60;
+/** Turns scored one by one (compactTranscript says why older ones are removed as a whole). */
+export const COMPACT_WINDOW_TURNS = 20_000;
 const LONG_TEXT_CHARS = 300;
 
 const firstLine = (s: string, max = 160) => {
@@ -120,15 +122,31 @@ const WORD = /[a-z][a-z0-9_]{2,}/g;
 const words = (s: string) => new Set(s.toLowerCase().match(WORD) ?? []);
 
 export function compactTranscript(t: Transcript, options: CompactOptions = {}): CompactionResult {
-  const count = options.count ?? ((s: string) => countTokens(s));
+  const exact = options.count ?? ((s: string) => countTokens(s));
+  // Short texts repeat (a 10^6-turn history of one-word turns): each is counted once. Exact, only cheaper.
+  const memo = new Map<string, number>();
+  const count = (s: string) => {
+    if (s.length > 120) return exact(s);
+    let n = memo.get(s);
+    if (n === undefined) {
+      n = exact(s);
+      if (memo.size < 200_000) memo.set(s, n);
+    }
+    return n;
+  };
   const x = options.extraction ?? extract(t);
   const n = t.turns.length;
   const focus = words(options.focus ?? `${x.state.task} ${x.state.next_actions.join(' ')}`);
   const later = new Map<string, number>();
 
+  // The work bound: only the newest COMPACT_WINDOW_TURNS turns are scored one by one. Older turns are counted (the
+  // size as written) and removed as one element: a budget of at most 40k tokens cannot hold more turns than that, and
+  // their decisions, errors and state reach the preserved block through the extraction, which reads every turn.
+  const windowStart = Math.max(0, n - COMPACT_WINDOW_TURNS);
+
   // Which tool outputs repeat a later one (the most recent representative is kept).
   const dupOf = new Set<number>();
-  for (let i = n - 1; i >= 0; i--) {
+  for (let i = n - 1; i >= windowStart; i--) {
     const turn = t.turns[i]!;
     if (turn.kind !== 'tool_result' || turn.text.length < 40) continue;
     const key = `${turn.tool_name}\0${normalizeOutput(turn.text)}`;
@@ -142,7 +160,15 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
   type Work = ElementReport & { text: string; compress: { text: string; reason: string; score: number } | null; contentScore: number };
   const elements: Work[] = [];
   let tokensBefore = 0;
-  for (const turn of t.turns) {
+  if (windowStart > 0) {
+    let older = 0;
+    for (let i = 0; i < windowStart; i++) older += count(renderTurn(t.turns[i]!)) + 1;
+    tokensBefore += older;
+    const first = t.turns[0]!;
+    elements.push({ id: `turns:0-${windowStart - 1}`, turn: 0, kind: first.kind, role: first.role, tokens_before: older, preview: `${windowStart} older turns`, contentScore: 0, action: 'dropped', reason: `older than the newest ${COMPACT_WINDOW_TURNS} turns (the compaction's work bound; their decisions, errors and state are in the preserved block)`, score: 0, tokens_after: 0, text: '', compress: null });
+  }
+  for (let i = windowStart; i < n; i++) {
+    const turn = t.turns[i]!;
     const full = renderTurn(turn);
     const before = count(full) + 1;
     tokensBefore += before;
@@ -236,7 +262,7 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
   }
 
   let kept = elements.filter((e) => e.text !== '');
-  let dropped = elements.length - kept.length;
+  let dropped = elements.length - kept.length + Math.max(0, windowStart - 1);
   // The transcript's words only as a quote (quote.ts): no line of a turn can pose as a heading or item of ours.
   const conversation = kept.length > 0 ? `# CONVERSATION (compacted: ${kept.length} of ${n} turns${dropped > 0 ? `, ${dropped} removed` : ''})\n\n${quoteTurns(kept.map((e) => e.text))}` : '';
   let text = [header, preserved, conversation].filter((s) => s !== '').join('\n\n') + '\n';

@@ -6,7 +6,7 @@
 // code blocks, not what the harness injected. No model is involved, so the same transcript always yields the same
 // elements.
 import type { Transcript } from '../transcripts/index.ts';
-import { isSubAgentFile, oneLine, userRequests } from './requests.ts';
+import { isSubAgentFile, oneLine, userRequestEnds, userRequests } from './requests.ts';
 import { extractErrors, type ExtractedError } from './errors.ts';
 import type { ExtractedDecision, ExtractedIssue, FileModification, ExtractedNote, Extraction, Line, ExtractOptions } from './extraction.ts';
 import { DECISION, IMPLICIT_DECISION, PLAIN_DECISION, REASONED_CHOICE, REJECTED, ISSUE_KEY, TODO, SEVERITY, RESOLVED, TASK, PROGRESS, PCT_COMPLETE, STATUS, NEXT, NEXT_SENTENCE, NEXT_HEADING, REMAINING_HEADING, REMAINING, CURRENT_WORK, BLOCKERS, NONE, DONE_MARK, WIP_MARK, TODO_MARK, LIST_ITEM, ACCEPTANCE, ACCEPTANCE_INLINE, LEARNING, DONE_LINE, PLAN, WRITE_TOOLS, READ_TOOLS } from './extract-patterns.ts';
@@ -320,7 +320,7 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
   const repeated: number[] = [];
   for (const list of readsByPath.values()) if (list.length > 2) repeated.push(...list.slice(0, list.length - 2));
 
-  const requests = userRequests(t, opts.redacted);
+  const requests = userRequestEnds(t, opts.redacted);
   // The first request's acceptance criteria ("Acceptance: …" anywhere in it) were read above, like any line.
   const state = stateOf(t, stateBlocks, requests, consume);
 

@@ -89,7 +89,7 @@ describe('handoff packages', () => {
 
   it('passes the redaction gate: a secret in the transcript never reaches the package', () => {
     const secret = fakeJwt(createRng(1313));
-    const text = readFileSync(new URL('./fixtures/failure.chat.md', import.meta.url), 'utf8').replace('Let me reproduce it first.', `Let me reproduce it first with session_token = ${secret}`);
+    const text = readFileSync(new URL('./fixtures/failure.chat.md', import.meta.url), 'utf8').replace('Restarting it.', `Restarting it with session_token = ${secret}`);
     const events: { section: string; source: string }[] = [];
     const b = buildHandoff({ type: 'complete', transcript: parseTranscript(text, 'x.md') }, { now: NOW, redactionLog: (e) => events.push(e) });
     expect(new TextDecoder().decode(b.bytes)).not.toContain(secret);

@@ -129,6 +129,8 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
 
   // Extraction first (no budget yet), so the structured fields are known before the context is sized.
   const x = transcript ? extract(transcript, { redacted: mostlyRedacted(redactor) }) : null;
+  // What `--save` stores and the compaction report carries: gated once (not counted: the package counts its own).
+  const gatedX = x ? gateExtraction(x, redactor, { n: 0 }) : null;
   const summary = db ? getExecutiveSummary(db) : null;
 
   const decisions: HandoffDecision[] = [];
@@ -228,7 +230,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
       // the budget would be cut line by line (fitLines), which costs far more than compacting a little deeper.
       targetFor: (before) => Math.min(Math.floor(contextBudget * 0.98), Math.floor(before * (1 - reductionTarget))),
     });
-    compaction = gateCompaction(compaction, redactor, counter, 'HANDOFF', transcript.source);
+    compaction = gateCompaction(compaction, redactor, counter, 'HANDOFF', transcript.source, { detail: false, gatedExtraction: gatedX! });
     let text = compaction.text;
     if (count(text) > contextBudget) {
       text = fitLines(text, contextBudget, count);
@@ -279,7 +281,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
   const bytes = new TextEncoder().encode(json);
   const hash = sha256Hex(bytes);
   const pkgOut = JSON.parse(json) as HandoffPackage;
-  return { package: pkgOut, hash, bytes, markdown: renderHandoffMarkdown(pkgOut, hash), compaction, extraction: x ? gateExtraction(x, redactor, { n: 0 }) : null, transcript };
+  return { package: pkgOut, hash, bytes, markdown: renderHandoffMarkdown(pkgOut, hash), compaction, extraction: gatedX, transcript };
 }
 
 const round4 = (v: number) => Math.round(v * 1e4) / 1e4;

@@ -52,15 +52,44 @@ export function userRequests(t: Transcript, redacted: (s: string) => boolean = (
   const sub = isSubAgentFile(t);
   const out: UserRequest[] = [];
   for (const turn of t.turns) {
-    if (!isUserRequestTurn(turn, sub)) {
-      // A bare command (`/commit`, `/ai-commit`) is the user's last act without being a request: kept as an ack.
-      if (turn.role === 'user' && turn.kind === 'text' && turn.origin === 'command' && /^\/\S/.test(turn.text)) out.push({ text: turn.text, line: oneLine(turn.text, 300), turn: turn.index, at_line: turn.line, ts: turn.ts, ack: true });
-      continue;
-    }
-    const text = turn.text.trim();
-    if (text === '' || isRedactedText(text) || redacted(text)) continue;
-    // The whole request on one line (a first line like "look at ~/.claude/projects" rarely says it all), bounded.
-    out.push({ text, line: oneLine(text, 300), turn: turn.index, at_line: turn.line, ts: turn.ts, ack: ACK.test(text) || GREETING.test(text) });
+    const r = requestOf(turn, sub, redacted);
+    if (r) out.push(r);
   }
   return out;
+}
+
+/**
+ * What the task state reads of the requests (task-state.ts): the first substantive one and the tail from the
+ * second-to-last substantive one on, in order. Linear, without a record per request: a history of 10^6 turns has
+ * half a million of them.
+ */
+export function userRequestEnds(t: Transcript, redacted: (s: string) => boolean = () => false): UserRequest[] {
+  const sub = isSubAgentFile(t);
+  const tail: UserRequest[] = [];
+  let substantive = 0;
+  let i = t.turns.length - 1;
+  for (; i >= 0 && substantive < 2; i--) {
+    const r = requestOf(t.turns[i]!, sub, redacted);
+    if (!r) continue;
+    tail.push(r);
+    if (!r.ack) substantive++;
+  }
+  tail.reverse();
+  for (let j = 0; j <= i; j++) {
+    const r = requestOf(t.turns[j]!, sub, redacted);
+    if (r && !r.ack) return [r, ...tail];
+  }
+  return tail;
+}
+
+function requestOf(turn: TranscriptTurn, sub: boolean, redacted: (s: string) => boolean): UserRequest | null {
+  if (!isUserRequestTurn(turn, sub)) {
+    // A bare command (`/commit`, `/ai-commit`) is the user's last act without being a request: kept as an ack.
+    if (turn.role === 'user' && turn.kind === 'text' && turn.origin === 'command' && /^\/\S/.test(turn.text)) return { text: turn.text, line: oneLine(turn.text, 300), turn: turn.index, at_line: turn.line, ts: turn.ts, ack: true };
+    return null;
+  }
+  const text = turn.text.trim();
+  if (text === '' || isRedactedText(text) || redacted(text)) return null;
+  // The whole request on one line (a first line like "look at ~/.claude/projects" rarely says it all), bounded.
+  return { text, line: oneLine(text, 300), turn: turn.index, at_line: turn.line, ts: turn.ts, ack: ACK.test(text) || GREETING.test(text) };
 }

@@ -27,6 +27,9 @@ export function detectTranscript(text: string): TranscriptParser | null {
   return TRANSCRIPT_PARSERS.find((p) => p.detect(text)) ?? null;
 }
 
+/** More turns than any real session has (10^6 one-word turns fit; 8 MB of two-character turns would not). */
+export const TRANSCRIPT_MAX_TURNS = 1_500_000;
+
 export class TranscriptError extends Error {
   constructor(message: string) {
     super(message);
@@ -46,7 +49,11 @@ export function parseTranscript(text: string, source: string, format?: Transcrip
     if (!parser) {
       throw new TranscriptError(`${source}: not a recognized transcript. Formats read:\n${TRANSCRIPT_FORMATS_LIST}`);
     }
-    return normalizeTranscript(parser.parse(text, source));
+    const parsed = parser.parse(text, source);
+    // The work bound of everything downstream (extraction and compaction are linear in it): a file of more turns is
+    // refused with its count, before any of that work starts.
+    if (parsed.turns.length > TRANSCRIPT_MAX_TURNS) throw new TranscriptError(overCap(`${source}: transcript`, TRANSCRIPT_MAX_TURNS, parsed.turns.length, 'turns'));
+    return normalizeTranscript(parsed);
   } finally {
     // The parsed array detection shared with the parser is let go: a long-lived server must not keep the last one.
     forgetJsonArray();
