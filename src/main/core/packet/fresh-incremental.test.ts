@@ -10,6 +10,7 @@ import { chooseRetriever, createBm25Retriever } from '../search/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { tempDirs, writeTree } from '../testing/tmp.ts';
 import { buildPacket } from './assemble.ts';
+import { canonicalJson, sha256Hex } from './canonical.ts';
 import { createStoreSources } from './store-sources.ts';
 
 const tmp = tempDirs('cp-fresh-incr-');
@@ -68,7 +69,8 @@ async function view(store: Store) {
   const choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25, openSemantic: async () => ({ ok: false, reason: 'test: BM25 only' }) }, { purpose: 'packet' });
   const sources = createStoreSources(store.db, { retriever: choice.retriever, retrievalFallback: choice.fallbackReason });
   const hashes: string[] = [];
-  for (const q of QUERIES) hashes.push((await buildPacket({ query: q.split('\n')[0]!, task: q, maxTokens: 2000 }, { sources })).context_snapshot_hash);
+  // The snapshot hash is the sha256 of the packet's canonical JSON (assemble.ts).
+  for (const q of QUERIES) hashes.push(sha256Hex(canonicalJson(await buildPacket({ query: q.split('\n')[0]!, task: q, maxTokens: 2000 }, { sources }))));
   return { tops, hashes };
 }
 
@@ -98,6 +100,7 @@ describe('a tree ingested fresh and incrementally', () => {
     // Asked twice (the second time from the postings cache), the answer is the same.
     expect((await view(incremental)).tops).toEqual(a.tops);
     expect(a.hashes).toEqual(b.hashes);
+    expect(new Set(a.hashes).size).toBe(QUERIES.length);
     incremental.close();
     fresh.close();
   });
