@@ -30,7 +30,8 @@ async function setup() {
   expect((await runCliCaptured(['projects', 'new', 'shop'], { env })).code).toBe(0);
   expect((await runCliCaptured(['ingest', repo, '--project', 'shop'], { env })).code).toBe(0);
   const transcript = join(work, `${SESSION}.jsonl`);
-  copyFileSync(FIXTURE, transcript);
+  // The session ran in the repository, as its transcript records (the hook checks the payload's cwd against it).
+  writeFileSync(transcript, readFileSync(FIXTURE, 'utf8').replaceAll('"cwd": "/home/dev/shop-api"', `"cwd": ${JSON.stringify(repo)}`));
   const db = join(home, 'projects', 'shop', 'contextpack.db');
   // In-process and in the foreground: the detached path (the default) is tested with real processes below.
   const hook = (event: string, extra: object, cwd = join(repo, 'src'), flags = ['--foreground']) =>

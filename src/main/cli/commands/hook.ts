@@ -20,8 +20,9 @@ function hookTarget(ctx: CommandContext, p: HookPayload | null): { dbPath: strin
   const named = str(ctx, 'project') ?? ctx.io.env.CONTEXTPACK_PROJECT;
   if (str(ctx, 'db') !== undefined || ctx.io.env.CONTEXTPACK_DB) return { dbPath: ctx.dbPath, project: named ?? 'default' };
   // The payload's cwd only as far as the transcript bears it out (a spoofed one must not pick another project's store).
-  const folder = p ? sessionFolder(p.cwd, p.transcript_path) : null;
-  const match = folder?.cwd ? projectForCwd(userDataDir(ctx.io.env), folder.cwd) : null;
+  const home = userDataDir(ctx.io.env);
+  const folder = p ? sessionFolder(p.cwd, p.transcript_path, (a, b) => projectForCwd(home, a)?.project === projectForCwd(home, b)?.project) : null;
+  const match = folder?.cwd ? projectForCwd(home, folder.cwd) : null;
   const mismatch = folder?.mismatch ? { mismatch: folder.mismatch } : {};
   if (match) return { dbPath: projectDbPath(match.project, ctx.io.env), project: match.project, ...mismatch };
   return { dbPath: ctx.dbPath, project: currentProjectName(named, ctx.io.env), ...mismatch };

@@ -73,15 +73,16 @@ export interface SessionFolder {
 }
 
 /**
- * The payload's `cwd` when the transcript records that folder (or records none, or cannot be read: nothing to compare
- * it with); otherwise the folder the transcript last records, so the session goes to the project it was held in.
+ * The payload's `cwd` when the transcript records that folder, or one that `sameProject` files under the same project
+ * (the agent moved to a subfolder), or records none, or cannot be read: nothing to compare it with. Otherwise the
+ * folder the transcript last records, so the session goes to the project it was held in.
  */
-export function sessionFolder(payloadCwd: string | null, transcriptPath: string | null): SessionFolder {
+export function sessionFolder(payloadCwd: string | null, transcriptPath: string | null, sameProject: (a: string, b: string) => boolean = () => false): SessionFolder {
   const recorded = transcriptPath ? transcriptCwds(transcriptPath) : [];
   if (recorded.length === 0) return { cwd: payloadCwd, mismatch: null };
   const last = recorded[recorded.length - 1]!;
   if (payloadCwd === null) return { cwd: last, mismatch: null };
   const given = resolve(payloadCwd);
-  if (recorded.some((r) => resolve(r) === given)) return { cwd: payloadCwd, mismatch: null };
+  if (recorded.some((r) => resolve(r) === given) || recorded.some((r) => sameProject(given, resolve(r)))) return { cwd: payloadCwd, mismatch: null };
   return { cwd: last, mismatch: `payload cwd ${payloadCwd} is not the transcript's (${last}); the session is filed by the transcript's` };
 }
