@@ -9,7 +9,7 @@ import { DEFAULT_KEEP_TURNS } from '../../shared/packet.ts';
 import { MIN_MAX_TOKENS, QUERY_MAX } from '../../shared/limits.ts';
 import { gateString } from '../core/redact/index.ts';
 import { createTokenCounter, type TokenCounter } from '../core/tokens/index.ts';
-import { LAYERED_V1 } from '../core/packet/index.ts';
+import { DEFAULT_K, LAYERED_V1 } from '../core/packet/index.ts';
 import { contentText, gateContent, groupTurns, requestIndex, textOf, turnInput } from './contents.ts';
 import { artifactRefs, DEFAULT_STATE_KEYS, readPlan, type StateKeys } from './plan.ts';
 import { ContextPackAdkError, type Project } from './project.ts';
@@ -30,7 +30,10 @@ export interface PackStepOptions {
   stateKeys?: Partial<StateKeys>;
   /** 003's remainder profile (research, docs, tests); default research. */
   profile?: TaskProfile;
-  /** Evidence hits fetched; default the engine's (enough to fill the evidence budget). */
+  /**
+   * Evidence hits fetched; default 20 (the engine's DEFAULT_K). The window bounds the pack, it need not fill it: at a
+   * 1M-token window the engine's own default (window / 200 hits) would pour most of a project into every call.
+   */
   k?: number;
   encoding?: 'o200k_base' | 'cl100k_base';
 }
@@ -180,24 +183,28 @@ export async function packStep(req: RequestLike, ctx: StepContext, project: Proj
   const history = idx >= 0 ? req.contents.slice(0, idx) : req.contents.slice();
   const after = idx >= 0 ? req.contents.slice(idx + 1) : [];
   const turns = groupTurns(history);
-  let keep = Math.min(keepTurns, turns.length);
   const gateAll = (cs: Content[], source: string) =>
     cs.map((c) => {
       const g = gateContent(c, source);
       redacted += g.redacted;
       return g.content;
     });
-  const gatedTurns = turns.map((t) => gateAll(t, 'adk.contents'));
+  // Only the turns that may stay as messages are gated and counted here; older ones go to the engine, which gates
+  // them on their way into the pack's summary.
+  const candidates = turns.slice(Math.max(0, turns.length - keepTurns)).map((t) => gateAll(t, 'adk.contents'));
   const gatedAfter = gateAll(after, 'adk.contents');
-
+  const count = (c: Content) => counter.count(contentText(c));
+  const systemTokens = counter.count(system.text);
+  const declTokens = decls.length > 0 ? counter.count(JSON.stringify(decls)) : 0;
+  const afterTokens = gatedAfter.reduce((s, c) => s + count(c), 0);
   const headerReserve = counter.count(`<!-- contextpack schema_version=1 template=layered-v1 pack_id=${'0'.repeat(12)} context_snapshot_hash=${'0'.repeat(64)} -->\n`);
-  const fixedOutside = counter.count(system.text) + counter.count(decls.length > 0 ? JSON.stringify(decls) : '') + gatedAfter.reduce((s, c) => s + counter.count(contentText(c)), 0) + headerReserve;
-  const turnTokens = gatedTurns.map((t) => t.reduce((s, c) => s + counter.count(contentText(c)) + 4, 0));
-  const packWindowFor = (kept: number) => {
-    const outside = fixedOutside + turnTokens.slice(turnTokens.length - kept).reduce((s, n) => s + n, 0);
-    // With the pack given W − outside/(1 − slack), the allocator's own slack leaves the reply 003's share of W.
-    return Math.floor(window - outside / (1 - SLACK_SHARE));
-  };
+  const fixedOutside = systemTokens + declTokens + afterTokens + headerReserve;
+  // A few tokens per message for the provider's framing of it.
+  const turnTokens = candidates.map((t) => t.reduce((s, c) => s + count(c) + 4, 0));
+  const keptTokens = (kept: number) => turnTokens.slice(turnTokens.length - kept).reduce((s, n) => s + n, 0);
+  // With the pack given W − outside/(1 − slack), the allocator's own slack leaves the reply 003's share of W.
+  const packWindowFor = (kept: number) => Math.floor(window - (fixedOutside + keptTokens(kept)) / (1 - SLACK_SHARE));
+  let keep = candidates.length;
   while (keep > 0 && packWindowFor(keep) < window * MIN_PACK_SHARE) keep--;
   const packWindow = packWindowFor(keep);
   if (packWindow < MIN_MAX_TOKENS) {
@@ -223,7 +230,7 @@ export async function packStep(req: RequestLike, ctx: StepContext, project: Proj
     template: 'layered-v1',
     maxTokens: packWindow,
     encoding,
-    ...(options.k !== undefined ? { k: options.k } : {}),
+    k: options.k ?? DEFAULT_K,
     ...(options.profile ? { profile: options.profile } : {}),
     ...(packTools.length > 0 ? { tools: packTools } : {}),
     ...(conversation.length > 0 ? { conversation, keepTurns: 0 } : {}),
@@ -236,9 +243,9 @@ export async function packStep(req: RequestLike, ctx: StepContext, project: Proj
   // The user's message becomes the pack; its non-text parts (images, files) stay with it.
   const extra = (requestContent?.parts ?? []).filter((p) => typeof p.text !== 'string' && p.functionResponse === undefined);
   const packMessage: Content = { role: 'user', parts: [{ text: built.text }, ...extra] };
-  req.contents = [...gatedTurns.slice(turns.length - keep).flat(), packMessage, ...gatedAfter];
-
-  const requestTokens = counter.count(system.text) + counter.count(decls.length > 0 ? JSON.stringify(decls) : '') + req.contents.reduce((s, c) => s + counter.count(contentText(c)), 0);
+  req.contents = [...candidates.slice(candidates.length - keep).flat(), packMessage, ...gatedAfter];
+  // The body's exact count is in the manifest; the md header line is the only addition.
+  const packTokens = built.manifest.budgets.total_tokens + headerReserve;
   return {
     context_snapshot_hash: built.hash,
     pack_id: built.manifest.pack_id,
@@ -246,8 +253,8 @@ export async function packStep(req: RequestLike, ctx: StepContext, project: Proj
     invocation_id: ctx.invocationId,
     window,
     pack_window: packWindow,
-    pack_tokens: counter.count(built.text),
-    request_tokens: requestTokens,
+    pack_tokens: packTokens,
+    request_tokens: fixedOutside - headerReserve + keptTokens(keep) + packTokens,
     tools: packTools.map((t) => t.name),
     kept_turns: keep,
     summarized_turns: older.length,
