@@ -24,14 +24,15 @@ const sourceRelativeImportMetaUrl = {
     const rel = relative(outDir, id).split(sep).join('/');
     // The embedding worker is bundled too (an installed package ships no sources, and Node strips no types under
     // node_modules): the URL that spawns it points at the bundle's own entry, beside the chunk that spawns it.
-    return code
-      .replaceAll(WORKER_URL, WORKER_PLACEHOLDER)
-      .replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`)
-      .replaceAll(WORKER_PLACEHOLDER, 'new URL("./embed-worker.mjs", import.meta.url)');
+    // The handoff worker (a large handoff built off a server's event loop) the same way.
+    let out = code;
+    for (const [name, placeholder] of Object.entries(WORKERS)) out = out.replaceAll(`new URL('./${name}.ts', import.meta.url)`, placeholder);
+    out = out.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`);
+    for (const [name, placeholder] of Object.entries(WORKERS)) out = out.replaceAll(placeholder, `new URL("./${name}.mjs", import.meta.url)`);
+    return out;
   },
 };
-const WORKER_URL = "new URL('./embed-worker.ts', import.meta.url)";
-const WORKER_PLACEHOLDER = '__contextpackEmbedWorkerUrl__';
+const WORKERS = { 'embed-worker': '__contextpackEmbedWorkerUrl__', 'handoff-worker': '__contextpackHandoffWorkerUrl__' };
 
 // zod is plain JavaScript in ~95 ES modules: loading them one by one is most of its cost on a command that validates
 // through the API (npm run bench:cli); one chunk loads several times faster. Its package.json joins the manifest so
@@ -49,7 +50,11 @@ try {
 
 rmSync(outDir, { recursive: true, force: true });
 const bundle = await rolldown({
-  input: { contextpack: join(root, 'src/main/cli/contextpack.ts'), 'embed-worker': join(root, 'src/main/core/embed/embed-worker.ts') },
+  input: {
+    contextpack: join(root, 'src/main/cli/contextpack.ts'),
+    'embed-worker': join(root, 'src/main/core/embed/embed-worker.ts'),
+    'handoff-worker': join(root, 'src/main/core/session/handoff-worker.ts'),
+  },
   platform: 'node',
   // Packages and Node built-ins stay imports: native addons, wasm and data files load from node_modules as usual.
   external: (id) => !BUNDLED_PACKAGES.test(id) && !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !/^[A-Za-z]:[\\/]/.test(id),

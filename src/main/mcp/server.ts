@@ -17,6 +17,9 @@ import { pathHider, semanticOffForAgent, withoutCliAdvice } from './agent-text.t
 import { registerPrompts } from './prompts.ts';
 import { portableSchema } from './portable-schema.ts';
 
+/** Characters of a text block gated at a time (gateBlockInParts). */
+const GATE_PART_CHARS = 32 * 1024;
+
 export interface McpServerDeps {
   dispatch: Dispatch;
   redactor: Redactor;
@@ -173,6 +176,23 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     }
     return gate(text, source);
   };
+  /**
+   * A long text block (a 40k-token handoff) is gated a part at a time, the event loop free between parts, so the
+   * server's other calls are answered meanwhile (issue #33: stats within 100 ms while a large handoff runs). Parts end
+   * at a blank line, which no secret the gate knows runs across.
+   */
+  const gateBlockInParts = async (text: string, source: string): Promise<string> => {
+    if (text.length < GATE_PART_CHARS * 2 || /^\s*[[{]/.test(text)) return gateBlock(text, source);
+    let out = '';
+    for (let from = 0; from < text.length; ) {
+      const blank = text.indexOf('\n\n', from + GATE_PART_CHARS);
+      const to = blank < 0 ? text.length : blank + 2;
+      out += gate(text.slice(from, to), source);
+      from = to;
+      if (from < text.length) await new Promise((r) => setImmediate(r));
+    }
+    return out;
+  };
 
   async function call<T>(method: string, input: unknown): Promise<T> {
     const r = await deps.dispatch(method, input);
@@ -222,7 +242,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
       // The gate sees every text block and every structured value, whatever produced it (snippets, memory text, paths).
       return {
         ...result,
-        content: result.content.map((c) => (c.type === 'text' ? { ...c, text: gateBlock(c.text, name) } : c)),
+        content: await Promise.all(result.content.map(async (c) => (c.type === 'text' ? { ...c, text: await gateBlockInParts(c.text, name) } : c))),
         ...(result.structuredContent ? { structuredContent: gateJson(result.structuredContent, name) as Record<string, unknown> } : {}),
       };
     } catch (err) {

@@ -277,7 +277,7 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
     dropped = 0;
   }
   // Checked on the words, without the quote marks a turn's lines carry.
-  const flat = text.replace(/^> (?: {2})?/gm, '').replace(/\s+/g, ' ');
+  const flat = text.replace(/^>(?: {1,3})?/gm, '').replace(/\s+/g, ' ');
   for (const c of checks) c.present = c.expect.every((e) => e.split(' | ').every((part) => flat.includes(part.replace(/\s+/g, ' '))));
   return {
     text,

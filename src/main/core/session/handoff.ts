@@ -63,6 +63,9 @@ export interface BuiltHandoff {
   transcript: Transcript | null;
 }
 
+/** What storing a handoff needs of a built one (all of it crosses a worker boundary: handoff-offload.ts). */
+export type StorableHandoff = Pick<BuiltHandoff, 'package' | 'hash' | 'bytes' | 'markdown' | 'extraction'>;
+
 const DEFAULT_FROM = 'agent';
 const DEFAULT_TO = 'next-agent';
 const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -348,7 +351,7 @@ export function createHandoff(db: Database, req: HandoffRequest, opts: CreateHan
  * The writing half of createHandoff, for a caller that builds outside any transaction (the hooks: a build takes
  * seconds, a write lock must be held for milliseconds) and runs this inside a short write transaction of its own.
  */
-export function storeHandoff(db: Database, built: BuiltHandoff, req: HandoffRequest, opts: CreateHandoffOptions = {}): HandoffResult {
+export function storeHandoff(db: Database, built: StorableHandoff, req: HandoffRequest, opts: CreateHandoffOptions = {}): HandoffResult {
   const now = (opts.now ?? (() => new Date()))();
   const p = built.package;
   const format = opts.format ?? 'md';
