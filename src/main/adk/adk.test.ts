@@ -3,7 +3,7 @@
 // (ingest, FTS5, the RE2 gate). Assertions are on what the model was actually sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { FunctionTool, InMemorySessionService, LlmAgent, LOAD_MEMORY, Runner, SequentialAgent, type Event } from '@google/adk';
+import { FunctionTool, InMemorySessionService, LlmAgent, LOAD_MEMORY, PRELOAD_MEMORY, Runner, SequentialAgent, type Event } from '@google/adk';
 import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { gateString } from '../core/redact/index.ts';
@@ -180,6 +180,24 @@ describe('ContextPackPlugin in a real ADK Runner', () => {
   }, 120_000);
 });
 
+describe('ContextPackPlugin when it cannot pack', () => {
+  it('fails the model call with a clear error and sends nothing unpacked', async () => {
+    const model = scriptedModel(() => text('should not be asked'));
+    const agent = new LlmAgent({ name: 'lost', model: 'scripted-1', instruction: 'x' });
+    const sessions = new InMemorySessionService();
+    const plugin = new ContextPackPlugin({ contextpack: { db: join(dir, 'missing', 'nothing.db') }, window: 8_000 });
+    const runner = new Runner({ appName: 'lost-app', agent, sessionService: sessions, plugins: [plugin] });
+    const s = await sessions.createSession({ appName: 'lost-app', userId: 'u1' });
+    // ADK turns the plugin's failure into an error event for the call; the model is never asked.
+    const events: Event[] = [];
+    for await (const e of runner.runAsync({ userId: 'u1', sessionId: s.id, newMessage: { role: 'user', parts: [{ text: `token ${SESSION_SECRET}` }] } })) events.push(e);
+    expect(events.map((e) => e.errorMessage ?? '').join('\n')).toMatch(/no ContextPack database .*nothing\.db: index the project first \(contextpack ingest <folder>\)/);
+    expect(events.some((e) => e.content)).toBe(false);
+    expect(model.requests.length).toBe(0);
+    await plugin.close();
+  });
+});
+
 describe('ContextPackMemoryService', () => {
   it('adds an ADK session to project memory, finds it with searchMemory, and serves load_memory in a second session', async () => {
     const memory = new ContextPackMemoryService({ contextpack: cp });
@@ -213,5 +231,25 @@ describe('ContextPackMemoryService', () => {
     const events = await run(runner2, s2.id, 'What did we decide about export retries?');
     const answer = events.flatMap((e) => e.content?.parts ?? []).find((p) => p.functionResponse?.name === 'load_memory');
     expect(JSON.stringify(answer?.functionResponse?.response)).toMatch(/Retry invoice exports with exponential backoff/);
+  }, 120_000);
+
+  it('preload_memory reads ContextPack memory; with the plugin, its block leaves the system instruction and the pack carries the memory once', async () => {
+    const memory = new ContextPackMemoryService({ contextpack: cp });
+    const alone = scriptedModel(() => text('ok'));
+    const agent = new LlmAgent({ name: 'pre', model: 'scripted-1', instruction: 'Answer briefly.', tools: [PRELOAD_MEMORY] });
+    const sessions = new InMemorySessionService();
+    const plain = new Runner({ appName: 'pre-app', agent, sessionService: sessions, memoryService: memory });
+    const s1 = await sessions.createSession({ appName: 'pre-app', userId: 'u1' });
+    await run(plain, s1.id, 'How do invoices round?');
+    expect(String(alone.requests[0].systemInstruction)).toMatch(/<PAST_CONVERSATIONS>[\s\S]*Invoices round half up to cents[\s\S]*<\/PAST_CONVERSATIONS>/);
+
+    const packed = scriptedModel(() => text('ok'));
+    const withPlugin = new Runner({ appName: 'pre-app', agent, sessionService: sessions, memoryService: memory, plugins: [new ContextPackPlugin({ contextpack: cp, window: 8_000 })] });
+    const s2 = await sessions.createSession({ appName: 'pre-app', userId: 'u1' });
+    await run(withPlugin, s2.id, 'How do invoices round?');
+    const r = packed.requests[0];
+    expect(String(r.systemInstruction)).not.toMatch(/PAST_CONVERSATIONS/);
+    expect(String(r.systemInstruction)).toMatch(/Answer briefly\./);
+    expect(packsOf(r)[0]).toMatch(/## MEMORY\n[\s\S]*Invoices round half up to cents/);
   }, 120_000);
 });

@@ -16,10 +16,18 @@ export function connect(source: ContextPackSource | undefined): { get(): Promise
   if (source !== undefined && isProject(source)) return { get: async () => source, close: async () => {} };
   let opening: Promise<Project> | null = null;
   return {
-    get: () => (opening ??= openProject(source ?? {})),
+    // A failed open is not kept: the next model call tries again (the project may have been indexed meanwhile).
+    get: () =>
+      (opening ??= openProject(source ?? {}).catch((err: unknown) => {
+        opening = null;
+        throw err;
+      })),
     close: async () => {
-      if (opening) await (await opening).close();
+      const was = opening;
       opening = null;
+      // A project that failed to open has nothing to close (its error went to the call that needed it).
+      const project = await was?.catch(() => null);
+      await project?.close();
     },
   };
 }
