@@ -5,6 +5,7 @@
 import { escapeControls } from '../../../shared/text-escape.ts';
 import { countTokens } from '../tokens/index.ts';
 import { renderTurn, type Transcript } from '../transcripts/index.ts';
+import { STACK_FRAME } from './errors.ts';
 import { extract, openIssuesOf, type Extraction, type Provenance } from './extract.ts';
 
 import type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind } from '../../../shared/session.ts';
@@ -52,6 +53,19 @@ const at = (p: Provenance | null) => (p ? `turn ${p.turn}, line ${p.line}` : 'in
 const stamp = (p: Provenance | null) => (p?.ts ? `[${p.ts}] ` : '');
 const normalizeOutput = (s: string) => s.replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z?/g, '').replace(/\b\d+(\.\d+)?\s*m?s\b/g, '').replace(/\s+/g, ' ').trim();
 
+/** An error output's first lines (at most 4, none a stack frame, each cut at 200 characters) and what was left out. */
+export function errorHead(text: string): { lines: string[]; dropped: number; frames: number } {
+  const all = text.split('\n').filter((l) => l.trim() !== '');
+  const lines: string[] = [];
+  let frames = 0;
+  for (const l of all) {
+    if (STACK_FRAME.test(l)) frames++;
+    else if (lines.length < 4) lines.push(l.length > 200 ? `${l.slice(0, 199)}…` : l);
+  }
+  if (lines.length === 0) lines.push(firstLine(text, 200));
+  return { lines, dropped: all.length - lines.length, frames };
+}
+
 /** "300 tests passed"-style lines of a tool output, or its first line. */
 export function summarizeOutput(text: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
@@ -81,7 +95,8 @@ function preservedBlock(x: Extraction): { sections: string[]; checks: PreservedC
   if (x.errors.length > 0) {
     const lines = x.errors.map((e) => {
       checks.push({ id: e.id, kind: 'error', expect: [e.message, ...(e.root_cause ? [e.root_cause] : [])], present: false });
-      return inline(`- ${stamp(e.at)}ERROR${e.tool ? ` (${e.tool}${e.occurrences > 1 ? ` ×${e.occurrences}` : ''})` : ''}: ${e.message} — Root cause: ${e.root_cause ?? 'not identified yet'} (${at(e.at)})`);
+      const resolution = e.resolved ? ` — Resolved: a later run passed${e.resolved_at ? ` (turn ${e.resolved_at.turn}, line ${e.resolved_at.line})` : ''}` : '';
+      return inline(`- ${stamp(e.at)}ERROR${e.tool ? ` (${e.tool}${e.occurrences > 1 ? ` ×${e.occurrences}` : ''})` : ''}: ${e.message} — Root cause: ${e.root_cause ?? 'not identified yet'}${resolution} (${at(e.at)})`);
     });
     sections.push(`## Errors and root causes\n${lines.join('\n')}`);
   }
@@ -157,7 +172,7 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
   const supersededPlans = new Map<number, string[]>();
   for (const p of x.superseded_plans) supersededPlans.set(p.at.turn, [...(supersededPlans.get(p.at.turn) ?? []), p.text]);
 
-  type Work = ElementReport & { text: string; compress: { text: string; reason: string; score: number } | null; contentScore: number };
+  type Work = ElementReport & { text: string; compress: { text: string; reason: string; score: number; always?: boolean } | null; contentScore: number };
   const elements: Work[] = [];
   let tokensBefore = 0;
   if (windowStart > 0) {
@@ -198,11 +213,19 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
     let reason = 'kept';
     let compress: Work['compress'] = null;
     if (turn.kind === 'tool_result' && turn.is_error) {
-      // The message and cause are in the preserved block; the stack trace can go.
+      // Seed 002: "Preserve: Error message and root cause (discard trace)". The error's first lines stay (the cause is
+      // in the preserved block); stack frames and the rest go, whatever the target: a trace is never worth its tokens.
       // 003: tool results are summarized with provenance (the turn and its line in the transcript).
-      compress = { text: `${renderTurn({ ...turn, text: '' })}${firstLine(turn.text.split('\n').find((l) => /error|fail|exception/i.test(l)) ?? turn.text, 200)} (turn ${turn.index}, line ${turn.line})`, reason: 'error output: message kept, stack trace discarded', score: 25 };
+      const head = errorHead(turn.text);
+      compress = {
+        text: `${renderTurn({ ...turn, text: '' })}${head.lines.join('\n')}${head.dropped > 0 ? `\n(${head.dropped} more line${head.dropped === 1 ? '' : 's'} dropped${head.frames > 0 ? `, ${head.frames} of them stack frames` : ''})` : ''} (turn ${turn.index}, line ${turn.line})`,
+        reason: 'error output: first lines kept, stack trace discarded',
+        score: 25,
+        always: head.dropped > 0,
+      };
     } else if (turn.kind === 'tool_result' && before > VERBOSE_TOKENS) {
-      compress = { text: `${renderTurn({ ...turn, text: '' })}${summarizeOutput(turn.text)} (turn ${turn.index}, line ${turn.line})`, reason: 'verbose tool output: summary statistics kept', score: 20 };
+      // Seed 002: "Preserve: Summary statistics (discard raw logs)"; "Tests passed (retain only pass count)". Always.
+      compress = { text: `${renderTurn({ ...turn, text: '' })}${summarizeOutput(turn.text)} (turn ${turn.index}, line ${turn.line})`, reason: 'verbose tool output: summary statistics kept', score: 20, always: true };
     } else if (turn.kind === 'tool_use' && full.length > LONG_TEXT_CHARS) {
       compress = { text: firstLine(full, LONG_TEXT_CHARS), reason: 'long tool input: first line kept', score: 30 };
     } else if (turn.kind === 'text') {
@@ -236,6 +259,8 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
     e.compress = null;
     [e.action, e.reason, e.text, e.tokens_after] = ['compressed', c.reason, c.text, count(quoteTurn(c.text)) + 1];
   };
+  // The discard rules that apply whatever the target (verbose output, stack traces); the others only as far as it needs.
+  for (const e of elements) if (e.compress?.always) applyCompress(e);
   if (options.preservedOnly) for (const e of elements) if (e.action !== 'dropped') [e.action, e.reason, e.text, e.tokens_after, e.compress] = ['dropped', 'critical state only (emergency handoff)', '', 0, null];
 
   const target = options.targetFor ? options.targetFor(tokensBefore) : (options.targetTokens ?? null);

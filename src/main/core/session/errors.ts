@@ -22,7 +22,7 @@ export interface ExtractedError {
 }
 
 const ROOT_CAUSE = /\b(root cause|caused by|the cause (?:is|was)|was due to|is due to|turned out|because of|fails? because|failed because|the (?:problem|issue) (?:is|was))\b/i;
-const STACK_FRAME = /^\s+at\s|^\s*File ".*", line \d+|^\s*Traceback \(most recent|^\s+\^+\s*$|^\s*\d+\s*\|\s|^\s*at .+:\d+:\d+\)?$/;
+export const STACK_FRAME = /^\s+at\s|^\s*File ".*", line \d+|^\s*Traceback \(most recent|^\s+\^+\s*$|^\s*\d+\s*\|\s|^\s*at .+:\d+:\d+\)?$/;
 const BARE_EXIT = /^\s*(?:\[?\s*)?(?:exit(?:ed)? (?:code|status)|process exited with code|command failed with exit code)\s*:?\s*-?\d+\s*\]?\s*$/i;
 const WRITE_TOOL = /^(write|edit|multiedit|notebookedit|str_replace\w*|create_file|write_file|write_to_file|edit_file|replace_in_file|apply_patch)$/i;
 const STRONG = /^\s*(?:[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|ERROR\b|FAIL(?:ED)?\b|✘|×|E\s{2,}|fatal:|panic:|Traceback|<tool_use_error>|\S+:\d+:\d+: (?:error|[A-Z]\d+))/;
