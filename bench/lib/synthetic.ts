@@ -34,3 +34,45 @@ export function fillStore(db: Database, text: SyntheticText, chunks: number, per
     }
   })();
 }
+
+/**
+ * An issue-length task over the synthetic vocabulary (issue #32): a title, paragraphs of prose (Zipf words, as real
+ * prose repeats common ones), a fenced code sample, a traceback with project and library frames, an error line and
+ * an environment dump; about 3,000 characters, the size of a typical bug report.
+ */
+export function issueText(text: SyntheticText): string {
+  const { rand, word, line, term } = text;
+  const sentence = () => Array.from({ length: 10 + Math.floor(rand() * 10) }, () => (rand() < 0.3 ? term() : word())).join(' ') + '.';
+  const paragraph = () => Array.from({ length: 3 + Math.floor(rand() * 3) }, sentence).join(' ');
+  const frame = (lib: boolean) => `  File "${lib ? '/usr/lib/python3.11/site-packages/other' : '/home/me/proj/pkg'}/${term()}.py", line ${1 + Math.floor(rand() * 400)}, in ${term()}_${term()}\n    ${line().trim()}`;
+  return [
+    `${term()} ${word()} ${term()} fails when ${term()} is ${word()}`,
+    '',
+    '### Describe the bug',
+    '',
+    paragraph(),
+    '',
+    '```python',
+    ...Array.from({ length: 8 }, line),
+    '```',
+    '',
+    paragraph(),
+    '',
+    '```',
+    'Traceback (most recent call last):',
+    frame(false),
+    frame(false),
+    frame(true),
+    frame(false),
+    `ValueError: ${sentence()}`,
+    '```',
+    '',
+    '### Expected behavior',
+    '',
+    paragraph(),
+    '',
+    '### Environment',
+    '',
+    ...Array.from({ length: 8 }, () => `- ${word()}: ${Math.floor(rand() * 3)}.${Math.floor(rand() * 30)}.${Math.floor(rand() * 10)}`),
+  ].join('\n');
+}

@@ -10,7 +10,8 @@ export const packCommand: Command = {
   name: 'pack',
   summary: 'Assemble a context packet (budgets, redaction, manifest, snapshot hash)',
   usage:
-    'contextpack pack --query "…" [--task-file F|-] [--template ao-v1|layered-v1] [--max-tokens N] [--format md|json|contextos]\n' +
+    'contextpack pack [--query "…"] [--task-file F|-] (one or both: the task feeds retrieval too) [--template ao-v1|layered-v1]\n' +
+    '                 [--max-tokens N] [--format md|json|contextos]\n' +
     '                 [--out F] [--k N] [--encoding o200k_base|cl100k_base] [--profile research|docs|tests] [--session ID]\n' +
     '                 [--tools-file F] [--conversation-file F] [--keep-turns N] [--db FILE | --project NAME] [--json]\n' +
     `                 ${FILTER_USAGE} [--no-default-excludes]   (the project's default excludes: contextpack settings)`,
@@ -32,18 +33,21 @@ export const packCommand: Command = {
     'keep-turns': { type: 'string' },
   },
   async run(ctx) {
-    const query = (ctx.values.query as string | undefined) ?? ctx.args.join(' ');
-    if (query.trim() === '') throw new CliError(`pack: give --query "…"\nusage: ${this.usage}`);
+    const taskFile = ctx.values['task-file'] as string | undefined;
+    const task = taskFile === undefined ? undefined : await readInput(ctx, taskFile, '--task-file');
+    // Issue #32: the task feeds retrieval, so an issue handed over with --task-file needs no separate query; its
+    // first line (an issue's title) is the query the packet records.
+    const given = (ctx.values.query as string | undefined) ?? ctx.args.join(' ');
+    const query = given.trim() === '' && task !== undefined ? (task.split('\n').find((l) => l.trim() !== '') ?? '').trim().slice(0, 500) : given;
+    if (query.trim() === '') throw new CliError(`pack: give --query "…" or --task-file F\nusage: ${this.usage}`);
     const template = oneOf<PacketTemplateId>(ctx.values.template, PACKET_TEMPLATES, 'template', 'ao-v1');
     const format = oneOf<PacketFormat>(ctx.values.format, PACKET_FORMATS, 'format', ctx.json ? 'json' : 'md');
     const encoding = oneOf<TokenEncoding>(ctx.values.encoding, TOKEN_ENCODINGS, 'encoding', 'o200k_base');
     const profile = oneOf<TaskProfile>(ctx.values.profile, TASK_PROFILES, 'profile', 'research');
     const maxTokens = ctx.values['max-tokens'] === undefined ? undefined : intOption(ctx, 'max-tokens', 7000, 250);
     const k = ctx.values.k === undefined ? undefined : intOption(ctx, 'k', 20, 0);
-    const taskFile = ctx.values['task-file'] as string | undefined;
     const filters = filtersFromFlags(ctx);
     const useDefaultExcludes = ctx.values['no-default-excludes'] !== true;
-    const task = taskFile === undefined ? undefined : await readInput(ctx, taskFile, '--task-file');
     // Tools and turns feed layered-v1's TOOLS and CONVERSATION layers (ao-v1 records the tools in its manifest).
     const toolsFile = ctx.values['tools-file'] as string | undefined;
     const convFile = ctx.values['conversation-file'] as string | undefined;

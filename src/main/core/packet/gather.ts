@@ -6,8 +6,7 @@ import { relatedHits } from './related.ts';
 import { wholeUnits } from './whole-units.ts';
 import { focusHits } from './focus.ts';
 import { importHits } from './imports.ts';
-import { queryIsAboutTests } from '../search/code-paths.ts';
-import { queryTerms } from '../search/fts-query.ts';
+import { taskTerms } from '../search/task-terms.ts';
 import type { Gate } from './items.ts';
 import type { GoalsData, HierarchyEntry, MemoryEntry, PacketSources, SessionEntry } from './sources.ts';
 import type { EvidenceEntry } from './evidence-entry.ts';
@@ -56,12 +55,14 @@ async function attempt<T>(what: string, degradations: string[], gate: Gate, fn: 
 export async function gather(sources: PacketSources, inputs: PacketInputs, raw: { query: string; filters: SearchFilters | null }, gate: Gate): Promise<Gathered> {
   const rawQuery = raw.query;
   const degradations: string[] = (sources.unavailable ?? []).map((u) => gate.pass(u, 'sources.unavailable', 'MANIFEST').text);
+  // Issue #32: what retrieval reads from the task, computed once; every stage below receives it.
+  const task = taskTerms(rawQuery);
   const hits = inputs.k > 0 && rawQuery.trim() !== ''
-    ? await sources.retriever.search({ text: rawQuery, k: inputs.k, filters: raw.filters ?? undefined })
+    ? await sources.retriever.search({ text: rawQuery, k: inputs.k, filters: raw.filters ?? undefined, task })
     : [];
   // Issue #23: only hits above the relevance floor, and no changelog, lock file, generated file or image the query
   // does not name. Scores are relative to the best hit's (retriever scales differ: bm25 is unbounded, RRF tiny).
-  const selection = selectEvidence(hits, rawQuery);
+  const selection = selectEvidence(hits, task);
   const lineContext = sources.lineContext ?? null;
   // Whole definitions, merged per file, in line order (whole-units.ts); a unit's role comes from its file.
   const roleOf = new Map(selection.kept.map((k) => [k.hit.documentId, k.role]));
@@ -73,7 +74,7 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
   // The best source files' import blocks: what the code shown can use, where a fix adds what it needs (imports.ts).
   const imports = await attempt('evidence.imports', degradations, gate, () => importHits(selection.kept, docText), []);
   const kept = [...selection.kept, ...focus, ...related, ...imports];
-  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText, rawQuery), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
+  const units = await attempt('evidence.units', degradations, gate, () => wholeUnits(kept, docText, task), kept.map((k) => ({ hit: k.hit, relative: k.relative, also: [] as string[] })));
   const evidence = units.map(({ hit: h, relative, also }) => ({
     ...h,
     norm: roundScore(relative),
@@ -81,7 +82,7 @@ export async function gather(sources: PacketSources, inputs: PacketInputs, raw: 
     also,
     role: roleOf.get(h.documentId) ?? 'other',
     // A test is shown as a one-line pointer unless the query is about tests.
-    pointer: roleOf.get(h.documentId) === 'test' && !queryIsAboutTests(queryTerms(rawQuery)),
+    pointer: roleOf.get(h.documentId) === 'test' && !task.aboutTests,
   }));
 
   const m = sources.memory ?? null;

@@ -73,8 +73,8 @@ describe('every free-text member of a request passes the gate before it enters t
     const dir = tmp.make();
     const files = {
       ...PROJECT_FILES,
-      // As relevant to the query as the best hit, so the packet's relevance floor keeps it.
-      [`docs/${S.fileName}.md`]: '# Token signing\n\ntoken signing notes: token signing for the deploy key.\n',
+      // As relevant to the query and the task (both feed retrieval, #32) as the best hit, so the relevance floor keeps it.
+      [`docs/${S.fileName}.md`]: '# Token signing\n\ntoken signing notes: token signing for the deploy key. Rotate the deploy key with no downtime; revoke the old one.\n',
       'docs/deploy.md': `# Deploy\n\n## ${S.heading}\n\ntoken signing steps for the deploy.\n`,
     };
     const f = await packetStore(dir, { files, seed: { decisions: 2, learnings: 2, goals: true } });

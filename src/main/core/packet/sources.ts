@@ -6,7 +6,7 @@ import { loadHits } from '../search/index.ts';
 import type { SearchHit } from '../../../shared/types.ts';
 import { splitIdentifier } from '../search/code-words.ts';
 import { ftsMatchOf } from '../search/fts-query.ts';
-import { taskScores } from '../search/task-scores.ts';
+import { indexedTask, taskScores } from '../search/task-scores.ts';
 import { taskTerms } from '../search/task-terms.ts';
 
 // What packet assembly reads, as injected providers. Only the retriever is required; a missing or empty
@@ -276,7 +276,7 @@ export function chunkFileMatches(db: Database): (documentIds: number[], query: s
      WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?))`,
   );
   return (documentIds, query) => {
-    const task = taskTerms(query);
+    const task = indexedTask(db, taskTerms(query));
     const match = ftsMatchOf(task.terms.map((t) => t.term));
     if (match === null || documentIds.length === 0) return [];
     const rows = st.all(match, JSON.stringify(documentIds)) as (FileChunkMatch & { chunkId: number; path: string })[];

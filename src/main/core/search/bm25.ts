@@ -5,7 +5,8 @@ import { byScoreThenKey, chunkKey, DEFAULT_RANK_SIGNALS, rankCandidates, type Ra
 import { roleWeigher } from './code-task.ts';
 import { ftsMatchOf, queryTerms } from './fts-query.ts';
 import { taskTerms, type TaskTerms } from './task-terms.ts';
-import { taskScores } from './task-scores.ts';
+import { indexedTask, taskScores } from './task-scores.ts';
+import { splitIdentifier } from './code-words.ts';
 import { ftsScorer, type ScoredRow } from './fts-scorer.ts';
 import { HIT_JOINS, filterSql, loadHits, loadHitsStatement, type FilterSql } from './hits.ts';
 import type { RetrievalQuery, Retriever } from './retriever.ts';
@@ -50,6 +51,22 @@ export const FRAME_BOOST = 1;
 /** A file whose path or module the task names. */
 export const PATH_BOOST = 1;
 const MAX_NAMED_PATHS = 24;
+/** Files defining a function or class the task names: their chunks × (1 + this / the number of such files). */
+export const SYMBOL_BOOST = 0.5;
+const MAX_DEFINITIONS = 3;
+const MAX_SYMBOLS = 24;
+// Files ranked as whole documents whose chunks join the candidates, and how many file scores are kept at all.
+const FILE_DOCS = 10;
+const FILE_POOL = 200;
+// Every chunk of each file with the file's document id, as fts-scorer's groupScores reads them.
+const GROUP_SQL = 'SELECT group_concat(c.id || \':\' || c.document_id) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id IS NULL';
+/**
+ * The long-task signals (issue #32), each a factor measured on the issue benchmark's development set (bench:issues;
+ * docs/packets.md): `fileWeight` for whole-file BM25, `pathBoost` for files the task names by path or traceback
+ * frame (× PATH_BOOST / FRAME_BOOST), `symbolBoost` for files defining a function or class it names (× SYMBOL_BOOST).
+ * 0 turns a signal off. A benchmark may change them to measure each one; the engine never does.
+ */
+export const TUNE = { fileWeight: 1, pathBoost: 1, symbolBoost: 1 };
 
 // Candidates beyond k, so file aggregation and the per-file decay have other chunks to work with.
 const EXTRA_CANDIDATES = 50;
@@ -126,7 +143,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     if (query.k <= 0) return [];
     // Code-aware ranking reads the task value (task-terms.ts): weighted words for an issue, the query's words and
     // their code-word variants (camelCase parts, joined words, spellings) at weight 1 for a subject line.
-    const task = signals ? (query.task ?? taskTerms(query.text)) : null;
+    const task = signals ? indexedTask(db, query.task ?? taskTerms(query.text)) : null;
     const weighted = task ? task.terms : queryTerms(query.text).map((term) => ({ term, weight: 1 }));
     const q: WeightedQuery = { terms: weighted.map((t) => t.term), weights: weighted.map((t) => t.weight) };
     q.uniform = q.weights.every((x) => x === 1);
@@ -135,7 +152,9 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     const filter = filterSql(query.filters);
     const limit = signals ? query.k + EXTRA_CANDIDATES : query.k;
     const accept = filter.params.length === 0 ? undefined : (ids: number[]) => accepted(ids, filter);
-    const fast = scorer?.topK(q.terms, w, limit, accept, { termWeights: q.uniform ? undefined : q.weights, ties: true });
+    // A long task always ranks from the postings (file scores exist only there), whichever query of the index it is.
+    const long = task?.long === true;
+    const fast = scorer?.topK(q.terms, w, limit, accept, { termWeights: q.uniform ? undefined : q.weights, ties: true, force: long });
     // Hit rows already loaded (the fast path loads its candidates whole); the rest are loaded at the end.
     const loaded = new Map<number, LoadedRow>();
     const found = fast
@@ -162,16 +181,29 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
       docs.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.documentId - b.documentId));
       for (const f of docs.slice(0, FIELD_DOCS)) fieldScores.set(f.documentId, f.score);
     }
-    const boost = task.long ? namedFiles(task, filter) : new Map<number, number>();
+    const boost = long ? namedFiles(task, filter) : new Map<number, number>();
+    const defined = long && TUNE.symbolBoost > 0 ? definitionsOf(task.symbols, filter) : { docs: new Map<number, number>(), chunks: [] as number[] };
+    for (const [d, b] of defined.docs) boost.set(d, Math.max(boost.get(d) ?? 0, b));
+    // Issue #32: a long task ranks files as whole documents too (BM25 over each file's chunks summed); the best
+    // files' chunks join the candidates, and each chunk's score grows with its file's (fileWeight).
+    const files = long && TUNE.fileWeight > 0 ? fileScores(q, filter) : new Map<number, number>();
     const seenDocs = new Set(rows.map((r) => r.documentId));
-    const missing = [...new Set([...fieldScores.keys(), ...boost.keys()])].filter((d) => !seenDocs.has(d)).sort((a, b) => a - b);
+    const topFiles = [...files.keys()].slice(0, FILE_DOCS);
+    const missing = [...new Set([...fieldScores.keys(), ...boost.keys(), ...topFiles])].filter((d) => !seenDocs.has(d)).sort((a, b) => a - b);
     if (missing.length > 0) rows.push(...withKeys(chunksOfDocuments(missing, q, match, filter)));
 
+    // The definitions the task names join the candidates with their score for the task.
+    const haveChunks = new Set(rows.map((r) => r.chunkId));
+    const defChunks = defined.chunks.filter((id) => !haveChunks.has(id));
+    if (defChunks.length > 0) {
+      const scores = scoresOf(q, defChunks);
+      rows.push(...withKeys((cached(`SELECT c.id AS chunkId, c.document_id AS documentId, 0 AS score, s.path AS path, s.root AS root, s.rel_path AS relPath, d.external_id IS NULL AS isFile, c.line_start AS lineStart FROM chunks c ${HIT_JOINS} WHERE c.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(defChunks)) as CandidateRow[]).map((r) => ({ ...r, score: scores.get(r.chunkId) ?? 0 }))));
+    }
     const phrased = identifierChunks(task.phrases, q, filter, rows);
     const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: phrased.has(r.chunkId) ? r.score * (1 + IDENTIFIER_BOOST) : r.score, relPath: relPathOf(r), isFile: r.isFile === 1, key: r.key }));
     const sig = { ...DEFAULT_RANK_SIGNALS, ...signals };
     const weigh = roleWeigher(task, sig);
-    const ranked = rankCandidates(candidates, fieldScores, { signals, roleFactor: (p) => weigh(p).factor, docBoost: boost });
+    const ranked = rankCandidates(candidates, fieldScores, { signals, roleFactor: (p) => weigh(p).factor, docBoost: boost, fileScores: files, fileWeight: TUNE.fileWeight });
     return hitsInOrder(ranked.slice(0, query.k), loaded);
   }
 
@@ -201,6 +233,60 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
   }
 
   /**
+   * Where the functions and classes the task names are defined (the symbol index: doc_fields_fts's symbols, then
+   * chunks anchored at the name): a name defined in at most MAX_DEFINITIONS files boosts them (SYMBOL_BOOST shared
+   * among them) and its defining chunks join the candidates. A name defined everywhere (`run`, `new`) says nothing.
+   */
+  function definitionsOf(symbols: readonly string[], filter: FilterSql): { docs: Map<number, number>; chunks: number[] } {
+    const docs = new Map<number, number>();
+    const chunks: number[] = [];
+    if (!fields || symbols.length === 0) return { docs, chunks };
+    const names = [...new Set(symbols)].slice(0, MAX_SYMBOLS);
+    const phrases = names.map((n) => splitIdentifier(n.replace(/_/g, ' ')).join(' ')).filter((p) => p !== '');
+    if (phrases.length === 0) return { docs, chunks };
+    const match = [...new Set(phrases)].map((p) => `symbols : "${p.replaceAll('"', '""')}"`).join(' OR ');
+    const rows = cached(
+      `SELECT c.id AS chunkId, c.document_id AS documentId, c.anchor AS anchor, s.path AS path, c.line_start AS lineStart
+       FROM (SELECT rowid FROM doc_fields_fts WHERE doc_fields_fts MATCH ? LIMIT 400) f
+       JOIN chunks c ON c.document_id = f.rowid AND c.anchor != '' ${HIT_JOINS} WHERE ${filter.where}`,
+    ).all(match, ...filter.params) as { chunkId: number; documentId: number; anchor: string; path: string; lineStart: number }[];
+    const wanted = new Set(names);
+    const byName = new Map<string, { chunkId: number; documentId: number; key: string }[]>();
+    for (const r of rows) {
+      const own = r.anchor.slice(r.anchor.lastIndexOf('.') + 1);
+      if (!wanted.has(own)) continue;
+      const list = byName.get(own) ?? [];
+      list.push({ chunkId: r.chunkId, documentId: r.documentId, key: chunkKey(r.path, r.lineStart) });
+      byName.set(own, list);
+    }
+    for (const [, list] of [...byName].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      const files = new Set(list.map((x) => x.documentId));
+      if (files.size > MAX_DEFINITIONS) continue;
+      for (const f of files) docs.set(f, Math.max(docs.get(f) ?? 0, (TUNE.symbolBoost * SYMBOL_BOOST) / files.size));
+      for (const x of list.sort((a, b) => (a.key < b.key ? -1 : 1)).slice(0, 2)) chunks.push(x.chunkId);
+    }
+    return { docs, chunks };
+  }
+
+  /**
+   * Whole-file BM25 of the task's weighted terms (fts-scorer.ts groupScores), each file's score over the best
+   * file's (0..1), best first, ties by path; files only (a JSONL record is not a file), under the search's filters.
+   */
+  function fileScores(q: WeightedQuery, filter: FilterSql): Map<number, number> {
+    const raw = scorer?.groupScores(q.terms, w, GROUP_SQL, { termWeights: q.uniform ? undefined : q.weights });
+    if (!raw || raw.size === 0) return new Map();
+    let ranked = [...raw].sort((a, b) => b[1] - a[1]).slice(0, FILE_POOL);
+    const paths = new Map((cached(`SELECT d.id AS id, s.path AS path FROM documents d JOIN sources s ON s.id = d.source_id WHERE d.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ranked.map(([d]) => d))) as { id: number; path: string }[]).map((r) => [r.id, r.path]));
+    ranked.sort((a, b) => b[1] - a[1] || ((paths.get(a[0]) ?? '') < (paths.get(b[0]) ?? '') ? -1 : 1));
+    if (filter.params.length > 0) {
+      const ok = new Set(cached(`SELECT d.id FROM documents d JOIN sources s ON s.id = d.source_id LEFT JOIN roots rt ON rt.id = s.root_id JOIN chunks c ON c.document_id = d.id AND c.ordinal = 0 WHERE d.id IN (SELECT value FROM json_each(?)) AND ${filter.where}`).pluck().all(JSON.stringify(ranked.map(([d]) => d)), ...filter.params) as number[]);
+      ranked = ranked.filter(([d]) => ok.has(d));
+    }
+    const top = ranked[0]?.[1] ?? 0;
+    return new Map(top > 0 ? ranked.map(([d, v]) => [d, v / top]) : []);
+  }
+
+  /**
    * Files the task names: a path or module it mentions, a traceback frame's file (the innermost project frame
    * counts most), and files defining a function or class it names. Each gets a boost (× 1 + b) on its chunks.
    */
@@ -226,7 +312,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
         if (!ok) continue;
         // Only a unique-enough name: a bare `utils.py` matching ten files says little about any of them.
         if (rows.length > 8 && !norm.includes('/')) continue;
-        add(r.documentId, frameFiles.has(p) ? FRAME_BOOST : PATH_BOOST);
+        if (TUNE.pathBoost > 0) add(r.documentId, (frameFiles.has(p) ? FRAME_BOOST : PATH_BOOST) * TUNE.pathBoost);
       }
     }
     if (filter.params.length > 0 && out.size > 0) {

@@ -58,7 +58,16 @@ export type RoleFactor = (relPath: string) => number;
 export function rankCandidates(
   candidates: readonly RankCandidate[],
   fieldScores: ReadonlyMap<number, number>,
-  opts: { signals?: Partial<RankSignals>; aboutTests?: boolean; roleFactor?: RoleFactor; docBoost?: ReadonlyMap<number, number> } = {},
+  opts: {
+    signals?: Partial<RankSignals>;
+    aboutTests?: boolean;
+    roleFactor?: RoleFactor;
+    /** A file's chunks × (1 + b): files the task names (a path, a traceback frame). */
+    docBoost?: ReadonlyMap<number, number>;
+    /** Whole-file relevance, 0..1 (its BM25 over the best file's); each chunk × (1 + fileWeight × it). */
+    fileScores?: ReadonlyMap<number, number>;
+    fileWeight?: number;
+  } = {},
 ): { chunkId: number; documentId: number; score: number; key?: string }[] {
   const sig = { ...DEFAULT_RANK_SIGNALS, ...opts.signals };
   const byDoc = new Map<number, RankCandidate[]>();
@@ -71,7 +80,7 @@ export function rankCandidates(
   for (const [doc, list] of byDoc) {
     list.sort(byScoreThenKey);
     const field = sig.fieldWeight * (fieldScores.get(doc) ?? 0);
-    const demote = (opts.roleFactor ? opts.roleFactor(list[0]!.relPath) : !opts.aboutTests && isTestPath(list[0]!.relPath) ? sig.testFactor : 1) * (1 + (opts.docBoost?.get(doc) ?? 0));
+    const demote = (opts.roleFactor ? opts.roleFactor(list[0]!.relPath) : !opts.aboutTests && isTestPath(list[0]!.relPath) ? sig.testFactor : 1) * (1 + (opts.docBoost?.get(doc) ?? 0)) * (1 + (opts.fileWeight ?? 0) * (opts.fileScores?.get(doc) ?? 0));
     const agg = list[0]!.isFile ? sig.aggregation : 0;
     const best = Math.max(0, list[0]!.score);
     const second = list.length > 1 ? Math.max(0, list[1]!.score) : 0;

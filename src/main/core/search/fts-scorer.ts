@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 
 /**
  * BM25 over an FTS5 table's own postings, scored in JS with the exact arithmetic of FTS5's bm25() (fts5_aux.c):
@@ -25,6 +25,18 @@ export interface FtsScorer {
    * skipped (see TopKOptions for term weights and ties). Null: use FTS5 directly.
    */
   topK(terms: readonly string[], weights: readonly number[], limit: number, accept?: (rowids: number[]) => Set<number>, options?: TopKOptions): ScoredRow[] | null;
+  /**
+   * BM25 over groups of rows as whole documents (a file's chunks as the file: term counts and lengths summed per
+   * group, idf over groups), every group with a positive score. `groupSql` selects `id || ':' || group` for every
+   * row as one group_concat string (read once per version of the index). Null when the postings cannot answer.
+   */
+  groupScores(terms: readonly string[], weights: readonly number[], groupSql: string, options?: TopKOptions): Map<number, number> | null;
+  /**
+   * Word forms the index holds (issue #32: "concatenating" should meet `concat`): for each word, its longest prefix
+   * (at least `minShare` of it, five letters or more) that is an indexed token other than the word's own stem, in at
+   * most `maxShare` of the rows; null for a word without one. Null when the index cannot be read this way.
+   */
+  indexedPrefixes(words: readonly string[], minShare?: number, maxShare?: number): (string | null)[] | null;
   /** The same score for the given rows only (0 for a row no term matches); null: use FTS5 directly. */
   scoreRows(terms: readonly string[], weights: readonly number[], rowids: readonly number[], options?: TopKOptions): Map<number, number> | null;
 }
@@ -34,6 +46,11 @@ export interface TopKOptions {
   termWeights?: readonly number[];
   /** Rows tied with the last one kept come too (up to `limit` more), so the caller breaks ties by a stable key. */
   ties?: boolean;
+  /**
+   * Answer from the postings even on the first query of a version (reading the row lengths now): a caller that
+   * must get the same answer whichever path serves it (group scores exist only here) asks for it.
+   */
+  force?: boolean;
 }
 
 export interface ScoredRow {
@@ -96,6 +113,13 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
   let scores = new Float64Array(1024);
   // A query word -> its one FTS5 token (null: not exactly one); the tokenizer never changes, so this outlives versions.
   const stemOf = new Map<string, string | null>();
+  // Row -> group (-1: none) of the version in groupsVersion, for the SQL in groupsSql.
+  let groups: { of: Int32Array; count: number; lengths: Float64Array; avg: number } | null = null;
+  let groupsVersion: string | null = null;
+  let groupsSql: string | null = null;
+  let groupScratch = new Float64Array(0);
+  // fts5vocab's row table: which tokens the index holds, and in how many rows.
+  let vocabRow: Statement | null = null;
 
   function prepare() {
     const vocab = `temp.cp_vocab_${table}`;
@@ -168,6 +192,8 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
 
   return {
     scoreRows: (terms, weights, rowids, options = {}) => scoreRows(terms, weights, rowids, options),
+    groupScores: (terms, weights, sql, options = {}) => groupScores(terms, weights, sql, options),
+    indexedPrefixes,
     topK(terms, weights, limit, accept, options = {}) {
       if (broken || db.inTransaction || terms.length === 0 || limit <= 0) return null;
       try {
@@ -186,7 +212,7 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
           if (version !== current) reset(current);
           // The first query of each version goes to FTS5: right after a write (the watcher's edit, then a search)
           // every term's postings would be read again, which costs about what FTS5's own ranking does.
-          if (++queriesSeen <= warmAfter) {
+          if (++queriesSeen <= warmAfter && !options.force) {
             if (lengths === null || previousQueries > warmAfter) warmSoon(st);
             return null;
           }
@@ -204,6 +230,129 @@ export function createFtsScorer(db: Database, table: string, options: FtsScorerO
       }
     },
   };
+
+
+  function loadGroups(sql: string, current: string): void {
+    if (groupsVersion === current && groupsSql === sql && groups) return;
+    const list = (db.prepare(sql).pluck().get() as string | null) ?? '';
+    const max = lengths!.sizes.length;
+    const of = new Int32Array(max).fill(-1);
+    let maxGroup = -1;
+    for (const pair of list === '' ? [] : list.split(',')) {
+      const at = pair.indexOf(':');
+      const row = Number(pair.slice(0, at));
+      const g = Number(pair.slice(at + 1));
+      if (row < max) of[row] = g;
+      if (g > maxGroup) maxGroup = g;
+    }
+    const len = new Float64Array(maxGroup + 1);
+    const seen = new Uint8Array(maxGroup + 1);
+    let count = 0;
+    let total = 0;
+    for (let row = 0; row < max; row++) {
+      const g = of[row]!;
+      if (g < 0) continue;
+      const l = lengths!.sizes[row]!;
+      len[g] = len[g]! + l;
+      total += l;
+      if (!seen[g]) {
+        seen[g] = 1;
+        count++;
+      }
+    }
+    groups = { of, count, lengths: len, avg: count > 0 ? total / count : 0 };
+    groupsVersion = current;
+    groupsSql = sql;
+  }
+
+  function groupScores(terms: readonly string[], weights: readonly number[], sql: string, options: TopKOptions): Map<number, number> | null {
+    if (broken || db.inTransaction || terms.length === 0) return null;
+    try {
+      statements ??= prepare();
+    } catch {
+      broken = true;
+      return null;
+    }
+    const st = statements;
+    try {
+      return db.transaction(() => {
+        const current = currentVersion(st);
+        if (current === null) return null;
+        if (version !== current) reset(current);
+        loadLengths(st, current);
+        if (!lengths || lengths.sparse) return null;
+        loadGroups(sql, current);
+        const stems = tokenizeTerms(st, terms);
+        if (!stems || !groups || groups.count === 0) return null;
+        const g = groups;
+        const nCols = st.columns;
+        const w = Array.from({ length: nCols }, (_, c) => (c < weights.length ? weights[c]! : 1));
+        if (groupScratch.length < g.lengths.length) groupScratch = new Float64Array(g.lengths.length);
+        const tf = groupScratch;
+        const out = new Map<number, number>();
+        for (const [t, stem] of stems.entries()) {
+          const p = postingsOf(stem, st);
+          const touched: number[] = [];
+          for (let j = 0; j < p.rows.length; j++) {
+            const group = g.of[p.rows[j]!] ?? -1;
+            if (group < 0) continue;
+            let freq = 0;
+            for (let c = 0; c < nCols; c++) freq += p.counts[j * nCols + c]! * w[c]!;
+            if (tf[group] === 0) touched.push(group);
+            tf[group] = tf[group]! + freq;
+          }
+          const df = touched.length;
+          if (df === 0) continue;
+          const idf = Math.max(Math.log((g.count - df + 0.5) / (df + 0.5)), 1e-6);
+          const tw = options.termWeights?.[t] ?? 1;
+          for (const group of touched) {
+            const f = tf[group]!;
+            tf[group] = 0;
+            const s = tw * idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * g.lengths[group]!) / g.avg)));
+            out.set(group, (out.get(group) ?? 0) + s);
+          }
+        }
+        return out;
+      })();
+    } catch {
+      reset(null);
+      lengthsVersion = null;
+      return null;
+    }
+  }
+
+  function indexedPrefixes(words: readonly string[], minShare = 0.45, maxShare = 0.2): (string | null)[] | null {
+    if (broken || db.inTransaction || words.length === 0) return null;
+    try {
+      statements ??= prepare();
+      if (!vocabRow) {
+        db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.cp_vocabrow_${table} USING fts5vocab(main, ${table}, row)`);
+        vocabRow = db.prepare(`SELECT doc FROM temp.cp_vocabrow_${table} WHERE term = ?`).pluck();
+      }
+    } catch {
+      broken = true;
+      return null;
+    }
+    const st = statements;
+    try {
+      return db.transaction(() => {
+        const rows = (db.prepare(`SELECT count(*) FROM main.${table}_docsize`).pluck().get() as number) || 1;
+        return words.map((w) => {
+          const own = tokenizeTerms(st, [w])?.[0] ?? null;
+          const min = Math.max(5, Math.ceil(w.length * minShare));
+          for (let n = w.length - 1; n >= min; n--) {
+            const prefix = w.slice(0, n);
+            if (prefix === own) continue;
+            const docs = vocabRow!.get(prefix) as number | undefined;
+            if (docs !== undefined && docs > 0 && docs <= maxShare * rows && tokenizeTerms(st, [prefix])?.[0] === prefix) return prefix;
+          }
+          return null;
+        });
+      })();
+    } catch {
+      return null;
+    }
+  }
 
   function scoreRows(terms: readonly string[], weights: readonly number[], rowids: readonly number[], options: TopKOptions): Map<number, number> | null {
     if (broken || db.inTransaction || !statements || terms.length === 0) return null;

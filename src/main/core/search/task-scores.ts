@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ftsMatchOf } from './fts-query.ts';
 import { ftsScorer } from './fts-scorer.ts';
-import type { TaskTerms } from './task-terms.ts';
+import type { TaskTerms, WeightedTerm } from './task-terms.ts';
 
 /** FTS5 column weights (title, headings, body) every chunk score of a task uses (bm25.ts DEFAULT_BM25_WEIGHTS). */
 const COLUMN_WEIGHTS = [1.25, 1.25, 1];
@@ -37,4 +37,34 @@ function statement(db: Database) {
   let st = statements.get(db);
   if (!st) statements.set(db, (st = db.prepare('SELECT rowid, -bm25(chunks_fts, ?, ?, ?) AS score FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))')));
   return st;
+}
+
+/** Words of a long task looked up for their indexed forms (the strongest, at most this many), and their weight share. */
+const FORM_WORDS = 24;
+const FORM_WEIGHT = 0.5;
+const forms = new WeakMap<Database, { stamp: string; text: string; task: TaskTerms }>();
+
+/**
+ * The task as this index reads it: a long task's words gain the shorter forms the index holds ("concatenating" →
+ * `concat`, "serialization" → `serializ…`), at half the word's weight (fts-scorer.ts indexedPrefixes). A short
+ * query is returned as it is (the commit-subject benchmarks measure it unchanged). Kept per connection until a write.
+ */
+export function indexedTask(db: Database, task: TaskTerms): TaskTerms {
+  if (!task.long) return task;
+  const stamp = `${db.pragma('data_version', { simple: true })}:${db.prepare('SELECT total_changes()').pluck().get()}`;
+  const kept = forms.get(db);
+  if (kept && kept.stamp === stamp && kept.text === task.text) return kept.task;
+  const have = new Set(task.terms.map((t) => t.term));
+  const words = task.terms.filter((t) => t.weight >= 1 && t.term.length >= 7 && /^\p{L}+$/u.test(t.term)).slice(0, FORM_WORDS);
+  const prefixes = ftsScorer(db, 'chunks_fts').indexedPrefixes(words.map((w) => w.term)) ?? [];
+  const extra: WeightedTerm[] = [];
+  prefixes.forEach((p, i) => {
+    if (p && !have.has(p)) {
+      have.add(p);
+      extra.push({ term: p, weight: Math.round(words[i]!.weight * FORM_WEIGHT * 1000) / 1000 });
+    }
+  });
+  const out = extra.length === 0 ? task : { ...task, terms: [...task.terms, ...extra] };
+  forms.set(db, { stamp, text: task.text, task: out });
+  return out;
 }

@@ -70,6 +70,8 @@ export const TASK_WEIGHTS = {
   /** An identifier in prose: backticked, called, snake_case, camelCase, dotted. */
   identifier: 2.5,
   errorType: 2.5,
+  /** A word of the issue's title (its first line). */
+  title: 2,
   errorMessage: 1.5,
   /** An identifier inside a code block. */
   codeIdentifier: 1.5,
@@ -300,10 +302,17 @@ export function symbolsIn(text: string): string[] {
   return [...out];
 }
 
-/** Module paths a dotted name may be (`pkg.core.merge` → pkg/core/merge), for names of three parts or more. */
+/**
+ * Module paths a dotted name may be, for names of three parts or more: `pkg.core.merge` → pkg/core/merge, and
+ * pkg/core (its last part may be a function or class of that module).
+ */
 function modulePaths(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(/\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g)) out.add(m[0].split('.').join('/'));
+  for (const m of text.matchAll(/\b[a-z_][a-z0-9_]*(?:\.[a-z_][A-Za-z0-9_]*){2,}\b/g)) {
+    const parts = m[0].split('.');
+    out.add(parts.join('/'));
+    out.add(parts.slice(0, -1).join('/'));
+  }
   return [...out];
 }
 
@@ -317,6 +326,7 @@ function longTask(text: string): TaskTerms {
     let weight = TASK_WEIGHTS[kind];
     if (CODE_WORDS.has(w)) weight = Math.min(weight, TASK_WEIGHTS.template);
     else if ((kind === 'prose' || kind === 'code') && TEMPLATE_WORDS.has(w)) weight = TASK_WEIGHTS.template;
+    else if (kind !== 'noise' && titleWords.has(w)) weight = Math.max(weight, TASK_WEIGHTS.title);
     const e = weights.get(w);
     if (e) {
       e.max = Math.max(e.max, weight);
@@ -334,6 +344,8 @@ function longTask(text: string): TaskTerms {
     }
   };
 
+  // The title (the first line) says what the issue is about: its words weigh at least TASK_WEIGHTS.title.
+  const titleWords = new Set((text.trim().split('\n', 1)[0] ?? '').toLowerCase().match(WORD) ?? []);
   const frames = framesIn(text);
   const errors = new Set<string>();
   const phraseSources: { text: string; kind: Kind }[] = [];
@@ -429,13 +441,9 @@ function longTask(text: string): TaskTerms {
     symbols: [...symbols],
     errors: [...errors],
     codeTask: errors.size > 0 || frames.length > 0 || isCodeTask(prose.slice(0, 4000)) || segments.some((s) => s.kind === 'code'),
-    aboutTests: queryIsAboutTests(queryTerms(firstParagraphs(prose))),
+    // About tests only when its title says so: a report that mentions which tests cover the code is about the code.
+    aboutTests: queryIsAboutTests(queryTerms(text.trim().split('\n', 1)[0] ?? '')),
     words,
     lineTerms,
   };
-}
-
-/** The title and first paragraph: where a report says what it is about (a test named in passing does not make it one about tests). */
-function firstParagraphs(prose: string): string {
-  return prose.trim().split(/\n\s*\n/).slice(0, 2).join('\n').slice(0, 600);
 }
