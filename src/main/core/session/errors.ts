@@ -18,6 +18,11 @@ export interface ExtractedError {
   resolved: boolean;
   /** Where it was resolved. */
   resolved_at: { turn: number; line: number; ts: string | null } | null;
+  /**
+   * Why an unresolved error did not block the work (a probe, a check meant to fail, a later green run, work finished
+   * after it: blocking.ts), or null when it did. Only blocking errors become issues and pitfalls.
+   */
+  expected?: string | null;
   at: { turn: number; line: number; ts: string | null };
 }
 

@@ -8,6 +8,7 @@
 import type { Transcript } from '../transcripts/index.ts';
 import { isSubAgentFile, oneLine, userRequestEnds, userRequests } from './requests.ts';
 import { extractErrors, type ExtractedError } from './errors.ts';
+import { classifyErrors } from './blocking.ts';
 import type { ExtractedDecision, ExtractedIssue, FileModification, ExtractedNote, Extraction, Line, ExtractOptions } from './extraction.ts';
 import { DECISION, IMPLICIT_DECISION, PLAIN_DECISION, REASONED_CHOICE, REJECTED, ISSUE_KEY, TODO, SEVERITY, RESOLVED, TASK, PROGRESS, PCT_COMPLETE, STATUS, NEXT, NEXT_SENTENCE, NEXT_HEADING, REMAINING_HEADING, REMAINING, CURRENT_WORK, BLOCKERS, NONE, DONE_MARK, WIP_MARK, TODO_MARK, LIST_ITEM, ACCEPTANCE, ACCEPTANCE_INLINE, LEARNING, DONE_LINE, PLAN, WRITE_TOOLS, READ_TOOLS } from './extract-patterns.ts';
 import { linesOf, prov, blockAt, splitItems, pathOf } from './extract-lines.ts';
@@ -295,6 +296,8 @@ export function extract(t: Transcript, opts: ExtractOptions = {}): Extraction {
 
   const subFile = isSubAgentFile(t); // once: it walks every turn of a sub-agent's file
   const errors = extractErrors(t, (turn) => turn.origin !== 'injected' && (turn.origin !== 'sidechain' || subFile));
+  // Which of the unresolved ones blocked the work (a probe, a check meant to fail, a later green run do not).
+  classifyErrors(t, errors);
 
   // Files: writes by tool (the last five are preserved), and reads of the same path (only the last is kept).
   const files: FileModification[] = [];
@@ -349,4 +352,4 @@ export function firstRequest(t: Transcript): string {
 export const openIssuesOf = (x: Extraction): ExtractedIssue[] => x.issues.filter((i) => !i.resolved);
 
 /** Errors no later run fixed: the pitfalls a successor must know. */
-export const openErrorsOf = (x: Extraction): ExtractedError[] => x.errors.filter((e) => !e.resolved);
+export const openErrorsOf = (x: Extraction): ExtractedError[] => x.errors.filter((e) => !e.resolved && !e.expected);

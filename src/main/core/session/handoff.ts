@@ -96,7 +96,7 @@ function storeIssues(db: Database): HandoffIssue[] {
 function stateFromStore(db: Database): HandoffTaskState | null {
   const s = getLatestState(db);
   if (!s) return null;
-  return { task: s.content.task_description, completion_percentage: s.content.completion_percentage, completed: s.content.substeps_completed, in_progress: [], not_started: s.content.substeps_remaining, next_actions: s.content.next_actions, blockers: s.content.blockers };
+  return { task: s.content.task_description, completion_percentage: s.content.completion_percentage ?? null, completed: s.content.substeps_completed, in_progress: [], not_started: s.content.substeps_remaining, next_actions: s.content.next_actions, blockers: s.content.blockers };
 }
 
 /** Shrinks a text to `budget` tokens by dropping whole lines from the end, with a note saying so. */
@@ -380,7 +380,8 @@ export function storeHandoff(db: Database, built: StorableHandoff, req: HandoffR
         title: `Handoff ${p.handoff_metadata.from_agent_id} → ${p.handoff_metadata.to_agent_id} (${p.handoff_metadata.handoff_type})`.slice(0, 100),
         content: {
           task_description: s.task || p.handoff_metadata.reason,
-          completion_percentage: s.completion_percentage ?? 0,
+          // A percentage only when the transcript states one: an unstated one is stored as none, never "0 %" (issue #33).
+          completion_percentage: s.completion_percentage,
           substeps_completed: s.completed,
           substeps_remaining: [...s.in_progress, ...s.not_started],
           blockers: s.blockers,

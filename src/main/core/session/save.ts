@@ -131,7 +131,8 @@ export function saveExtraction(db: Database, x: Extraction, opts: SaveOptions = 
             title: title(s.task),
             content: {
               task_description: s.task,
-              completion_percentage: s.completion_percentage ?? 0,
+              // A percentage only when the transcript states one: an unstated one is stored as none, never "0 %" (issue #33).
+          completion_percentage: s.completion_percentage,
               substeps_completed: s.completed,
               substeps_remaining: [...s.in_progress, ...s.not_started],
               blockers: s.blockers,
