@@ -9,8 +9,8 @@
 // (--task: also its task). Gold: the non-test source files the patch modifies and its hunks at the base.
 // Reports per repository and overall — packet: file cited (an item of a gold file, a pointer included), file shown
 // (lines of a gold file shown), hunk hit and hunk recall (as bench:localize counts them), tokens, packets over
-// budget; search: file Acc@1/3/5 (distinct files in hit order); a same-run whole-file BM25 over the indexed files
-// (the SWE-bench paper's retrieval): file Acc@1/3/5 and, filled to each budget with whole files in rank order,
+// budget; search: file Acc@1/3/5 (distinct files in hit order); a same-run whole-file BM25 over the indexed non-test
+// source files (the SWE-bench paper's retrieval): file Acc@1/3/5 and, filled to each budget with whole files in rank order,
 // file shown and hunk hit/recall; p50/p95 of the API calls (a warm-up search first, as a running server has
 // served calls before); issues the API refused. --split: `check` runs only CHECK_REPOS (not to be tuned on),
 // `dev` the others. --verbose: per issue, the ranks and what the 8k packet held of the gold files.
@@ -23,6 +23,7 @@ import { createApi } from '../src/main/api/index.ts';
 import { ingestPaths } from '../src/main/core/ingest/index.ts';
 import { distinctInOrder, fileAccAt, isHeldOut, parseIssueSet, patchGold, type IssueInstance } from '../src/main/core/localize/issue-set.ts';
 import { scoreHunks, type GoldHunk, type ShownSpan } from '../src/main/core/localize/line-tasks.ts';
+import { isSourcePath } from '../src/main/core/localize/tasks.ts';
 import { createWholeFileBm25 } from '../src/main/core/localize/whole-file-bm25.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { createTokenCounter } from '../src/main/core/tokens/index.ts';
@@ -184,8 +185,9 @@ async function runInstance(inst: IssueInstance, gitDir: string): Promise<Row | n
         held[budget] = describeHeld(evidence.map((i) => ({ source: i.source, shown: i.shown, compressed: i.compressed })), spans, gold.files, gold.hunks, rel);
       }
 
-      // The whole-file BM25 baseline over the files the store indexed (the same tree, the same file set).
-      const indexed = (store.db.prepare("SELECT path FROM sources WHERE status = 'indexed'").all() as { path: string }[]).map((x) => ({ path: rel(x.path), abs: x.path }));
+      // The whole-file BM25 baseline over the non-test source files the store indexed (the same tree), as the
+      // SWE-bench paper's retrieval indexes the non-test files of the repository's language.
+      const indexed = (store.db.prepare("SELECT path FROM sources WHERE status = 'indexed'").all() as { path: string }[]).map((x) => ({ path: rel(x.path), abs: x.path })).filter((f) => isSourcePath(f.path));
       const texts = new Map<string, string>();
       for (const f of indexed) {
         try {
@@ -322,6 +324,9 @@ for (const r of rows) {
 }
 const summaries: [string, Summary, Row[]][] = [...byRepo].map(([repo, rs]) => [repo, summarize(rs), rs]);
 if (rows.length > 0 && byRepo.size > 1) summaries.push(['overall', summarize(rows), rows]);
+// While the API refuses some issues, the figures on the others tell ranking apart from the cap.
+const accepted = rows.filter((r) => !r.search.refused && budgets.every((b) => !r.packets[b]!.refused));
+if (accepted.length > 0 && accepted.length < rows.length) summaries.push(['overall, issues not refused', summarize(accepted), accepted]);
 
 console.log(`\n${basename(datasetPath)}: ${rows.length} issues in ${byRepo.size} repositories (${reported ? `${reported.length} runs` : `split ${values.split}`}), search k ${K}${(reported ? reported[0]!.task : values.task) ? ', the issue also as task' : ''}; failures count as misses`);
 for (const b of budgets) {
