@@ -54,6 +54,8 @@ const bundle = await rolldown({
     contextpack: join(root, 'src/main/cli/contextpack.ts'),
     'embed-worker': join(root, 'src/main/core/embed/embed-worker.ts'),
     'handoff-worker': join(root, 'src/main/core/session/handoff-worker.ts'),
+    // The library entry `contextpack/adk` (package.json exports): an installed package ships no sources to import.
+    adk: join(root, 'src/main/adk/index.ts'),
   },
   platform: 'node',
   // Packages and Node built-ins stay imports: native addons, wasm and data files load from node_modules as usual.
