@@ -5,13 +5,16 @@
 // `PR #N`), and the instance is that commit's diff, taken at its first parent. Only fixes that modify at least one
 // non-test source file existing at the parent are kept, and at most 6 such files (a refactor is not a localization
 // task). SWE-bench's twelve repositories are refused (held out).
-// --issues: a JSON object { "<owner>__<name>-<PR>": "<issue text>" } (Rust-SWE-bench's rb_all_bug_report.json) or
-// JSONL rows with instance_id and problem_statement. --mirrors: a folder of git directories, one per repository, at
+// --issues: a JSON object { "<owner>__<name>-<PR>": "<issue text>" } (Rust-SWE-bench's rb_all_bug_report.json),
+// JSONL rows with instance_id and problem_statement, or a git directory of task folders `tasks/<id>/` each with an
+// instruction.md (the issue) and a task.toml naming repository_owner, repository_name and code_change_id (the pull
+// request), as kotlin-swe-bench keeps them; the instruction's own first line (`# Implement the issue(s) in …`) is
+// dropped. --mirrors: a folder of git directories, one per repository, at
 // `<owner>+<name>/repo`, `<owner>+<name>`, `<owner>__<name>` or `<name>` (a snapshot brought by the `fetch` tool, or
 // a clone). Output rows: instance_id, repo, language, pull_number, problem_statement, base_commit, fix_commit,
 // patch (non-test files, 3 lines of context), as bench/issues.ts reads them.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isHeldOut, patchGold } from '../src/main/core/localize/issue-set.ts';
@@ -111,6 +114,7 @@ writeFileSync(values.out, rows.join('\n') + '\n');
 console.error(`${rows.length} instances written to ${values.out}`);
 
 function readIssues(file: string): Map<string, string> {
+  if (statSync(file).isDirectory()) return readTaskFolders(file);
   const text = readFileSync(file, 'utf8');
   const out = new Map<string, string>();
   if (text.trimStart().startsWith('{') && !text.trimStart().startsWith('{"instance_id"')) {
@@ -128,6 +132,27 @@ function readIssues(file: string): Map<string, string> {
 
 
 /** The commit that brought pull request `pr` in: squash or merge subject first, then a `Closes #N` / `PR #N` line. */
+/** Task folders of a git directory (HEAD): `tasks/<id>/instruction.md` and `task.toml`. */
+function readTaskFolders(dir: string): Map<string, string> {
+  const git = (args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const out = new Map<string, string>();
+  for (const name of git(['ls-tree', '--name-only', 'HEAD:tasks']).split('\n').filter(Boolean)) {
+    let toml: string;
+    let instruction: string;
+    try {
+      toml = git(['show', `HEAD:tasks/${name}/task.toml`]);
+      instruction = git(['show', `HEAD:tasks/${name}/instruction.md`]);
+    } catch {
+      continue;
+    }
+    const field = (key: string) => new RegExp(`^${key}\\s*=\\s*"([^"]+)"`, 'm').exec(toml)?.[1];
+    const [owner, repo, pr] = [field('repository_owner'), field('repository_name'), field('code_change_id')];
+    if (!owner || !repo || !pr || !/^\d+$/.test(pr)) continue;
+    out.set(`${owner}__${repo}-${pr}`, instruction.replace(/^# Implement the issue\(s\) in [^\n]*\n+/, ''));
+  }
+  return out;
+}
+
 function findFix(log: { hash: string; parents: string[]; subject: string; body: string }[], pr: number) {
   const bySubject = log.find((c) => new RegExp(`\\(#${pr}\\)\\s*$`).test(c.subject) || new RegExp(`^Merge (?:pull request )?#${pr}\\b`).test(c.subject));
   if (bySubject) return bySubject;

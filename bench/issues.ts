@@ -33,7 +33,7 @@ import { findGitDir } from './lib/git-dirs.ts';
 import { percentile } from './lib/trec-eval.ts';
 
 /** A third of the development set's repositories, kept to check a change on after it was tuned on the others. */
-const CHECK_REPOS = new Set(['sharkdp/bat', 'tokio-rs/tracing', 'killercup/cargo-edit', 'sharkdp/fd']);
+const CHECK_REPOS = new Set(['sharkdp/bat', 'tokio-rs/tracing', 'killercup/cargo-edit', 'sharkdp/fd', 'pinterest/ktlint']);
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
