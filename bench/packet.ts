@@ -1,4 +1,8 @@
 // npm run bench:packet [-- --chunks 100000 --runs 60 --common --keep-db FILE]
+// npm run bench:packet -- --issue [--chunks 50000 --runs 40]: issue-length tasks (issue #32: ~3,000 characters with
+//   a traceback, a code block and an environment dump) through the API as `contextpack mcp` serves it
+//   (packets.build at 8k tokens and search.query, each task new to the process), p50 / p95, and where a pack's time
+//   goes (retrieval, the rest of the packet).
 // Builds a synthetic store (direct SQL inserts in one transaction, real FTS5 through the triggers), seeds some
 // memory, then times packet assembly end to end: retrieval, redaction of every line, budgets, token counts,
 // canonical JSON, sha256, snapshot + injection log write. Prints p50 / p95 per template.
@@ -9,15 +13,16 @@ import { parseArgs } from 'node:util';
 import { addMemory, createDecision } from '../src/main/core/memory/index.ts';
 import { assemble, buildPacket, createStoreSources } from '../src/main/core/packet/index.ts';
 import { getDefaultRedactor } from '../src/main/core/redact/index.ts';
-import { chooseRetriever } from '../src/main/core/search/index.ts';
+import { chooseRetriever, createBm25Retriever } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { warmTokenizer } from '../src/main/core/tokens/index.ts';
 import { percentile } from './lib/trec-eval.ts';
-import { fillStore, syntheticText, VOCAB } from './lib/synthetic.ts';
+import { fillStore, issueText, syntheticText, VOCAB } from './lib/synthetic.ts';
+import { createApi } from '../src/main/api/index.ts';
 
-const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, runs: { type: 'string', default: '60' }, 'keep-db': { type: 'string' }, common: { type: 'boolean', default: false } } });
-const CHUNKS = Number(values.chunks);
-const RUNS = Number(values.runs);
+const { values } = parseArgs({ options: { chunks: { type: 'string' }, runs: { type: 'string' }, 'keep-db': { type: 'string' }, common: { type: 'boolean', default: false }, issue: { type: 'boolean', default: false } } });
+const CHUNKS = Number(values.chunks ?? (values.issue ? 50_000 : 100_000));
+const RUNS = Number(values.runs ?? (values.issue ? 40 : 60));
 const PER_DOC = 10;
 
 const text = syntheticText();
@@ -40,6 +45,13 @@ for (let i = 0; i < 40; i++) {
   addMemory(db, { memory_type: 'learning', title: `Learning ${i} ${word()}`, content: { lesson: line(), context: line(), applicability: word(), evidence: word() }, importance: 5 }, deps);
   if (i % 4 === 0) addMemory(db, { memory_type: 'issue', title: `Issue ${i} ${word()}`, content: { description: line(), severity: 'high', status: 'open' }, importance: 6 }, deps);
   if (i % 4 === 0) addMemory(db, { memory_type: 'state', title: `State ${i}`, content: { task_description: line(), completion_percentage: i } }, deps);
+}
+
+if (values.issue) {
+  await issueMode();
+  store.close();
+  if (!values['keep-db']) rmSync(tmp, { recursive: true, force: true });
+  process.exit(0);
 }
 
 // The retriever every transport uses for packets: on this store (no vectors) BM25 + text MMR, with the reason.
@@ -81,3 +93,47 @@ await time('retrieval only (plain bm25, k=20)', (q) => plainSources.retriever.se
 
 store.close();
 if (!values['keep-db']) rmSync(tmp, { recursive: true, force: true });
+
+/** Issue-length tasks through the API (createApi, transport mcp), each task new to the process. */
+async function issueMode() {
+  const api = createApi({ store, dataDir: join(tmp, 'data'), version: 'bench', transport: 'mcp', background: false, watch: false });
+  const issues = Array.from({ length: RUNS + 2 }, () => issueText(text));
+  warmTokenizer();
+  getDefaultRedactor();
+  // A running server has served calls before (modules loaded, the index's row lengths read).
+  await api.dispatch('search.query', { query: issues[0]!, k: 20 });
+  await api.dispatch('packets.build', { query: issues[1]!, maxTokens: 8000 });
+  const chunkRows = (db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+  const chars = issues.map((q) => q.length).sort((a, b) => a - b);
+  console.log(`store: ${chunkRows} chunks (built in ${buildS.toFixed(1)} s); ${RUNS} issue-length tasks, ${percentile(chars, 50)} characters (p50), each new to the process`);
+  const packMs: number[] = [];
+  const searchMs: number[] = [];
+  const retrievalMs: number[] = [];
+  const bm25 = createBm25Retriever(db);
+  for (const q of issues.slice(2)) {
+    const s = performance.now();
+    const p = await api.dispatch('packets.build', { query: q, maxTokens: 8000 });
+    packMs.push(performance.now() - s);
+    if (!p.ok) throw new Error(`packets.build refused: ${p.error.message}`);
+  }
+  // Code-aware BM25 alone on other new tasks: the retrieval part of a pack (the packet's k, 40 at 8k tokens).
+  for (const q of Array.from({ length: RUNS }, () => issueText(text))) {
+    const s = performance.now();
+    await bm25.search({ text: q, k: 40 });
+    retrievalMs.push(performance.now() - s);
+  }
+  const fresh = Array.from({ length: RUNS }, () => issueText(text));
+  for (const q of fresh) {
+    const s = performance.now();
+    const r = await api.dispatch('search.query', { query: q, k: 20 });
+    searchMs.push(performance.now() - s);
+    if (!r.ok) throw new Error(`search.query refused: ${r.error.message}`);
+  }
+  const line = (label: string, ms: number[]) => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    console.log(`${label.padEnd(44)} p50 ${percentile(sorted, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(sorted, 95).toFixed(1).padStart(7)} ms`);
+  };
+  line('API packets.build, 8k tokens (target p50 500, p95 1000)', packMs);
+  line('API search.query, k 20 (target p50 200)', searchMs);
+  line('BM25 retrieval alone, k 40 (a pack\'s first step)', retrievalMs);
+}

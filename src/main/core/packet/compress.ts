@@ -48,10 +48,10 @@ function excerpt(item: Item, head: string, body: string[], terms: readonly strin
   return text.length < item.text.length ? { ...item, text, compressed: true, shown } : null;
 }
 
-/** A sentence's words as the task's line terms are (task-terms.ts `stem`, the one stemmer). */
-function terms(s: string): Set<string> {
+/** A sentence's words: as written for a short query; stemmed (task-terms.ts `stem`) to meet a long task's line terms. */
+function terms(s: string, stemmed = false): Set<string> {
   const out = new Set<string>();
-  for (const t of s.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) out.add(stem(t));
+  for (const t of s.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []) out.add(stemmed ? stem(t) : t);
   return out;
 }
 
@@ -74,7 +74,8 @@ export interface Compressor {
  */
 export function createCompressor(gate: Gate, query: string | TaskTerms): Compressor {
   const task = typeof query === 'string' ? taskTerms(query) : query;
-  const q = new Set(task.lineTerms);
+  // A short query's own words; a long task's strongest words (its every word would match every sentence).
+  const q = task.long ? new Set(task.lineTerms) : terms(task.text);
   const lineTerms = windowTerms(task);
   const compressor: Compressor = (item) => {
     const [head, ...body] = item.text.split('\n');
@@ -88,7 +89,7 @@ export function createCompressor(gate: Gate, query: string | TaskTerms): Compres
     for (const l of lines) {
       if (MARKER.test(l)) continue;
       for (const s of sentences(l)) {
-        const t = terms(s);
+        const t = terms(s, task.long);
         let hit = 0;
         for (const x of q) if (t.has(x)) hit++;
         cands.push({ text: s.length > MAX_SENTENCE ? `${s.slice(0, MAX_SENTENCE - 1).replace(/\s+\S*$/, '')}…` : s, pos: pos++, score: hit });
