@@ -15,7 +15,7 @@ import {
 } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { openEmbedder } from '../src/main/core/embed/embedder.ts';
-import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../src/main/core/embed/model-dirs.ts';
+import { defaultModelDirs } from '../src/main/paths.ts';
 import { DEFAULT_MODEL_ID } from '../src/main/core/embed/models.ts';
 import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
 import { probeModel } from '../src/main/core/embed/probe.ts';
@@ -97,7 +97,7 @@ if (!values.fusion) {
 // cache under .bench/ keyed by model fingerprint and passage text, so the corpus is embedded once across runs.
 let notRun: string | undefined;
 let embedInfo = '';
-const modelDirs = [...modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: process.env }), realModelCacheDir()];
+const modelDirs = [...defaultModelDirs(process.env), realModelCacheDir()];
 const probe = values.tiny
   ? await (async () => {
       const tiny = await buildTinyModel({ root: join(tmp, 'models'), modelId: 'contextpack/bench-tiny', dim: 384 });

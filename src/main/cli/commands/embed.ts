@@ -2,12 +2,14 @@ import type { EmbedReport } from '../../../shared/api/index.ts';
 import { DEFAULT_BACKFILL_BATCH } from '../../core/vectors/backfill.ts';
 import { CliError, intOption, printJson, type Command, type CommandContext } from '../command.ts';
 import { CliApiFailure, withApi, type ApiCall, type ApiSide } from '../api-client.ts';
+import { codeBlocker } from '../../core/search/best-retriever.ts';
+import { progressLine } from '../progress.ts';
 
 export const embedCommand: Command = {
   name: 'embed',
   summary: 'Embed chunks that lack a vector (resumable); --model switches model and re-embeds',
-  usage: 'contextpack embed [--model ID] [--batch N] [--progress] [--json] [--db FILE]',
-  options: { model: { type: 'string' }, batch: { type: 'string' }, progress: { type: 'boolean', default: false } },
+  usage: 'contextpack embed [--model ID] [--batch N] [--progress | --quiet] [--json] [--db FILE]',
+  options: { model: { type: 'string' }, batch: { type: 'string' }, progress: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } },
   async run(ctx) {
     const batch = intOption(ctx, 'batch', DEFAULT_BACKFILL_BATCH);
     const modelId = typeof ctx.values.model === 'string' ? ctx.values.model : undefined;
@@ -27,7 +29,6 @@ export const embedCommand: Command = {
         }
         if (!result.ok) throw new CliError(`embed: ${result.reason}`, 1);
         const report = result.report;
-        if (ctx.values.progress === true) ctx.io.stderr('\n');
         if (ctx.json) printJson(ctx, report);
         else ctx.io.stdout(formatBackfill(report));
         return report.aborted ? 130 : 0;
@@ -40,23 +41,45 @@ export const embedCommand: Command = {
 export type EmbedResult = { ok: true; report: EmbedReport } | { ok: false; reason: string };
 
 /**
- * One library.embed call, with `embedding done/total` on stderr under --progress. A missing or broken model is a
- * reason, not an exception: callers go on BM25-only.
+ * Progress is shown by default when stderr is a terminal (count, rate, time left, from the moment the call starts);
+ * `--progress` shows it anyway (a line every few seconds), `--quiet` and `--json` never.
+ */
+export function showsProgress(ctx: CommandContext): boolean {
+  if (ctx.values.quiet === true) return false;
+  return ctx.values.progress === true || (!ctx.json && process.stderr.isTTY === true);
+}
+
+/**
+ * One library.embed call, with its progress on stderr (showsProgress), and first, on a code-heavy project, which
+ * mode search "best" will use afterwards and why. A missing or broken model is a reason, not an exception: callers
+ * go on BM25-only.
  */
 export async function embedVia(call: ApiCall, api: ApiSide, ctx: CommandContext, input: { modelId?: string; batch?: number }): Promise<EmbedResult> {
-  const stop =
-    ctx.values.progress === true
-      ? api.events.subscribe((e) => {
-          if (e.name === 'embed.progress' && e.payload.state === 'running') ctx.io.stderr(`\rembedding ${e.payload.done}/${e.payload.total}`);
-        })
-      : () => {};
+  const line = showsProgress(ctx) ? progressLine(ctx.io.stderr, 'embedding', 'chunks', { tty: process.stderr.isTTY === true }) : null;
+  // Said once the model is loading (a missing one fails before): a first line within a second of the start.
+  const loading = line ? setTimeout(() => line.start('loading the model'), 500) : null;
+  let started = false;
+  const stop = api.events.subscribe((e) => {
+    if (e.name !== 'embed.progress' || e.payload.state !== 'running') return;
+    if (!started) {
+      started = true;
+      const code = codeBlocker(api.db);
+      if (code && ctx.values.quiet !== true) {
+        line?.end();
+        ctx.io.stderr(`note: search mode "best" stays bm25 after embedding (${code}); --mode hybrid uses the vectors\n`);
+      }
+    }
+    line?.update(e.payload.done, e.payload.total);
+  });
   try {
     return { ok: true, report: await call('library.embed', input) };
   } catch (err) {
     if (err instanceof CliApiFailure && err.apiError.code === 'unavailable') return { ok: false, reason: err.apiError.message };
     throw err;
   } finally {
+    if (loading) clearTimeout(loading);
     stop();
+    line?.end();
   }
 }
 

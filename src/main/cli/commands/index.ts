@@ -22,6 +22,7 @@ export const commands: CommandEntry[] = [
   lazy('search', 'Search the index (best available: hybrid with vectors, else bm25); batch mode prints a TREC run', async () => (await import('./search.ts')).searchCommand),
   lazy('stats', 'Show what the index holds and which capabilities are on', async () => (await import('./stats.ts')).statsCommand),
   lazy('embed', 'Embed chunks that lack a vector (resumable); --model switches model and re-embeds', async () => (await import('./embed.ts')).embedCommand),
+  lazy('models', 'Where embedding models are looked for, in order, and what each place holds; `models fetch` puts one in the first', async () => (await import('./models.ts')).modelsCommand),
   lazy('serve', 'Serve the workbench to a browser on 127.0.0.1, with a per-run token', async () => (await import('./serve.ts')).serveCommand),
   lazy('decision', 'Record, list, show, supersede, export and import decisions (DEC-YYYY-MM-DD-NNN)', async () => (await import('./decision.ts')).decisionCommand),
   lazy('memory', 'Project memory: add, search, show, update, resolve, archive/restore, delete, lifecycle maintenance, rehydration', async () => (await import('./memory.ts')).memoryCommand),

@@ -8,13 +8,14 @@ import { withApi } from '../api-client.ts';
 export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Index files and folders (honours .gitignore and .contextpackignore)',
-  usage: 'contextpack ingest <path...> [--db FILE] [--max-file-mb N] [--follow-symlinks] [--no-embed] [--progress] [--json] | contextpack ingest --rescan',
+  usage: 'contextpack ingest <path...> [--db FILE] [--max-file-mb N] [--follow-symlinks] [--no-embed] [--progress | --quiet] [--json] | contextpack ingest --rescan',
   options: {
     'follow-symlinks': { type: 'boolean', default: false },
     'max-file-mb': { type: 'string' },
     rescan: { type: 'boolean', default: false },
     progress: { type: 'boolean', default: false },
     'no-embed': { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
   },
   async run(ctx) {
     if (ctx.args.length === 0 && ctx.values.rescan !== true) throw new CliError(`ingest: give at least one path\nusage: ${this.usage}`);
@@ -37,7 +38,6 @@ export const ingestCommand: Command = {
       let embedding: EmbedResult | null = null;
       if (ctx.values['no-embed'] !== true && report.added.length + report.updated.length > 0) {
         embedding = await embedVia(call, api, ctx, {});
-        if (progress && embedding.ok) ctx.io.stderr('\n');
       }
       if (ctx.json) printJson(ctx, { ...report, embedding: embedding && (embedding.ok ? embedding.report : { reason: embedding.reason }) });
       else {

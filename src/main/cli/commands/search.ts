@@ -75,7 +75,11 @@ export const searchCommand: Command = {
         const query = gateString(text).text;
         const retrieval = { fusion: retriever.params?.fusion ?? null, mmr: retriever.params?.mmr ?? null, fallback_reason: picked.fallbackReason };
         if (ctx.json) printJson(ctx, { query, mode: retriever.mode, k, ...(filters ? { filters } : {}), ...(picked.notice ? { notice: picked.notice } : {}), retrieval, hits });
-        else ctx.io.stdout(hits.length === 0 ? 'no results\n' : hits.map(formatHit).join('\n'));
+        else {
+          // Vectors are there and "best" still chose BM25 (the project is mostly code): say so, not only in --json.
+          if (requested === 'best' && picked.fallbackReason?.startsWith('code-aware BM25')) ctx.io.stderr(`search: mode best is bm25 here (${picked.fallbackReason}); --mode hybrid uses the vectors\n`);
+          ctx.io.stdout(hits.length === 0 ? 'no results\n' : hits.map(formatHit).join('\n'));
+        }
         return 0;
       } finally {
         await close?.();

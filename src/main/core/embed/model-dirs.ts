@@ -1,6 +1,7 @@
-// Where embedding models may live. Nothing here reaches the network: a model is a folder <root>/<model id>/ that
-// either ships with the app (resources/models), was dropped into the user-data models folder, or sits in the folder
-// CONTEXTPACK_MODELS_DIR names.
+// Where embedding models may live, in one order every door uses (CLI, MCP, serve, the app): the folder
+// CONTEXTPACK_MODELS_DIR names, the user-data models folder (where `contextpack models fetch`, `npm run models:real`
+// and the app's Models panel put them), then what ships with the app or the checkout (resources/models). Nothing
+// here reaches the network: a model is a folder <root>/<model id>/.
 import { fileURLToPath } from 'node:url';
 
 export const MODELS_DIR_ENV = 'CONTEXTPACK_MODELS_DIR';
@@ -14,11 +15,11 @@ export type ModelDirsInput = {
   env?: Readonly<Record<string, string | undefined>>;
 };
 
-// The environment variable comes first: someone who sets it means "use this one", and a model bundled with the app
-// must not silently win over it. Then what ships with the app, then what the user added.
+// The environment variable comes first: someone who sets it means "use this one". Then what the user fetched or
+// added (the first place with no variable set, so a fetch lands where the next lookup starts), then what ships.
 export function modelSearchDirs(input: ModelDirsInput): string[] {
   const fromEnv = input.env?.[MODELS_DIR_ENV]?.trim();
-  const ordered = [fromEnv, input.resourcesModelsDir, input.userDataModelsDir].filter(
+  const ordered = [fromEnv, input.userDataModelsDir, input.resourcesModelsDir].filter(
     (d): d is string => typeof d === 'string' && d.length > 0,
   );
   return [...new Set(ordered)];

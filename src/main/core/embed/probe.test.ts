@@ -17,14 +17,14 @@ beforeAll(async () => {
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 describe('modelSearchDirs', () => {
-  it('puts CONTEXTPACK_MODELS_DIR first, then resources, then user data, without duplicates', () => {
+  it('puts CONTEXTPACK_MODELS_DIR first, then user data (where models fetch writes), then resources, without duplicates', () => {
     expect(
       modelSearchDirs({
         resourcesModelsDir: '/app/resources/models',
         userDataModelsDir: '/home/u/.config/ContextPack/models',
         env: { [MODELS_DIR_ENV]: '/custom' },
       }),
-    ).toEqual(['/custom', '/app/resources/models', '/home/u/.config/ContextPack/models']);
+    ).toEqual(['/custom', '/home/u/.config/ContextPack/models', '/app/resources/models']);
     expect(modelSearchDirs({ resourcesModelsDir: '/r', userDataModelsDir: '/r', env: { [MODELS_DIR_ENV]: ' ' } })).toEqual(['/r']);
   });
 });
@@ -51,7 +51,7 @@ describe('probeModel', () => {
     expect(probe).toEqual({
       ok: false,
       modelId: 'Xenova/all-MiniLM-L6-v2',
-      reason: `semantic search off: no model at ${join(tmp, 'a', 'Xenova/all-MiniLM-L6-v2')} (also looked in ${join(tmp, 'b', 'Xenova/all-MiniLM-L6-v2')})`,
+      reason: `semantic search off: no model at ${join(tmp, 'a', 'Xenova/all-MiniLM-L6-v2')} (also looked in ${join(tmp, 'b', 'Xenova/all-MiniLM-L6-v2')}); run \`contextpack models fetch\``,
     });
   });
 
@@ -60,12 +60,12 @@ describe('probeModel', () => {
     await mkdir(join(half, 'Xenova/gte-small'), { recursive: true });
     await writeFile(join(half, 'Xenova/gte-small/config.json'), '{"hidden_size": 384}');
     const probe = await probeModel({ modelId: 'Xenova/gte-small', dirs: [half] });
-    expect(probe).toMatchObject({ ok: false, reason: `semantic search off: no model at ${join(half, 'Xenova/gte-small/tokenizer.json')}` });
+    expect(probe).toMatchObject({ ok: false, reason: `semantic search off: no model at ${join(half, 'Xenova/gte-small/tokenizer.json')}; run \`contextpack models fetch Xenova/gte-small\`` });
   });
 
   it('looks for the file of the configured dtype', async () => {
     const probe = await probeModel({ dirs: [root], spec: { dtype: 'fp32' } });
-    expect(probe).toMatchObject({ ok: false, reason: `semantic search off: no model at ${join(root, 'Xenova/all-MiniLM-L6-v2/onnx/model.onnx')}` });
+    expect(probe).toMatchObject({ ok: false, reason: `semantic search off: no model at ${join(root, 'Xenova/all-MiniLM-L6-v2/onnx/model.onnx')}; run \`contextpack models fetch\`` });
   });
 
   it('reports instead of throwing for unknown models, bad config and no folders', async () => {
@@ -116,7 +116,7 @@ describe('probeModel', () => {
     expect(await probeModel({ dirs: [q4] })).toMatchObject({ ok: true, spec: { dtype: 'q8' }, externalData: [] });
     expect(await probeModel({ dirs: [q4], spec: { dtype: 'fp16' } })).toMatchObject({
       ok: false,
-      reason: `semantic search off: no model at ${join(dir, 'onnx/model_fp16.onnx')}`,
+      reason: `semantic search off: no model at ${join(dir, 'onnx/model_fp16.onnx')}; run \`contextpack models fetch\``,
     });
   });
 

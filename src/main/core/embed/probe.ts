@@ -111,7 +111,8 @@ export async function probeModel(options: ProbeOptions): Promise<ModelProbe> {
   }
   const others = options.dirs.slice(1).map((d) => join(d, modelId));
   const also = others.length > 0 ? ` (also looked in ${others.join(', ')})` : '';
-  return missing(`no model at ${reportPath}${also}`);
+  // The places, first to last, and the command that fills the first (the MCP door drops the advice: agent-text.ts).
+  return missing(`no model at ${reportPath}${also}; run \`contextpack models fetch${modelId === DEFAULT_MODEL_ID ? '' : ` ${modelId}`}\``);
 }
 
 async function describe(

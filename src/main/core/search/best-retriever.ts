@@ -91,7 +91,7 @@ function coverageBlocker(db: Database): string | null {
  */
 export const CODE_SHARE_FOR_BM25 = 0.5;
 
-function codeBlocker(db: Database): string | null {
+export function codeBlocker(db: Database): string | null {
   const r = db
     .prepare(
       `SELECT count(*) AS total, coalesce(sum(s.type = 'code'), 0) AS code

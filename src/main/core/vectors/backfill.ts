@@ -14,7 +14,7 @@ export interface PassageEmbedder {
   readonly modelId: string;
   readonly dims: number;
   readonly fingerprint: string;
-  embedPassages(texts: readonly string[]): Promise<Float32Array[]>;
+  embedPassages(texts: readonly string[], options?: { onProgress?: (p: { done: number; total: number }) => void }): Promise<Float32Array[]>;
 }
 
 export interface BackfillProgress {
@@ -81,7 +81,13 @@ export async function backfillVectors(db: Database, embedder: PassageEmbedder, o
     const rows = next.all(chunkerVersion, cursor, batchSize) as { id: number; text: string; headingPath: string; title: string }[];
     if (rows.length === 0) break;
     cursor = rows[rows.length - 1]!.id;
-    const vectors = await embedder.embedPassages(rows.map((r) => passageText(r.title, r.headingPath, r.text)));
+    // Progress within the batch too (the embedder reports each of its own smaller batches): a first figure within
+    // seconds of the start, not after a whole batch.
+    const before = startCount + embedded;
+    const vectors = await embedder.embedPassages(
+      rows.map((r) => passageText(r.title, r.headingPath, r.text)),
+      { onProgress: (p) => p.done < p.total && options.onProgress?.({ spaceId: space.id, modelId: space.modelId, done: before + p.done, total: startTotal }) },
+    );
     if (vectors.length !== rows.length) throw new Error(`embedder ${embedder.modelId} returned ${vectors.length} vectors for ${rows.length} passages`);
     embedded += index.write(rows.map((r, i) => ({ chunkId: r.id, vector: vectors[i]! })));
     options.onProgress?.({ spaceId: space.id, modelId: space.modelId, done: startCount + embedded, total: startTotal });

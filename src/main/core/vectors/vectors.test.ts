@@ -218,9 +218,9 @@ describe('without a usable model', () => {
     const empty = tmp.make();
     const status = await semanticStatus(store.db, [empty]);
     expect(status.on).toBe(false);
-    expect(status.reason).toBe(`semantic search off: no model at ${join(empty, MODEL_A)}`);
+    expect(status.reason).toBe(`semantic search off: no model at ${join(empty, MODEL_A)}; run \`contextpack models fetch\``);
     const query = await openQueryModel(store.db, [empty]);
-    expect(query).toEqual({ ok: false, reason: `semantic search off: no model at ${join(empty, MODEL_A)}` });
+    expect(query).toEqual({ ok: false, reason: status.reason });
     const hits = await createBm25Retriever(store.db).search({ text: 'volcano magma', k: 1 });
     expect(hits[0]!.path.startsWith(root)).toBe(true);
     // A configured model that exists but has no vectors yet.
