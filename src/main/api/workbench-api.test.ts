@@ -68,11 +68,11 @@ describe('filters and project default excludes', () => {
   });
 
   it('packets honour the project setting, record it apart in the manifest, and can leave it off', async () => {
-    expect(await ok('settings.get', {})).toEqual({ evidenceExclude: [] });
+    expect(await ok('settings.get', {})).toEqual({ evidenceExclude: [], sessionStartTokens: 1500 });
     const before = await ok('packets.build', { query: 'pelican harbor ferry', maxTokens: 2000 });
     expect(before.packet.inputs.filters).toBeNull();
     expect(before.text).toContain('test/ferry.test.md');
-    expect(await ok('settings.set', { evidenceExclude: ['test/**', '**/fixtures/**', 'test/**'] })).toEqual({ evidenceExclude: ['test/**', '**/fixtures/**'] });
+    expect(await ok('settings.set', { evidenceExclude: ['test/**', '**/fixtures/**', 'test/**'] })).toEqual({ evidenceExclude: ['test/**', '**/fixtures/**'], sessionStartTokens: 1500 });
     const after = await ok('packets.build', { query: 'pelican harbor ferry', maxTokens: 2000 });
     expect(after.packet.inputs.filters).toEqual({ excludeDefault: ['test/**', '**/fixtures/**'] });
     expect(after.manifest.retrieval.filters).toEqual({ excludeDefault: ['test/**', '**/fixtures/**'] });

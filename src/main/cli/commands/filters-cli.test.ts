@@ -60,7 +60,7 @@ describe('--path / --exclude / --type on search and pack; project default exclud
     expect(evidence(flagged)).toEqual(['docs/guide.md']);
 
     const set = await cli(['settings', '--evidence-exclude', 'test/**', '--evidence-exclude', '**/fixtures/**', '--json', '--db', db]);
-    expect(JSON.parse(set.stdout)).toEqual({ evidenceExclude: ['test/**', '**/fixtures/**'] });
+    expect(JSON.parse(set.stdout)).toEqual({ evidenceExclude: ['test/**', '**/fixtures/**'], sessionStartTokens: 1500 });
     expect((await cli(['settings', '--db', db])).stdout).toContain('test/**  **/fixtures/**');
     const withDefaults = await pack();
     expect(withDefaults.manifest.retrieval.filters).toEqual({ excludeDefault: ['test/**', '**/fixtures/**'] });

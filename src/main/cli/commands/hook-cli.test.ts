@@ -85,15 +85,18 @@ describe('contextpack hook: PreCompact → SessionStart(compact) → SessionEnd'
     const ctx = start.stdout;
     expect(ctx).toContain(`ContextPack handoff of session ${SESSION}`);
     expect(ctx).toContain(hash16);
-    // The current task and the next actions, as the transcript states them.
-    const task = ctx.slice(ctx.indexOf('## Current task'));
-    expect(task.split('\n')[1]).toContain('Add rate limiting to POST /login');
-    const next = ctx.slice(ctx.indexOf('## Next actions')).split('\n## ')[0]!;
+    // The current task and what remains, as the transcript states them; the agent's last report quoted as such.
+    const task = ctx.slice(ctx.indexOf('## Task'));
+    expect(task.split('\n')[1]).toMatch(/^> .*Add rate limiting to POST \/login/);
+    const next = ctx.slice(ctx.indexOf('## What remains')).split('\n## ')[0]!;
     expect(next).toContain('Retry-After');
     expect(next).toContain('429 body matches the error schema');
     expect(next).toContain('docs/api.md');
     expect(ctx).toContain('Use express-rate-limit with a Redis store');
     expect(ctx.length).toBeLessThanOrEqual(9_500);
+    // The default budget: 1,500 tokens at 4 characters a token.
+    expect(ctx.length / 4).toBeLessThanOrEqual(1_500);
+    expect(ctx).toMatch(/## The agent's last report \(turn \d+, line \d+\)\n\[quoted transcript/);
 
     const end = await hook('SessionEnd', { reason: 'prompt_input_exit' });
     expect(end).toMatchObject({ code: 0, stdout: '' });
@@ -166,7 +169,7 @@ describe('contextpack hook: PreCompact → SessionStart(compact) → SessionEnd'
     expect((await runCliCaptured(['hook', 'PreCompact', '--foreground'], { env, stdin: payload('PreCompact', {}) })).code).toBe(0);
     const start = await runCliCaptured(['hook', 'SessionStart'], { env, stdin: payload('SessionStart', { source: 'compact' }) });
     expect(start.stdout).toContain('ContextPack handoff of session second-session');
-    const task = start.stdout.slice(start.stdout.indexOf('## Current task')).split('\n')[1];
+    const task = start.stdout.slice(start.stdout.indexOf('## Task')).split('\n')[1];
     expect(task).toContain('The checkout e2e test is flaky on CI');
     expect(start.stdout).not.toContain('Add rate limiting');
   });
@@ -293,7 +296,8 @@ describe('contextpack hook with Codex', () => {
     const start = await runCliCaptured(['hook', 'SessionStart', '--format', 'json'], { env, stdin: payload('SessionStart', { source: 'resume', permission_mode: 'default' }) });
     const ctx = JSON.parse(start.stdout).hookSpecificOutput.additionalContext as string;
     expect(ctx).toContain('ContextPack handoff of session 0194a7c2-midtask');
-    expect(ctx).toContain('Implement user profile API endpoints (65 % complete)');
+    expect(ctx).toContain('> Implement user profile API endpoints');
+    expect(ctx).toContain('65 % complete (as the transcript states)');
     expect(ctx).toContain('- Implement PATCH with partial update support');
     expect(ctx).toContain('DB migration approval needed from DBA team');
     expect((await runCliCaptured(['hook', 'Stop', '--foreground'], { env, stdin: payload('Stop', { stop_hook_active: false, last_assistant_message: 'ok' }) })).code).toBe(0);

@@ -7,10 +7,11 @@ import type { Database } from 'better-sqlite3';
 import type { HandoffPackage } from '../../../shared/session.ts';
 import { rehydrate } from '../memory/index.ts';
 import { getExecutiveSummary } from '../hierarchy/index.ts';
-import { decodeHandoff, joinLines, oneLine, QUOTE_BEGIN, QUOTE_END } from '../session/index.ts';
+import { decodeHandoff, FINISHED_LINE, joinLines, LAST_REPORT_LABEL, oneLine, QUOTE_BEGIN, QUOTE_END, quoteTurns } from '../session/index.ts';
 import { estimateTokens } from '../tokens/index.ts';
 
-export const DEFAULT_INJECT_TOKENS = 2_000;
+/** The default budget (issue #33: ≤ 1,500 tokens); a project sets its own (settings: sessionStartTokens). */
+export const DEFAULT_INJECT_TOKENS = 1_500;
 export const MAX_INJECT_CHARS = 9_500;
 
 export interface StoredHandoff {
@@ -93,17 +94,30 @@ export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'proje
       `${scope === 'session' ? 'Saved before this session\'s context was compacted' : 'The latest handoff stored for this project (none for this session)'}, ` +
       `at ${p.handoff_metadata.timestamp}. Hash ${h.hash.slice(0, 16)}; the whole package: \`contextpack replay ${h.hash.slice(0, 16)}\`.`,
   );
-  if (s.task) f.add(`## Current task\n> ${oneLine(s.task, 600)}${s.completion_percentage !== null ? ` (${s.completion_percentage} % complete)` : ''}`);
-  // The package lists the open work both as immediate steps and as short-term ones: each is said once here.
-  const next = [...new Set([...p.next_actions.immediate, ...p.next_actions.short_term])];
-  if (next.length) f.add(`## Next actions\n${bullets(next)}`);
-  if (s.in_progress.length) f.add(`## In progress\n${bullets(s.in_progress)}`);
+  const summary = p.context_summary.executive_summary.split('\n');
+  const finished = summary.includes(FINISHED_LINE);
+  const report = reportOf(summary);
+  // The task as the user last stated it, whole sentences (the package keeps it so), quoted: the user's words.
+  if (s.task) f.add(`## Task\n> ${oneLine(s.task, 700)}`);
+  // Progress only as the transcript states it; a finished session says so instead of a percentage.
+  const status = summary.find((l) => l.startsWith('Status: '))?.slice(8) ?? '';
+  if (finished) f.add(`## Status\nThe work looks finished: the agent's last report says it is done, and no error, blocker or remaining step is open.`);
+  else if (status || s.completion_percentage !== null) f.add(`## Status\n${[status && oneLine(status, 300), s.completion_percentage !== null ? `${s.completion_percentage} % complete (as the transcript states)` : ''].filter(Boolean).join(' — ')}`);
+  // What remains, each thing once and only what adds to the task above: stated next steps and remaining work, the
+  // failing check, the question the agent left open.
+  const remains = [...new Set([...p.next_actions.immediate, ...p.next_actions.short_term, ...s.in_progress])].filter((a) => !restatesTask(a, s.task));
+  const failing = p.agent_specific_notes.known_pitfalls.map((x) => `Failing: ${oneLine(x, 240)}`);
+  const question = report && /\?\s*$/.test(report.text) ? [`Open question to the user: ${oneLine(report.text.slice(report.text.lastIndexOf('. ', report.text.length - 2) + 1), 300)}`] : [];
+  const next = [...remains, ...failing, ...question];
+  if (next.length) f.add(`## What remains\n${bullets(next, 12)}`);
+  else if (!finished && s.task) f.add(`## What remains\n- The transcript states no remaining step: continue the task above.`);
   if (p.context_summary.blocking_dependencies.length) f.add(`## Blockers\n${bullets(p.context_summary.blocking_dependencies)}`);
+  // The agent's last report, its own words, quoted as such (the most useful part of a compacted session).
+  if (report) f.add(`## The agent's last report (turn ${report.turn}, line ${report.line})\n${quoteTurns([report.text])}`);
   if (p.context_summary.open_issues.length) f.add(`## Open issues\n${bullets(p.context_summary.open_issues.map((i) => `[${i.severity}] ${oneLine(i.title, 160)} (${i.source})`), 8)}`);
   if (p.context_summary.critical_decisions.length) f.add(`## Decisions\n${bullets(p.context_summary.critical_decisions.map((d) => `${oneLine(d.title, 120)}: ${oneLine(d.decision, 200)}${d.rationale ? ` — ${oneLine(d.rationale, 200)}` : ''}`), 8)}`);
-  if (s.completed.length) f.add(`## Done\n${bullets(s.completed, 10)}`);
-  if (p.agent_specific_notes.known_pitfalls.length) f.add(`## Known pitfalls\n${bullets(p.agent_specific_notes.known_pitfalls.map((x) => oneLine(x, 240)), 6)}`);
   if (p.next_actions.success_criteria.length) f.add(`## Acceptance criteria\n${bullets(p.next_actions.success_criteria, 8)}`);
+  if (s.completed.length) f.add(`## Done\n${bullets(s.completed, 10)}`);
   if (p.agent_specific_notes.useful_resources.length) f.add(`## Files\n${bullets(p.agent_specific_notes.useful_resources, 15)}`);
   // The transcript's words only, quoted (session/quote.ts): a package stored before quoting, or the compacted context's
   // own headings, never reach the agent as structure of this text.
@@ -118,6 +132,23 @@ export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'proje
     .map((l) => (quoted && l.startsWith('> ') ? oneLine(l, 400) : `> ${oneLine(l, 400)}`));
   if (context.length) f.addTail(`## Recent context (compacted, newest last)\n${QUOTE_BEGIN}`, context, QUOTE_END);
   return f.text();
+}
+
+/** The agent's last report as the package's summary records it (session/handoff.ts), or null. */
+function reportOf(summary: string[]): { text: string; turn: number; line: number } | null {
+  for (const l of summary) {
+    const m = /^Agent's last report \(turn (\d+), line (\d+)\): (.*)$/.exec(l);
+    if (m && l.startsWith(LAST_REPORT_LABEL)) return { turn: Number(m[1]), line: Number(m[2]), text: m[3]! };
+  }
+  return null;
+}
+
+/** A next action that only says "continue / answer the latest request: <the task>" adds nothing to the task shown. */
+function restatesTask(action: string, task: string): boolean {
+  const norm = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const a = norm(action);
+  const t = norm(task);
+  return t !== '' && (a === t || (a.includes(t) && a.length - t.length < 60) || (t.includes(a) && a.length > 20));
 }
 
 export const mcpPointer = (project: string) =>

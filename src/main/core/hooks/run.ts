@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { RedactionEvent } from '../redact/index.ts';
 import { buildHandoff, recordSession, storeHandoff, summarizeSession, type HandoffRequest } from '../session/index.ts';
+import { getSettings } from '../settings/index.ts';
 import { getMeta, setMeta } from '../store/index.ts';
 import { parseTranscript, type Transcript } from '../transcripts/index.ts';
 import { DEFAULT_INJECT_TOKENS, latestHandoff, renderHandoffContext, startupContext } from './inject.ts';
@@ -113,8 +114,17 @@ function preCompact(db: Database, p: HookPayload, o: HookRunOptions): HookOutcom
   };
 }
 
+/** The project's SessionStart budget (`contextpack settings --session-start-tokens N`), else the default. */
+function projectBudget(db: Database): number {
+  try {
+    return getSettings(db).sessionStartTokens;
+  } catch {
+    return DEFAULT_INJECT_TOKENS; // a store without the settings table (opened read-only, older schema)
+  }
+}
+
 function sessionStart(db: Database, p: HookPayload, o: HookRunOptions): HookOutcome {
-  const maxTokens = o.maxTokens ?? DEFAULT_INJECT_TOKENS;
+  const maxTokens = o.maxTokens ?? projectBudget(db);
   // A capture that waits or failed is said first: the handoff below may be older than the session's last compaction.
   const pending = o.dbPath ? spoolNotice(o.dbPath) : null;
   const note = pending ? `> ContextPack: ${pending}.\n\n` : '';

@@ -36,6 +36,18 @@ const RED_COUNT = /\b[1-9]\d* (?:failed|failing|errors?)\b/i;
 const DONE_REPORT = /\b(done|fixed|finished|complete[d]?|resolved|all (?:\d+ )?(?:tests?|checks?) pass(?:es|ed)?|works now|is working|passes now|green)\b/i;
 const NOT_DONE = /\b(still (?:fail|broken|red|error)|not (?:yet )?(?:fixed|working|done)|couldn't|could not|unable to|blocked|remaining|left to do|todo|next:|fails? still)\b/i;
 
+/** Whether an agent's report says the work is done (and nothing it says is still open). */
+export const reportsDone = (text: string): boolean => DONE_REPORT.test(text) && !NOT_DONE.test(text);
+
+/** The agent's last report: its last own prose turn (not a harness message, not a sub-agent's). */
+export function lastReportOf(t: Transcript): TranscriptTurn | null {
+  for (let i = t.turns.length - 1; i >= 0; i--) {
+    const x = t.turns[i]!;
+    if (x.kind === 'text' && x.role === 'assistant' && x.origin === undefined && x.text.trim() !== '') return x;
+  }
+  return null;
+}
+
 /** The agent's words just before a tool call (same turn's text, or the text turn right before it). */
 function wordsBefore(t: Transcript, at: number): string {
   for (let i = at - 1; i >= 0 && i >= at - 4; i--) {
@@ -68,8 +80,8 @@ export function classifyErrors(t: Transcript, errors: ExtractedError[]): void {
   };
   const results = t.turns.filter((x) => x.kind === 'tool_result');
   const lastError = results.filter((x) => x.is_error).at(-1)?.index ?? -1;
-  const lastReport = [...t.turns].reverse().find((x) => x.kind === 'text' && x.role === 'assistant' && x.origin === undefined && x.text.trim() !== '');
-  const finished = !!lastReport && lastReport.index > lastError && DONE_REPORT.test(lastReport.text) && !NOT_DONE.test(lastReport.text);
+  const lastReport = lastReportOf(t);
+  const finished = !!lastReport && lastReport.index > lastError && reportsDone(lastReport.text);
   for (const e of errors) {
     e.expected = null;
     if (e.resolved) continue;

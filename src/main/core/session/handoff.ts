@@ -27,6 +27,8 @@ import { renderHandoffMarkdown } from './handoff-render.ts';
 import { saveExtraction } from './save.ts';
 import { joinLines } from './one-line.ts';
 import { inline } from './quote.ts';
+import { lastReportOf, reportsDone } from './blocking.ts';
+import { isRedactedText, tailSentences } from './requests.ts';
 
 export interface HandoffRequest {
   type: HandoffType;
@@ -166,7 +168,7 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
 
   const learnings = uniq([...(x?.learnings.map((l) => l.text) ?? []), ...(db && type === 'complete' ? relevantLearnings(db, state.task, { limit: 5 }).map((h) => h.memory.content.lesson) : [])]);
   const files = uniq([...(x?.files.map((f) => f.path) ?? [])]);
-  const executive = x ? transcriptSummary(x) : summary?.text.trim() || [state.task && `Task: ${state.task}`, state.completion_percentage !== null ? `Progress: ${state.completion_percentage}% complete` : '', state.blockers.length ? `Blockers: ${state.blockers.join('; ')}` : ''].filter(Boolean).join('\n');
+  const executive = x ? transcriptSummary(x, transcript!) : summary?.text.trim() || [state.task && `Task: ${state.task}`, state.completion_percentage !== null ? `Progress: ${state.completion_percentage}% complete` : '', state.blockers.length ? `Blockers: ${state.blockers.join('; ')}` : ''].filter(Boolean).join('\n');
 
   // Skills the work needs (languages of its files, tags of its stored decisions and issues) against what the
   // recipient has shown in this store.
@@ -289,6 +291,10 @@ export function buildHandoff(req: HandoffRequest, deps: HandoffDeps = {}): Built
 
 const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
 
+/** Lines of the executive summary SessionStart reads back (hooks/inject.ts). */
+export const LAST_REPORT_LABEL = "Agent's last report";
+export const FINISHED_LINE = 'Finished: the agent\'s last report says the work is done, and no error, blocker or remaining step is open';
+
 /** A request newer than every state the agent wrote has not been acted on in that state yet: it comes first. */
 function withLatestRequest(x: Extraction): string[] {
   const s = x.state;
@@ -300,7 +306,7 @@ function withLatestRequest(x: Extraction): string[] {
 }
 
 /** What the successor reads first: the task as it stands, the user's latest words, the goal, the status. */
-function transcriptSummary(x: Extraction): string {
+function transcriptSummary(x: Extraction, t: Transcript): string {
   const s = x.state;
   const where = (r: { turn: number; at_line: number }) => `turn ${r.turn}, line ${r.at_line}`;
   const out: string[] = [];
@@ -314,7 +320,15 @@ function transcriptSummary(x: Extraction): string {
   if (s.status) out.push(`Status: ${s.status}`);
   if (s.completion_percentage !== null) out.push(`Progress: ${s.completion_percentage}% complete`);
   if (s.in_progress.length) out.push(`In progress: ${s.in_progress.join('; ')}`);
-  if (s.last_update) out.push(`Agent's last update (turn ${s.last_update.turn}, line ${s.last_update.line}): ${s.last_update.text}`);
+  // The agent's last report, whole sentences (SessionStart quotes it as such), and whether it closes the work.
+  const last = lastReportOf(t);
+  const report = last && !isRedactedText(last.text) ? last : null;
+  if (report) out.push(`${LAST_REPORT_LABEL} (turn ${report.index}, line ${report.line}): ${tailSentences(report.text, 1_200)}`);
+  else if (s.last_update) out.push(`Agent's last update (turn ${s.last_update.turn}, line ${s.last_update.line}): ${s.last_update.text}`);
+  const after = s.latest_request ? s.latest_request.turn : -1;
+  // Finished: the last word is the agent's, it says done, asks nothing, and nothing it or the errors say is open.
+  const remaining = s.not_started.length + s.in_progress.length + s.blockers.length + s.next_actions.length + openErrorsOf(x).length;
+  if (report && report.index > after && reportsDone(report.text) && !/\?\s*$/.test(report.text.trim()) && remaining === 0) out.push(FINISHED_LINE);
   if (s.blockers.length) out.push(`Blockers: ${s.blockers.join('; ')}`);
   const open = openErrorsOf(x).length;
   const fixed = x.errors.length - open;

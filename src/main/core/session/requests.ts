@@ -4,7 +4,7 @@ import type { Transcript, TranscriptTurn } from '../transcripts/index.ts';
 
 export interface UserRequest {
   text: string;
-  /** The request on one line (at most 300 characters): the task's form. */
+  /** The request on one line, whole sentences within 600 characters (sentences()): the task's form. */
   line: string;
   turn: number;
   /** Source line of the request. */
@@ -23,6 +23,47 @@ export const oneLine = (s: string, max = 300) => {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
+
+/**
+ * The text on one line, cut only between sentences: as many whole sentences as fit in `max` characters, or, when the
+ * first alone is longer, its words up to `max` with an ellipsis (never a cut inside a word).
+ */
+export function sentences(s: string, max = 600): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  if (t.length <= max) return t;
+  let out = '';
+  for (const m of t.matchAll(/[^.!?]+(?:[.!?]+(?:["')\]]+)?|$)\s*/g)) {
+    if ((out + m[0]).trimEnd().length > max) break;
+    out += m[0];
+  }
+  if (out.trim() !== '') return `${out.trimEnd()} …`;
+  const cut = t.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/**
+ * The end of a text, on one line: as many whole lines (else sentences) from its end as fit in `max` characters. An
+ * agent's report says what it did and what is next at its end.
+ */
+export function tailSentences(s: string, max = 1_200): string {
+  const lines = s.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  let out = '';
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const next = out === '' ? lines[i]! : `${lines[i]!} ${out}`;
+    if (next.length > max) break;
+    out = next;
+  }
+  if (out !== '') return out.length < s.replace(/\s+/g, ' ').trim().length ? `… ${out}` : out;
+  const last = lines.at(-1) ?? '';
+  const parts = last.match(/[^.!?]+(?:[.!?]+|$)\s*/g) ?? [last];
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const next = `${parts[i]!.trim()} ${out}`.trim();
+    if (next.length > max) break;
+    out = next;
+  }
+  return out !== '' ? `… ${out}` : `… ${last.slice(-(max - 2))}`;
+}
 
 /** True when little but redaction markers is left of the text (upstream-redacted transcripts, or a secret-only line). */
 export function isRedactedText(text: string): boolean {
@@ -91,5 +132,5 @@ function requestOf(turn: TranscriptTurn, sub: boolean, redacted: (s: string) => 
   const text = turn.text.trim();
   if (text === '' || isRedactedText(text) || redacted(text)) return null;
   // The whole request on one line (a first line like "look at ~/.claude/projects" rarely says it all), bounded.
-  return { text, line: oneLine(text, 300), turn: turn.index, at_line: turn.line, ts: turn.ts, ack: ACK.test(text) || GREETING.test(text) };
+  return { text, line: sentences(text, 600), turn: turn.index, at_line: turn.line, ts: turn.ts, ack: ACK.test(text) || GREETING.test(text) };
 }

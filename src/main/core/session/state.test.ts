@@ -100,7 +100,9 @@ describe('plain-language state', () => {
     expect(p.agent_specific_notes.known_pitfalls).toEqual(['npx tsc --noEmit: npx tsc --noEmit failed (exit code 1) with no other output']);
     expect(p.context_summary.executive_summary).toContain("Task (the user's latest request, turn 1, line 2): Make the worker retry failed jobs");
     expect(p.next_actions.immediate).toEqual(['add the jitter to src/retry.ts']);
-    expect(p.context_summary.executive_summary).toContain("Agent's last update (turn 10, line 11): Status: backoff implemented");
+    expect(p.context_summary.executive_summary).toContain("Agent's last report (turn 10, line 11): Status: backoff implemented, tests green (about 60 %). Remaining: add full jitter");
+    // Not finished: it says what remains.
+    expect(p.context_summary.executive_summary).not.toContain('Finished:');
     expect(p.next_actions.success_criteria).toEqual(['retries stop after 5 attempts', 'the wait-for-db step runs before the first job']);
     expect(p.context_summary.critical_decisions[0]!.alternatives.map((a) => a.name)).toContain('Redis SETNX');
   });
