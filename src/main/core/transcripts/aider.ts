@@ -28,7 +28,6 @@ export const aiderParser: TranscriptParser = {
   parse(text, source): Transcript {
     const problems: TranscriptProblem[] = [];
     const turns: TranscriptTurn[] = [];
-    const lines = text.split(/\r?\n/);
     let ts: string | null = null;
     let cur: { role: TurnRole; line: number; body: string[] } | null = null;
     let inFence = false;
@@ -48,12 +47,20 @@ export const aiderParser: TranscriptParser = {
       }
       (cur as { body: string[] }).body.push(s.replace(/ {2}$/, ''));
     };
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
+    // Line by line without splitting the whole text first: a history of 10^6 turns is 2·10^6 lines.
+    let last: string | undefined;
+    let at = 0;
+    for (let i = 0; at <= text.length; i++) {
+      const nl = text.indexOf('\n', at);
+      const end = nl < 0 ? text.length : nl;
+      const line = text.slice(at, end > at && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+      at = end + 1;
+      const prev = last;
+      last = line;
       // Aider's own markers stand whatever the answer's fences say: a session start always, a user line when it opens
       // a message (after a blank line or another user line), as aider writes it. An answer with an unbalanced fence
       // must not swallow the turns after it.
-      if (inFence && (STARTED.test(line) || (USER.test(line) && (lines[i - 1]?.trim() === '' || USER.test(lines[i - 1] ?? ''))))) inFence = false;
+      if (inFence && (STARTED.test(line) || (USER.test(line) && (prev?.trim() === '' || USER.test(prev ?? ''))))) inFence = false;
       if (!inFence) {
         const started = STARTED.exec(line);
         if (started) {
@@ -68,7 +75,7 @@ export const aiderParser: TranscriptParser = {
           continue;
         }
         const t = TOOL.exec(line);
-        if (t && (cur === null || (cur as { role: TurnRole }).role !== 'assistant' || lines[i - 1]?.trim() === '')) {
+        if (t && (cur === null || (cur as { role: TurnRole }).role !== 'assistant' || prev?.trim() === '')) {
           add('tool', i + 1, t[1]!);
           continue;
         }
