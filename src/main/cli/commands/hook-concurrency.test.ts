@@ -134,7 +134,7 @@ describe('hooks beside other writers (real processes)', () => {
   }, 120_000);
 
   it('a FIFO as transcript_path is refused at once; a huge stdin is refused without being read', async () => {
-    const { home, log, cli } = setup();
+    const { home, db, log, cli } = setup();
     const fifo = join(tmp.make(), 'session.jsonl');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const t0 = Date.now();
@@ -145,6 +145,9 @@ describe('hooks beside other writers (real processes)', () => {
       expect(log().at(-1)!.message).toMatch(/a FIFO, not a regular file \(refused\)$/);
     }
     expect(Date.now() - t0).toBeLessThan(20_000);
+    // The capture that could not be made is reported as failed, not only logged.
+    expect(spooledCaptures(db).filter((c) => c.state === 'failed')).toHaveLength(2);
+    expect((await cli(['stats'])).stdout).toMatch(/hook captures: 2 failed \(latest: PreCompact: transcript .*a FIFO/);
     // 64 MiB on stdin: refused at the payload cap, not after buffering it all.
     const big = Buffer.alloc(64 << 20, 0x20);
     const child = spawn(process.execPath, [bin, 'hook', 'SessionStart'], { env: { ...process.env, CONTEXTPACK_HOME: home } });

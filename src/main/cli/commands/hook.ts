@@ -44,6 +44,8 @@ export const hookCommand: Command = {
     'clear-failed': { type: 'boolean', default: false },
   },
   gatesOutput: true,
+  // A hook never fails the agent: it finds its project itself (hookTarget) and logs what goes wrong.
+  newProject: 'command',
   async run(ctx) {
     if (ctx.args[0] === 'drain') return drainCommand(ctx);
     const t0 = performance.now();
@@ -51,6 +53,18 @@ export const hookCommand: Command = {
     let payload: HookPayload | null = null;
     let target = { dbPath: ctx.dbPath, project: str(ctx, 'project') ?? 'default' };
     let marker: string | null = null;
+    // A capture that cannot be made at all (no transcript, a FIFO, not a transcript) is recorded as failed, once, so
+    // stats, the Sessions view and the next SessionStart say so.
+    let failedRecorded = false;
+    const recordFailed = (err: unknown) => {
+      if (failedRecorded || !payload || payload.event === 'SessionStart') return;
+      failedRecorded = true;
+      try {
+        spoolCapture(target.dbPath, { payload, project: target.project, agent: str(ctx, 'agent'), captured_at: capturedAt, transcript: null, error: (err as Error).message, failed: true });
+      } catch {
+        // the log line below still says it
+      }
+    };
     const log = (ok: boolean, message: string) =>
       appendHookLog(hookLogPath(target.dbPath), { ts: new Date().toISOString(), event: payload?.event ?? ctx.args[0] ?? null, session_id: payload?.session_id ?? null, project: target.project, ok, message, ms: since(t0) });
     try {
@@ -104,7 +118,7 @@ export const hookCommand: Command = {
         // Whatever kept a capture from the store (busy past the deadline, a damaged store, a bug), it is kept on disk
         // and stored later; only a capture whose input is bad (no transcript, not a transcript) has nothing to keep.
         if (!writes || err instanceof HookInputError || (err as Error).name === 'TranscriptError') {
-          if (writes) spoolCapture(target.dbPath, { payload: p, project: target.project, agent: str(ctx, 'agent'), captured_at: capturedAt, transcript: null, error: (err as Error).message, failed: true });
+          if (writes) recordFailed(err);
           throw err;
         }
         const bytes = readTranscriptBytes(p.transcript_path ?? '', transcriptLabel(p.transcript_path ?? ''), intOption(ctx, 'bytes', undefined, 0));
@@ -123,6 +137,7 @@ export const hookCommand: Command = {
       // Never block the agent: the reason goes to the project's hooks log (and stderr, which the agent shows only in
       // its debug output), the exit code stays 0.
       const message = (err as Error).message;
+      if (err instanceof HookInputError || (err as Error).name === 'TranscriptError') recordFailed(err);
       const logged = log(false, message);
       ctx.io.stderr(`contextpack hook: ${message}${logged ? ` (logged to ${hookLogPath(target.dbPath)})` : ''}\n`);
     } finally {
