@@ -6,6 +6,7 @@ import { escapeControls } from '../../../shared/text-escape.ts';
 import { countTokens } from '../tokens/index.ts';
 import { renderTurn, type Transcript } from '../transcripts/index.ts';
 import { STACK_FRAME } from './errors.ts';
+import { WINDOW_TURNS } from './extract-lines.ts';
 import { extract, openIssuesOf, type Extraction, type Provenance } from './extract.ts';
 
 import type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind } from '../../../shared/session.ts';
@@ -41,8 +42,8 @@ export interface CompactOptions {
 
 const STAT = /\b\d[\d,.]*\s*(?:tests?|specs?|passed|passing|failed|failing|skipped|pending|errors?|warnings?|files?|matches|results|suites?|found|changed|insertions?|deletions?|problems?|issues?)\b|\b(?:passed|failed|ok|success(?:ful)?|build (?:succeeded|completed)|all clear)\b/i;
 const VERBOSE_TOKENS = 60;
-/** Turns scored one by one (compactTranscript says why older ones are removed as a whole). */
-export const COMPACT_WINDOW_TURNS = 20_000;
+/** Turns scored one by one (compactTranscript says why older ones are removed as a whole): extraction's window. */
+export const COMPACT_WINDOW_TURNS = WINDOW_TURNS;
 const LONG_TEXT_CHARS = 300;
 
 const firstLine = (s: string, max = 160) => {

@@ -4,13 +4,24 @@ import { isSubAgentFile, oneLine } from './requests.ts';
 import type { Provenance, Line } from './extraction.ts';
 import { DECISION, ISSUE_KEY, TODO, TASK, NONE, ACCEPTANCE, LEARNING, FENCE } from './extract-patterns.ts';
 
+/**
+ * The work bound of extraction and compaction (issue #33): the newest this many turns are read line by line in full.
+ * Older prose turns are read only when they can hold a marker at all (MAYBE_MARKER): a history of 10^6 one-word turns
+ * must not become 10^6 line records.
+ */
+export const WINDOW_TURNS = 20_000;
+/** Whatever any prose pattern of extract-patterns.ts needs to match: a colon, a percent, a check mark, a word. */
+const MAYBE_MARKER = /[:%✓✔☑✅⧖⏳🔄☐⬜#[]|\b(?:decided|chose|because|since|instead|rather|over|rejected|next|remaining|pending|outstanding|blocked|lesson|learn|todo|bug-|issue-)/i;
+
 /** The prose a transcript's own authors wrote, line by line, without code blocks. */
 export function linesOf(t: Transcript): Line[] {
   const out: Line[] = [];
   const md = t.format === 'markdown-chat' || t.format === 'aider';
   const sub = isSubAgentFile(t);
+  const windowStart = Math.max(0, t.turns.length - WINDOW_TURNS);
   for (const turn of t.turns) {
     if (turn.origin === 'injected' || (turn.origin === 'sidechain' && !sub)) continue;
+    if (turn.index < windowStart && !MAYBE_MARKER.test(turn.text)) continue;
     let from: Line['from'] = turn.origin === 'compact_summary' ? 'compact_summary' : 'text';
     if (turn.kind === 'tool_use') {
       if (turn.text.startsWith('Todo list:\n')) from = 'todo_list';
