@@ -33,7 +33,8 @@ export const aiderParser: TranscriptParser = {
     let inFence = false;
     const flush = () => {
       if (!cur) return;
-      const body = cur.body.join('\n').replace(/^\n+|\s+$/g, '');
+      // One line (most turns of a long history) without a join and two regex passes.
+      const body = cur.body.length === 1 ? cur.body[0]!.trimEnd() : cur.body.join('\n').replace(/^\n+|\s+$/g, '');
       if (body !== '') {
         const tool = cur.role === 'tool';
         turns.push({ index: turns.length, line: cur.line, role: cur.role, kind: tool ? 'tool_result' : 'text', ts, text: body, tool_name: tool ? 'aider' : null, tool_use_id: null, is_error: tool && FAILED.test(body) });
@@ -45,7 +46,7 @@ export const aiderParser: TranscriptParser = {
         flush();
         cur = { role, line: lineNo, body: [] };
       }
-      (cur as { body: string[] }).body.push(s.replace(/ {2}$/, ''));
+      (cur as { body: string[] }).body.push(s.endsWith('  ') ? s.slice(0, -2) : s);
     };
     // Line by line without splitting the whole text first: a history of 10^6 turns is 2·10^6 lines.
     let last: string | undefined;
