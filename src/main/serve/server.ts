@@ -7,6 +7,7 @@ import type { ApiErrorCode, ApiResult } from '../../shared/api/index.ts';
 import type { Dispatch } from '../api/dispatch.ts';
 import type { EventHub } from '../api/event-hub.ts';
 import { allowedHosts, allowedOrigins, CONTENT_SECURITY_POLICY, isLoopbackHost, TOKEN_HEADER, tokensEqual } from './security.ts';
+import { readJsonBody } from './json-body.ts';
 
 export interface ServeOptions {
   dispatch: Dispatch;
@@ -115,8 +116,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return sendError(res, 415, 'invalid_input', 'send application/json');
     let input: unknown;
     try {
-      const body = await readBody(req, maxBody);
-      input = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
+      input = await readJsonBody(req, maxBody);
     } catch (err) {
       const status = (err as { status?: number }).status ?? 400;
       if (status === 413) refuseRestOfBody(req, res);
@@ -184,34 +184,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeAllConnections();
       }),
   };
-}
-
-/**
- * The body, up to `limit` bytes. Over the limit (by Content-Length, or once that many bytes arrived) it rejects with
- * status 413 at once and stops keeping the bytes; the caller answers and drains the rest (see refuseRestOfBody), so
- * the client, still sending, gets to read the 413 instead of a reset connection.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const tooBig = () => Object.assign(new Error(`larger than ${limit} bytes`), { status: 413 });
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return reject(tooBig());
-    const parts: Buffer[] = [];
-    let size = 0;
-    const onData = (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        req.off('data', onData);
-        parts.length = 0;
-        reject(tooBig());
-        return;
-      }
-      parts.push(c);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(parts)));
-    req.on('error', reject);
-  });
 }
 
 /**
