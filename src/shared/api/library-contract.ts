@@ -28,7 +28,7 @@ export const libraryInputs = {
   'sources.reindex': z.object({ id: z.number().int().positive() }).strict(),
   'sources.chunks': z.object({ path: z.string().min(1).max(4096) }).strict(),
   'settings.get': empty,
-  'settings.set': z.object({ evidenceExclude: z.array(globSchema).max(100).optional(), sessionStartTokens: z.number().int('sessionStartTokens must be a whole number').min(200).max(2_400).optional() }).strict(),
+  'settings.set': z.object({ evidenceExclude: z.array(globSchema).max(100).optional(), sessionStartTokens: z.number().int('sessionStartTokens must be a whole number').min(200, 'sessionStartTokens must be at least 200').max(2_400, 'sessionStartTokens must be at most 2400 (about the 10,000 characters an agent inlines)').optional() }).strict(),
   'library.rescan': z.object(ingestOptionShape).strict(),
   /** Re-index the project's roots (no paths), or files and folders under them: relative to a root, or absolute inside one. */
   // Embeds the chunks that lack a vector (resumable); a modelId becomes the configured model first, and its vectors
