@@ -8,7 +8,7 @@ import type { HandoffPackage } from '../../../shared/session.ts';
 import { rehydrate } from '../memory/index.ts';
 import { getExecutiveSummary } from '../hierarchy/index.ts';
 import { decodeHandoff, FINISHED_LINE, joinLines, LAST_REPORT_LABEL, oneLine, QUOTE_BEGIN, QUOTE_END, quoteTurns } from '../session/index.ts';
-import { estimateTokens } from '../tokens/index.ts';
+import { countTokens, estimateTokens } from '../tokens/index.ts';
 
 /** The default budget (issue #33: ≤ 1,500 tokens); a project sets its own (settings: sessionStartTokens). */
 export const DEFAULT_INJECT_TOKENS = 1_500;
@@ -48,12 +48,14 @@ class Fitter {
   private chars = 0;
   private readonly maxTokens: number;
   private readonly maxChars: number;
-  constructor(maxTokens: number, maxChars: number) {
+  private readonly count: (s: string) => number;
+  constructor(maxTokens: number, maxChars: number, count: (s: string) => number = estimateTokens) {
     this.maxTokens = maxTokens;
     this.maxChars = maxChars;
+    this.count = count;
   }
   add(block: string): boolean {
-    const t = estimateTokens(block + '\n');
+    const t = this.count(block + '\n');
     if (this.tokens + t > this.maxTokens || this.chars + block.length + 1 > this.maxChars) return false;
     this.parts.push(block);
     this.tokens += t;
@@ -67,7 +69,7 @@ class Fitter {
     const tail = footer ? `\n${footer}` : '';
     const room = (n: number) => {
       const block = `${heading}\n${lines.slice(lines.length - n).join('\n')}${tail}`;
-      return estimateTokens(block + '\n') + this.tokens <= this.maxTokens && this.chars + block.length + 1 <= this.maxChars;
+      return this.count(block + '\n') + this.tokens <= this.maxTokens && this.chars + block.length + 1 <= this.maxChars;
     };
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
@@ -87,7 +89,10 @@ const bullets = (items: string[], max = 12) => items.slice(0, max).map((s) => `-
 export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'project', maxTokens = DEFAULT_INJECT_TOKENS, maxChars = MAX_INJECT_CHARS): string {
   const p = h.package;
   const s = p.context_summary.current_task_state;
-  const f = new Fitter(maxTokens, maxChars);
+  // Counted in o200k tokens, as an agent's context counts them: 4 characters a token under-counts paths, hashes and
+  // non-Latin text by up to 1.8× (measured on ../shared/transcripts), and the budget is a promise. The tables' load
+  // (~200 ms) fits the hook's time.
+  const f = new Fitter(maxTokens, maxChars, (t) => countTokens(t));
   const session = p.source.session_id ? ` of session ${p.source.session_id}` : '';
   f.add(
     `# ContextPack handoff${session}\n` +

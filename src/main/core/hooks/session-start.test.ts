@@ -7,6 +7,7 @@ import { buildHandoff, createHandoff, endSession } from '../session/index.ts';
 import { generateLongTranscript } from '../session/testing/long-transcript.ts';
 import { openStore } from '../store/index.ts';
 import { tempDirs } from '../testing/tmp.ts';
+import { countTokens } from '../tokens/index.ts';
 import { parseTranscript } from '../transcripts/index.ts';
 import { DEFAULT_INJECT_TOKENS, renderHandoffContext, startupContext } from './inject.ts';
 
@@ -76,8 +77,13 @@ describe('SessionStart after a compaction', () => {
   it('stays within the default 1,500 tokens on a long session, and within a smaller budget when given one', () => {
     const long = generateLongTranscript({ tokens: 60_000, seed: 3 }).text;
     expect(DEFAULT_INJECT_TOKENS).toBe(1_500);
-    expect(start(long).length / 4).toBeLessThanOrEqual(1_500);
-    expect(start(long, 600).length / 4).toBeLessThanOrEqual(600);
+    // Counted as the agent's context counts them (o200k), not 4 characters a token.
+    expect(countTokens(start(long))).toBeLessThanOrEqual(1_500);
+    expect(countTokens(start(long))).toBeGreaterThan(1_000);
+    expect(countTokens(start(long, 600))).toBeLessThanOrEqual(600);
+    // Text that tokenizes densely (hashes, non-Latin words) still fits the budget in real tokens.
+    const dense = transcript([{ user: `${'해시 검증을 추가하고 결과를 기록해 주세요. '.repeat(30)}` }, { said: `${Array.from({ length: 400 }, (_, i) => `sha=${(i * 2654435761 >>> 0).toString(16)}`).join(' ')}` }]);
+    expect(countTokens(start(dense))).toBeLessThanOrEqual(1_500);
   });
   it('the startup bundle after a finished session never says "0 % complete"', () => {
     const store = openStore(join(tmp.make(), 'p.db'), { loadVec: false });
