@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { explainStoreError, openStore, type Store } from '../core/store/index.ts';
-import { resolveDbPath } from '../paths.ts';
+import { listProjects, projectExists } from '../core/projects/projects.ts';
+import { resolveDbPath, userDataDir } from '../paths.ts';
 import { drainSpoolAfter } from './drain-spool.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -38,6 +39,12 @@ export interface Command {
    * stays valid). Agents call the CLI too.
    */
   gatesOutput?: boolean;
+  /**
+   * How the command takes a project named by --project or CONTEXTPACK_PROJECT that does not exist: refused (the
+   * default: a typo must not open an empty project whose answer is "no results"), created (`ingest`, which fills it),
+   * or left to the command (`hook` always exits 0; `projects` manages them).
+   */
+  newProject?: 'refuse' | 'create' | 'command';
 }
 
 /** A user-facing error: printed without a stack trace, exit code 2 unless given. */
@@ -69,6 +76,10 @@ export function parseCommand(cmd: Command, argv: string[], io: CliIo): CommandCo
     dbPath = resolveDbPath(values.db as string | undefined, io.env, values.project as string | undefined);
   } catch (err) {
     throw new CliError(`--project: ${(err as Error).message}`);
+  }
+  const named = values.db === undefined && !io.env.CONTEXTPACK_DB ? ((values.project as string | undefined) ?? io.env.CONTEXTPACK_PROJECT) : undefined;
+  if (named !== undefined && (cmd.newProject ?? 'refuse') === 'refuse' && values.help !== true && !projectExists(userDataDir(io.env), named)) {
+    throw new CliError(unknownProject(userDataDir(io.env), named, values.project === undefined ? 'CONTEXTPACK_PROJECT' : '--project'));
   }
   return {
     args: parsed.positionals,
@@ -155,4 +166,10 @@ export async function gatedContext(ctx: CommandContext): Promise<CommandContext>
     // Value by value: the line-by-line text gate would replace whole lines of the JSON text and break it.
     jsonOut: (value) => raw(JSON.stringify(gateDeep(value, { source: 'cli' }).value, null, 2) + '\n'),
   };
+}
+
+/** An unknown project, said with the projects there are and the command that makes one. */
+export function unknownProject(home: string, name: string, from: string): string {
+  const names = listProjects(home).map((p) => p.name);
+  return `${from}: no project named ${JSON.stringify(name)}; the projects are: ${names.join(', ')}\n(\`contextpack projects new ${name}\` creates it; \`contextpack ingest PATH --project ${name}\` creates and fills it)`;
 }

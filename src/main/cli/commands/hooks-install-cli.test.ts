@@ -169,15 +169,19 @@ describe('contextpack hooks install|uninstall claude-code', () => {
 
   it('--user-scope writes ~/.claude/settings.json, creating it; --dry-run writes nothing; uninstall removes the file it made', async () => {
     const home = tmp.make();
-    const dry = await runCliCaptured(['hooks', 'install', 'claude-code', '--user-scope', '--dry-run'], { env: { HOME: home } });
+    const env = { HOME: home, CONTEXTPACK_HOME: join(home, 'contextpack') };
+    const dry = await runCliCaptured(['hooks', 'install', 'claude-code', '--user-scope', '--dry-run'], { env });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('--- /dev/null');
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
-    const r = await runCliCaptured(['hooks', 'install', 'claude-code', '--user-scope', '--yes', '--command', CHECKOUT_COMMAND, '--project', 'shop'], { env: { HOME: home } });
+    // A project named must exist (a typo would leave every hook writing into an empty one).
+    expect((await runCliCaptured(['hooks', 'install', 'claude-code', '--user-scope', '--yes', '--project', 'shop'], { env })).stderr).toContain('no project named "shop"');
+    expect((await runCliCaptured(['projects', 'new', 'shop'], { env })).code).toBe(0);
+    const r = await runCliCaptured(['hooks', 'install', 'claude-code', '--user-scope', '--yes', '--command', CHECKOUT_COMMAND, '--project', 'shop'], { env });
     expect(r.code).toBe(0);
     const file = join(home, '.claude', 'settings.json');
     expect(parseJsonc(readFileSync(file, 'utf8')).hooks.PreCompact[0].hooks[0].command).toBe(`${CHECKOUT_COMMAND} hook PreCompact --project shop`);
-    expect((await runCliCaptured(['hooks', 'uninstall', 'claude-code', '--user-scope', '--yes'], { env: { HOME: home } })).code).toBe(0);
+    expect((await runCliCaptured(['hooks', 'uninstall', 'claude-code', '--user-scope', '--yes'], { env })).code).toBe(0);
     expect(existsSync(file)).toBe(false);
     const bad = await runCliCaptured(['hooks', 'install', 'claude-code', '--user-scope', '--project-scope']);
     expect(bad.code).toBe(2);
@@ -255,7 +259,9 @@ describe('contextpack setup', () => {
     expect(JSON.parse(readFileSync(join(dir, '.vscode', 'mcp.json'), 'utf8')).servers.contextpack.type).toBe('stdio');
     expect((await runCliCaptured(['setup', 'cursor', '--dir', dir, '--yes'], { env: { HOME: home } })).code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, '.cursor', 'mcp.json'), 'utf8')).mcpServers.contextpack.args.at(-1)).toBe('mcp');
-    expect((await runCliCaptured(['setup', 'codex', '--dir', dir, '--yes', '--project', 'shop'], { env: { HOME: home } })).code).toBe(0);
+    const withProject = { HOME: home, CONTEXTPACK_HOME: join(home, 'contextpack') };
+    expect((await runCliCaptured(['projects', 'new', 'shop'], { env: withProject })).code).toBe(0);
+    expect((await runCliCaptured(['setup', 'codex', '--dir', dir, '--yes', '--project', 'shop'], { env: withProject })).code).toBe(0);
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain('args = [');
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain('"mcp", "--project", "shop"]');
     expect(readFileSync(join(dir, '.codex', 'hooks.json'), 'utf8')).toContain('hook SessionStart --project shop --format json');

@@ -4,6 +4,8 @@ import { embedVia, formatBackfill, type EmbedResult } from './embed.ts';
 import { printable } from '../printable.ts';
 import { CliError, intOption, printJson, type Command, type CommandContext } from '../command.ts';
 import { withApi } from '../api-client.ts';
+import { projectExists } from '../../core/projects/projects.ts';
+import { userDataDir } from '../../paths.ts';
 
 export const ingestCommand: Command = {
   name: 'ingest',
@@ -17,10 +19,14 @@ export const ingestCommand: Command = {
     'no-embed': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
   },
+  // Indexing into a project that does not exist yet creates it (and says so); every other command refuses the name.
+  newProject: 'create',
   async run(ctx) {
     if (ctx.args.length === 0 && ctx.values.rescan !== true) throw new CliError(`ingest: give at least one path\nusage: ${this.usage}`);
     const read = { maxFileMb: intOption(ctx, 'max-file-mb', 20), followSymlinks: ctx.values['follow-symlinks'] === true };
     const progress = ctx.values.progress === true;
+    const named = ctx.values.db === undefined && !ctx.io.env.CONTEXTPACK_DB ? ((ctx.values.project as string | undefined) ?? ctx.io.env.CONTEXTPACK_PROJECT) : undefined;
+    if (named !== undefined && !projectExists(userDataDir(ctx.io.env), named)) ctx.io.stderr(`new project ${named} (\`contextpack projects\` lists them)\n`);
     return withApi(ctx, 'ingest', async (call, api) => {
       const { events } = api;
       const stop = progress

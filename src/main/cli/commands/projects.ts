@@ -23,6 +23,7 @@ export const projectsCommand: Command = {
   summary: 'List, create, rename or delete projects (each has its own database)',
   usage: USAGE,
   options: { yes: { type: 'boolean', default: false } },
+  newProject: 'command',
   async run(ctx) {
     const home = userDataDir(ctx.io.env);
     const [action, name, extra] = ctx.args;

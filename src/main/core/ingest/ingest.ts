@@ -293,6 +293,9 @@ async function ingestOne(db: Database, stmts: Statements, file: WalkedFile, root
     // The file-size limit bounds extracted text too: a small compressed file (PDF) must not inflate past it.
     docs = await readers[kind.type as SourceType](bytes, path, { ...ctx.chunkOptions, warn: (m) => warnings.push(m), maxTextChars: ctx.maxBytes });
   } catch (err) {
+    // Content that is not text at all (an Illustrator file, FITS data past a text header) is skipped as binary, not
+    // failed: nothing readable was lost, and a healthy repository's ingest exits 0.
+    if (kind.type !== 'pdf' && mostlyNotText(bytes)) return skip('binary content (not text)');
     const reason = err instanceof FileError ? err.message : `cannot read ${kind.type}: ${(err as Error).message}`;
     return fail({ path, reason }, kind);
   }
@@ -348,8 +351,26 @@ function ftsTriggerSql(db: Database): string | null {
   return row.sql.replace(/\s+/g, ' ').replace(/;?\s*$/, '').replace(/\s*;\s*END$/, '; END') === KNOWN_FTS_TRIGGER ? row.sql : null;
 }
 
+/** A NUL byte anywhere (memchr, fast on any size): text files have none, binary formats a text header hides do. */
 function looksBinary(bytes: Uint8Array): boolean {
+  return bytes.indexOf(0) !== -1;
+}
+
+/**
+ * Whether a file a text reader refused is binary rather than text it cannot decode: of its first 8 KiB, more than
+ * one byte in ten is a control character other than tab, newline, carriage return, form feed or escape, or more
+ * than three in ten are not valid UTF-8. A Latin-1 text file has few of either and stays a failure worth reporting;
+ * a file of a few bytes is too short to tell.
+ */
+function mostlyNotText(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 8192);
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
-  return false;
+  if (n < 64) return false;
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if ((b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 27) || b === 127) control++;
+  }
+  if (control * 10 > n) return true;
+  const invalid = new TextDecoder('utf-8').decode(bytes.subarray(0, n)).split('\uFFFD').length - 1;
+  return invalid * 10 > n * 3;
 }
