@@ -41,14 +41,14 @@ module.exports = {
       comment: 'the engine never imports the API, a door, Electron or the renderer',
       severity: 'error',
       from: { path: `^${core}/`, pathNot: notTests },
-      to: { path: ['^src/main/(api|cli|mcp|serve|electron)/', '^src/main/index\\.ts$', '^src/(renderer|preload)/', '^electron$'] },
+      to: { path: ['^src/main/(adk|api|cli|mcp|serve|electron)/', '^src/main/index\\.ts$', '^src/(renderer|preload)/', '^electron$'] },
     },
     {
       name: 'api-not-doors',
       comment: 'the handler map never imports a door',
       severity: 'error',
       from: { path: '^src/main/api/', pathNot: notTests },
-      to: { path: ['^src/main/(cli|mcp|serve|electron)/', '^src/main/index\\.ts$', '^src/(renderer|preload)/', '^electron$'] },
+      to: { path: ['^src/main/(adk|cli|mcp|serve|electron)/', '^src/main/index\\.ts$', '^src/(renderer|preload)/', '^electron$'] },
     },
     {
       name: 'renderer-not-main',

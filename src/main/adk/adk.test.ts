@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { gateString } from '../core/redact/index.ts';
 import { createTokenCounter } from '../core/tokens/index.ts';
 import { tempDirs, writeTree } from '../core/testing/tmp.ts';
-import { ContextPackMemoryService, ContextPackPlugin, METADATA_KEY, openContextPack, STATE_HASH_KEY, type ContextPackProject } from './index.ts';
+import { contextPackCallbacks, ContextPackMemoryService, ContextPackPlugin, METADATA_KEY, openContextPack, STATE_HASH_KEY, type ContextPackProject } from './index.ts';
 import type { PackRecord } from './pack-step.ts';
 import { call, scriptedModel, text, type RecordedRequest } from './testing/scripted-llm.ts';
 
@@ -178,6 +178,25 @@ describe('ContextPackPlugin in a real ADK Runner', () => {
     const packAt = w.contents.findIndex((c) => texts(c).some((t) => PACK_HEADER.test(t)));
     expect(w.contents.slice(packAt + 1).flatMap(texts).join(' ')).toMatch(/Research: computeInvoice rounds to cents\./);
   }, 120_000);
+});
+
+describe('contextPackCallbacks (the same step as agent callbacks, where plugins do not run)', () => {
+  it('packs every model call and cuts the tools in the before-model step itself', async () => {
+    const model = scriptedModel(() => text('ok'));
+    const callbacks = contextPackCallbacks({ contextpack: cp, window: 8_000 });
+    const agent = new LlmAgent({ name: 'solo', model: 'scripted-1', instruction: 'Answer.', tools: [lookup, refund], beforeModelCallback: callbacks.beforeModelCallback, afterModelCallback: callbacks.afterModelCallback });
+    const sessions = new InMemorySessionService();
+    const runner = new Runner({ appName: 'cb-app', agent, sessionService: sessions });
+    const s = await sessions.createSession({ appName: 'cb-app', userId: 'u1', state: { tools: ['issue_refund'] } });
+    const events = await run(runner, s.id, 'Refund invoice INV-9.');
+    const r = model.requests[0];
+    expect(packsOf(r).length).toBe(1);
+    expect(r.declarations).toEqual(['issue_refund']);
+    expect(r.toolsDict).toEqual(['issue_refund']);
+    const meta = events.find((e) => e.customMetadata?.[METADATA_KEY])?.customMetadata?.[METADATA_KEY] as PackRecord;
+    expect(meta.context_snapshot_hash).toBe(PACK_HEADER.exec(packsOf(r)[0])![1]);
+    expect(meta.tools).toEqual(['issue_refund']);
+  }, 60_000);
 });
 
 describe('ContextPackPlugin when it cannot pack', () => {
