@@ -234,6 +234,7 @@ describe('ContextPackMemoryService', () => {
     // Provenance: the decision cites the session and the event it came from (the model's answer, event 2).
     expect(saved.summary.decisions_made[0].source).toBe(`adk:ops-app/${s1.id}:2`);
     expect(done!.events[1].author).toBe('ops');
+    expect(saved.event_ids[`adk:ops-app/${s1.id}:2`]).toBe(done!.events[1].id);
 
     const found = await memory.searchMemory({ appName: 'ops-app', userId: 'u1', query: 'exponential backoff exports' });
     expect(found.memories.length).toBeGreaterThan(0);

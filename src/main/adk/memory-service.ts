@@ -67,11 +67,21 @@ export class ContextPackMemoryService implements BaseMemoryService {
     await this.addSession(session);
   }
 
-  /** The same, answering what was saved and what was already known (duplicates). */
-  async addSession(session: Session): Promise<SessionEndResult> {
+  /**
+   * The same, answering what was saved and what was already known (duplicates), and `event_ids`: each finding's
+   * source (`adk:<app>/<session>:<n>`) with the id of the event it cites.
+   */
+  async addSession(session: Session): Promise<SessionEndResult & { event_ids: Record<string, string> }> {
     const project = await this.project.get();
     const opts = { agent: this.options.agent ?? `adk:${session.appName}`, redactionLog: project.redactionLog };
-    return recordSession(project.store.db, summarizeSession(sessionTranscript(session), opts), opts);
+    const r = recordSession(project.store.db, summarizeSession(sessionTranscript(session), opts), opts);
+    const event_ids: Record<string, string> = {};
+    for (const f of [...r.summary.decisions_made, ...r.summary.issues_encountered]) {
+      const n = Number(/:(\d+)$/.exec(f.source)?.[1]);
+      const id = session.events[n - 1]?.id;
+      if (id) event_ids[f.source] = id;
+    }
+    return { ...r, event_ids };
   }
 
   /** Project memory for the query, best first; the project is the scope (every user of the app shares it). */
