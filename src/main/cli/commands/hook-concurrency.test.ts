@@ -148,6 +148,9 @@ describe('hooks beside other writers (real processes)', () => {
     // The capture that could not be made is reported as failed, not only logged.
     expect(spooledCaptures(db).filter((c) => c.state === 'failed')).toHaveLength(2);
     expect((await cli(['stats'])).stdout).toMatch(/hook captures: 2 failed \(latest: PreCompact: transcript .*a FIFO/);
+    // Read, then forgotten on request.
+    expect((await cli(['hook', 'drain', '--clear-failed'])).stdout).toBe('removed 2 failed capture(s)\n');
+    expect((await cli(['stats'])).stdout).not.toMatch(/hook captures/);
     // 64 MiB on stdin: refused at the payload cap, not after buffering it all.
     const big = Buffer.alloc(64 << 20, 0x20);
     const child = spawn(process.execPath, [bin, 'hook', 'SessionStart'], { env: { ...process.env, CONTEXTPACK_HOME: home } });

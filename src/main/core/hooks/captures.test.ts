@@ -6,6 +6,7 @@ import { apiFixture } from '../../api/testing/api-fixture.ts';
 import { tempDirs } from '../testing/tmp.ts';
 import { parseHookPayload } from './payload.ts';
 import { runHook } from './run.ts';
+import { clearFailedCaptures, spoolCapture, spooledCaptures, spoolNotice } from './spool.ts';
 
 const fx = apiFixture('cp-captures-', { loadVec: false });
 const tmp = tempDirs('cp-captures-t-');
@@ -39,5 +40,17 @@ describe('sessions.captures', () => {
     expect(s.ended.findings.map((f: { kind: string }) => f.kind).sort()).toEqual(['decision', 'learning', 'todo']);
     expect(JSON.stringify(s)).not.toContain(AWS_ID);
     tmp.cleanup();
+  });
+  it('lists the captures that wait in the spool or failed, with why (issue #33)', async () => {
+    const dbPath = fx.store.db.name;
+    const p = (id: string) => parseHookPayload(JSON.stringify({ session_id: id, transcript_path: '/nowhere/t.jsonl', hook_event_name: 'PreCompact' }));
+    spoolCapture(dbPath, { payload: p('waits'), project: 'default', captured_at: '2026-03-04T10:00:00.000Z', transcript: Buffer.from('{}'), error: 'the store stayed busy for 60000 ms' });
+    spoolCapture(dbPath, { payload: p('broke'), project: 'default', captured_at: '2026-03-04T10:01:00.000Z', transcript: null, error: 'transcript t.jsonl: a FIFO, not a regular file (refused)', failed: true });
+    const all = (await fx.ok('sessions.captures', {})) as { session_id: string; pending?: unknown[] }[];
+    expect(all.find((c) => c.session_id === 'waits')!.pending).toEqual([{ event: 'PreCompact', state: 'waiting', captured_at: '2026-03-04T10:00:00.000Z', error: 'the store stayed busy for 60000 ms' }]);
+    expect(all.find((c) => c.session_id === 'broke')!.pending).toEqual([{ event: 'PreCompact', state: 'failed', captured_at: '2026-03-04T10:01:00.000Z', error: 'transcript t.jsonl: a FIFO, not a regular file (refused)' }]);
+    expect(spoolNotice(dbPath)).toMatch(/^hook captures: 1 waiting to be stored .*; 1 failed \(latest: PreCompact: transcript t\.jsonl: a FIFO/);
+    expect(clearFailedCaptures(dbPath)).toBe(1);
+    expect(spooledCaptures(dbPath).map((c) => c.state)).toEqual(['waiting']);
   });
 });
