@@ -3,7 +3,7 @@
 // (ingest, FTS5, the RE2 gate). Assertions are on what the model was actually sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { FunctionTool, InMemorySessionService, LlmAgent, LOAD_MEMORY, PRELOAD_MEMORY, Runner, SequentialAgent, type Event } from '@google/adk';
+import { FunctionTool, InMemoryArtifactService, InMemorySessionService, LlmAgent, LOAD_MEMORY, PRELOAD_MEMORY, Runner, SequentialAgent, type Event } from '@google/adk';
 import type { Content } from '@google/genai';
 import { z } from 'zod';
 import { gateString } from '../core/redact/index.ts';
@@ -178,6 +178,22 @@ describe('ContextPackPlugin in a real ADK Runner', () => {
     const packAt = w.contents.findIndex((c) => texts(c).some((t) => PACK_HEADER.test(t)));
     expect(w.contents.slice(packAt + 1).flatMap(texts).join(' ')).toMatch(/Research: computeInvoice rounds to cents\./);
   }, 120_000);
+});
+
+describe('artifacts', () => {
+  it('lists the session\'s artifacts and state.knowledge.artifacts by reference in TASK, never their content', async () => {
+    const model = scriptedModel(() => text('ok'));
+    const artifacts = new InMemoryArtifactService();
+    const agent = new LlmAgent({ name: 'reporter', model: 'scripted-1', instruction: 'Report.' });
+    const sessions = new InMemorySessionService();
+    const runner = new Runner({ appName: 'art-app', agent, sessionService: sessions, artifactService: artifacts, plugins: [new ContextPackPlugin({ contextpack: cp, window: 8_000 })] });
+    const s = await sessions.createSession({ appName: 'art-app', userId: 'u1', state: { knowledge: { artifacts: ['gs://reports/q3-invoices.pdf'] } } });
+    await artifacts.saveArtifact({ appName: 'art-app', userId: 'u1', sessionId: s.id, filename: 'draft.md', artifact: { text: 'DRAFT BODY THAT MUST NOT BE INLINED' } });
+    await run(runner, s.id, 'Summarize the invoice report.');
+    const pack = packsOf(model.requests[0])[0];
+    expect(pack).toMatch(/Artifacts \(by reference; load one with a tool when the step needs its content\):\n- artifact:\/\/art-app\/u1\/[^/\s]+\/draft\.md\n- gs:\/\/reports\/q3-invoices\.pdf/);
+    expect(JSON.stringify(model.requests)).not.toContain('DRAFT BODY');
+  }, 60_000);
 });
 
 describe('contextPackCallbacks (the same step as agent callbacks, where plugins do not run)', () => {
