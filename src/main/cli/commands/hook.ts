@@ -217,7 +217,9 @@ function detach(ctx: CommandContext, p: HookPayload, target: { dbPath: string; p
     // A worker for this session and event still runs (Codex's Stop ends every turn): this capture waits in the spool
     // behind it, and that worker stores it before it exits. Nothing piles up, nothing is skipped.
     spoolCapture(target.dbPath, { payload: p, project: target.project, agent, captured_at: capturedAt, transcript: readTranscriptBytes(p.transcript_path, transcriptLabel(p.transcript_path), size), error: `queued behind the running ${p.event} worker` });
-    if (inflight(marker)) return `queued: a ${p.event} worker for this session is still running; it stores this capture next`;
+    // That worker may have finished meanwhile: a drain of its own stores the capture then (once: it is idempotent).
+    if (!inflight(marker)) spawnWorker(ctx, ['hook', 'drain', '--db', target.dbPath, '--project', target.project], '');
+    return `queued: a ${p.event} worker for this session is still running; it stores this capture next`;
   }
   const args = ['hook', p.event, '--foreground', '--bytes', String(size), '--db', target.dbPath, '--project', target.project];
   if (agent) args.push('--agent', agent);
