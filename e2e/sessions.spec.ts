@@ -67,12 +67,24 @@ test('Sessions: a dropped transcript gets its capacity gauge, compaction and a h
   await page.getByTestId('handoff-type').selectOption('continuation');
   await page.getByLabel('From agent').fill('impl-1');
   await page.getByLabel('To agent').fill('impl-2');
-  await page.getByText('Save the decisions, issues and lessons found').click();
+  await page.getByText('also save the decisions, issues and lessons found').click();
+  // Building is a preview: the project's memory and packet history do not change until "Save handoff".
+  const counts = async () => {
+    const states = (await call('memory.search', { types: ['state'] })) as { value?: { hits: unknown[] } };
+    const packets = (await call('packets.list', {})) as { value?: unknown[] };
+    return [states.value?.hits.length, packets.value?.length];
+  };
+  const before = await counts();
+  expect(before.every((n) => typeof n === 'number')).toBe(true);
   await page.getByTestId('build-handoff').click();
   const result = page.getByTestId('handoff-result');
   await expect(result).toContainText('handoff-continuation');
   await expect(result).toContainText('preservation_validation true');
   await expect(page.getByTestId('handoff-budget')).toContainText('/ 40,000 tokens');
+  await expect(page.getByTestId('handoff-saved')).toHaveText('Preview: nothing is saved until "Save handoff".');
+  expect(await counts()).toEqual(before);
+  await result.getByTestId('save-handoff').click();
+  await expect(page.getByTestId('handoff-saved')).toContainText(/^Saved: stored as [0-9a-f]+; its task state recorded as \S+ \(the project's current state\); \d+ memor(y|ies) saved, \d+ already known\.$/);
   await result.getByRole('button', { name: 'Copy to clipboard' }).click();
   await expect(page.getByTestId('handoff-copied')).toContainText('Copied the continuation handoff');
   const clip = await page.evaluate<string>('navigator.clipboard.readText()');

@@ -33,6 +33,7 @@ export const sessionsInputs = {
       reason: z.string().trim().max(2000).optional(),
       maxTokens: z.number().int().min(100, 'token budget must be at least 100').max(MAX_MAX_TOKENS).optional(),
       save: z.boolean().optional(),
+      preview: z.boolean().optional().describe('Build the package and answer it, storing nothing: no snapshot, no state memory, no ownership moved, nothing saved.'),
       format: z.enum(['md', 'json']).optional(),
       sections: z.array(z.string().trim().min(1).max(300)).max(100).optional().describe('Hierarchy sections to hand over (e.g. §2.1); default every section the sender owns.'),
       encoding: encodingSchema.optional().describe('The tokenizer the budget is counted with; default o200k_base.'),

@@ -27,7 +27,7 @@ import {
 import { getSnapshot, packetLogs, SnapshotNotFoundError, SnapshotTamperedError } from '../../core/packet/index.ts';
 import { listCaptures } from '../../core/hooks/captures.ts';
 import { gateDeep, getDefaultRedactor } from '../../core/redact/index.ts';
-import { capacityStatus, compactTranscript, createHandoff, decodeHandoff, DEFAULT_WINDOW, endSession, listSessions, notesTranscript, renderHandoffMarkdown, storeHandoff } from '../../core/session/index.ts';
+import { buildHandoff, capacityStatus, compactTranscript, createHandoff, previewHandoff, decodeHandoff, DEFAULT_WINDOW, endSession, listSessions, notesTranscript, renderHandoffMarkdown, storeHandoff } from '../../core/session/index.ts';
 import { buildHandoffOffThread, OFFLOAD_MIN_CHARS, OffloadUnavailable } from '../../core/session/handoff-offload.ts';
 import { countTokens } from '../../core/tokens/index.ts';
 import { parseTranscript, renderTurn, TranscriptError, type Transcript } from '../../core/transcripts/index.ts';
@@ -105,19 +105,20 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
       mapped(async () => {
         const request = { type: input.type as HandoffType, from: input.from, to: input.to, reason: input.reason, maxTokens: input.maxTokens, sections: input.sections, encoding: input.encoding };
         const opts = { format: input.format, save: input.save, now, redactionLog };
+        if (input.preview === true && input.save === true) throw new ApiFailure('invalid_input', 'save stores what the handoff found: it needs preview off', [{ field: 'save', message: 'not with preview' }]);
         // A large transcript is built off the event loop (a server keeps answering), then stored here.
         const file = db.name && db.name !== ':memory:' ? db.name : null;
         if (input.transcript && input.transcript.text.length >= OFFLOAD_MIN_CHARS && file) {
           try {
             const off = await buildHandoffOffThread({ dbPath: file, transcript: input.transcript, request, now: (now ?? (() => new Date()))().toISOString() }, { redactionLog });
-            const r = storeHandoff(db, off.built, request, opts);
+            const r = input.preview === true ? previewHandoff(off.built, input.format) : storeHandoff(db, off.built, request, opts);
             return off.transcript ? { ...r, transcript: off.transcript } : r;
           } catch (err) {
             if (!(err instanceof OffloadUnavailable)) throw err;
           }
         }
         const transcript = input.transcript ? transcriptOf(input.transcript) : null;
-        const r = createHandoff(db, { ...request, transcript }, opts);
+        const r = input.preview === true ? previewHandoff(buildHandoff({ ...request, transcript }, { ...opts, db }), input.format) : createHandoff(db, { ...request, transcript }, opts);
         return transcript ? { ...r, transcript: readOf(transcript) } : r;
       }),
     'sessions.handoffGet': (input) =>

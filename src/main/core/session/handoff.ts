@@ -412,7 +412,15 @@ export function storeHandoff(db: Database, built: StorableHandoff, req: HandoffR
     for (const t of p.ownership_transfers) transferOwnership(db, t.section_id, p.handoff_metadata.from_agent_id, t.owner_agent_id, { now: () => now, reason: t.lock_reason, type: t.ownership_type });
     if (opts.save && built.extraction) saved = saveExtraction(db, built.extraction, { agent: p.handoff_metadata.from_agent_id, now: () => now, tags: ['from-transcript', 'handoff'] });
   })();
-  return { hash: built.hash, package: p, text: format === 'json' ? `${JSON.stringify({ ...p, context_snapshot_hash: built.hash }, null, 2)}\n` : built.markdown, format, recorded_memory_id: recorded, saved, stored };
+  return { hash: built.hash, package: p, text: handoffText(built, format), format, recorded_memory_id: recorded, saved, stored };
+}
+
+const handoffText = (built: StorableHandoff, format: 'md' | 'json'): string =>
+  format === 'json' ? `${JSON.stringify({ ...built.package, context_snapshot_hash: built.hash }, null, 2)}\n` : built.markdown;
+
+/** A built handoff as a result with nothing written: no snapshot, no state memory, no ownership moved, nothing saved. */
+export function previewHandoff(built: StorableHandoff, format: 'md' | 'json' = 'md'): HandoffResult {
+  return { hash: built.hash, package: built.package, text: handoffText(built, format), format, recorded_memory_id: null, saved: null, stored: false };
 }
 
 /** A stored snapshot's bytes, when they hold a handoff package. */

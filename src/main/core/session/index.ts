@@ -3,7 +3,7 @@
 export { capacityStatus, CAPACITY_LEVELS, CAPACITY_THRESHOLDS, DEFAULT_WINDOW, type CapacityLevel, type CapacityReport, type CapacityThreshold } from './capacity.ts';
 export { compactTranscript, summarizeOutput, type CompactionResult, type CompactOptions } from './compact.ts';
 export { extract, openIssuesOf, firstRequest, parseAlternatives, type Extraction, type ExtractedDecision, type ExtractedError, type ExtractedIssue, type TaskState } from './extract.ts';
-export { buildHandoff, createHandoff, storeHandoff, decodeHandoff, handoffBudget, FINISHED_LINE, LAST_REPORT_LABEL, type BuiltHandoff, type HandoffRequest, type HandoffDeps, type CreateHandoffOptions } from './handoff.ts';
+export { buildHandoff, createHandoff, storeHandoff, previewHandoff, decodeHandoff, handoffBudget, FINISHED_LINE, LAST_REPORT_LABEL, type BuiltHandoff, type HandoffRequest, type HandoffDeps, type CreateHandoffOptions } from './handoff.ts';
 export { renderHandoffMarkdown } from './handoff-render.ts';
 export { saveExtraction, type SaveOptions } from './save.ts';
 export { endSession, recordSession, summarizeSession, notesTranscript, listSessions, type SessionEndOptions, type StoredSession } from './session-end.ts';

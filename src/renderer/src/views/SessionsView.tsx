@@ -154,9 +154,13 @@ function Handoff({ transcript }: { transcript: { name: string; text: string } })
   const setResult = (r: HandoffResult | null) => useSessions.getState().set({ handoff: r });
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
-  const build = async () => {
+  // Building is a preview: nothing is stored until "Save handoff" (a transcript from another repository must not
+  // become this project's current state by being looked at).
+  const [savedNote, setSavedNote] = useState<string | null>(null);
+  const build = async (store: boolean) => {
     setError(null);
     setCopied(null);
+    setSavedNote(null);
     try {
       const r = await api().call('sessions.handoff', {
         type,
@@ -165,10 +169,14 @@ function Handoff({ transcript }: { transcript: { name: string; text: string } })
         to: to.trim() || undefined,
         reason: reason.trim() || undefined,
         maxTokens: maxTokens.trim() ? Number(maxTokens) : undefined,
-        save,
+        ...(store ? { save } : { preview: true }),
       });
       setResult(r);
-      announce(`Handoff ${type} built: ${r.package.budget.package_tokens} tokens`);
+      if (store) {
+        const note = savedText(r);
+        setSavedNote(note);
+        announce(note);
+      } else announce(`Handoff ${type} built: ${r.package.budget.package_tokens} tokens (a preview: nothing saved)`);
     } catch (err) {
       setResult(null);
       setError(err instanceof ApiCallError && err.issues.length ? err.issues.map((i) => `${i.field}: ${i.message}`).join('; ') : errorText(err));
@@ -193,7 +201,7 @@ function Handoff({ transcript }: { transcript: { name: string; text: string } })
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void build();
+          void build(false);
         }}
       >
         <div className="row">
@@ -210,9 +218,9 @@ function Handoff({ transcript }: { transcript: { name: string; text: string } })
         </div>
         <Field label="Reason">{(a) => <input {...a} value={reason} onChange={(e) => setReason(e.target.value)} />}</Field>
         <label className="row">
-          <input type="checkbox" checked={save} onChange={(e) => setSave(e.target.checked)} /> Save the decisions, issues and lessons found as memories (deduplicated)
+          <input type="checkbox" checked={save} onChange={(e) => setSave(e.target.checked)} /> When saving, also save the decisions, issues and lessons found as memories (deduplicated)
         </label>
-        <button type="submit" className="primary" data-testid="build-handoff">Build handoff</button>
+        <button type="submit" className="primary" data-testid="build-handoff">Build handoff (preview)</button>
       </form>
       {error ? <p className="error" role="alert">{error}</p> : null}
       {p && result ? (
@@ -222,19 +230,35 @@ function Handoff({ transcript }: { transcript: { name: string; text: string } })
               handoff-{p.handoff_metadata.handoff_type} <span className="mono" title={result.hash} data-testid="handoff-hash">{shortHash(result.hash)}</span>
             </h3>
             <button type="button" className="primary" onClick={() => void copy()}>Copy to clipboard</button>
+            <button type="button" data-testid="save-handoff" onClick={() => void build(true)} title="Store the package by its hash, record its task state as the project's current state, move the section ownership it lists">
+              Save handoff
+            </button>
           </header>
           {copied ? <p className="confirm" role="status" data-testid="handoff-copied">{copied}</p> : null}
+          <p className={savedNote ? 'confirm' : 'muted'} role="status" data-testid="handoff-saved">
+            {savedNote ?? 'Preview: nothing is saved until "Save handoff".'}
+          </p>
           <Meter label="Package" value={p.budget.package_tokens} max={p.budget.max_tokens} text={`${p.budget.package_tokens.toLocaleString()} / ${p.budget.max_tokens.toLocaleString()} tokens`} over={!p.budget.within_budget} testId="handoff-budget" />
           <p>
             reduction {(p.compaction.reduction_achieved * 100).toFixed(1)} % (target {p.compaction.reduction_target * 100} %{p.compaction.reduction_target_met ? ', met' : ', not met'}) · preservation_validation{' '}
             <strong className={p.compaction.preservation_validation ? 'confirm' : 'error'}>{String(p.compaction.preservation_validation)}</strong>
-            {result.saved ? ` · saved ${result.saved.created.length}, ${result.saved.duplicates.length} already known` : ''}
           </p>
           <pre className="packet-text" data-testid="handoff-text" tabIndex={0} aria-label="Handoff text">{result.text}</pre>
         </div>
       ) : null}
     </div>
   );
+}
+
+/** What a saved handoff changed in the project, in one sentence. */
+function savedText(r: HandoffResult): string {
+  const parts = [
+    r.stored ? `stored as ${shortHash(r.hash)}` : `already stored as ${shortHash(r.hash)}`,
+    r.recorded_memory_id ? `its task state recorded as ${r.recorded_memory_id} (the project's current state)` : null,
+    r.package.ownership_transfers.length ? `ownership of ${r.package.ownership_transfers.length} section${r.package.ownership_transfers.length === 1 ? '' : 's'} handed over` : null,
+    r.saved ? `${r.saved.created.length} memor${r.saved.created.length === 1 ? 'y' : 'ies'} saved, ${r.saved.duplicates.length} already known` : null,
+  ].filter(Boolean);
+  return `Saved: ${parts.join('; ')}.`;
 }
 
 /** 002's session summary for this transcript: recorded for HISTORY and rehydration, findings saved as memories. */
