@@ -22,6 +22,8 @@ interface LibraryState {
   onProgress(p: IngestProgress): void;
   /** Background embedding after an ingest (desktop or serve with a local model). */
   embedding: EmbedProgress | null;
+  /** When the running embedding was first seen, and how far it was then: the rate and time left count from here. */
+  embeddingSince: { at: number; done: number } | null;
   onEmbedProgress(p: EmbedProgress): void;
   /** Indexed roots with their watch switch, and the watcher's live status line. */
   roots: RootRecord[];
@@ -95,8 +97,11 @@ export const useLibrary = create<LibraryState>((set, get) => ({
   },
   onWatchStatus: (watch) => set({ watch }),
   embedding: null,
+  embeddingSince: null,
   onEmbedProgress: (embedding) => {
-    set({ embedding });
+    const since = get().embeddingSince;
+    const running = embedding.state === 'running';
+    set({ embedding, embeddingSince: running ? (since && get().embedding?.state === 'running' ? since : { at: Date.now(), done: embedding.done }) : null });
     // Vector coverage shows in the stats notices; refresh them when a run ends.
     if (embedding.state !== 'running') void get().refresh();
   },

@@ -223,8 +223,20 @@ function Roots() {
   );
 }
 
+/** "12 chunks/s · about 3 min left", counted from when this view first saw the run; '' until there is a rate. */
+function embedPace(done: number, total: number, since: { at: number; done: number } | null): string {
+  if (!since) return '';
+  const secs = (Date.now() - since.at) / 1000;
+  const rate = secs > 0 ? (done - since.done) / secs : 0;
+  if (rate <= 0) return '';
+  const left = (total - done) / rate;
+  const leftText = left >= 90 ? `about ${Math.round(left / 60)} min left` : `about ${Math.max(1, Math.round(left))} s left`;
+  return ` · ${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} chunks/s · ${leftText}`;
+}
+
 function EmbeddingStatus() {
   const e = useLibrary((s) => s.embedding);
+  const since = useLibrary((s) => s.embeddingSince);
   if (!e || e.state === 'off') return null;
   if (e.state === 'failed') return <p className="notice issue-failed">Embedding with {e.modelId} failed: {e.reason}</p>;
   return (
@@ -232,7 +244,7 @@ function EmbeddingStatus() {
       label={e.state === 'done' ? 'Embedded' : 'Embedding'}
       value={e.done}
       max={Math.max(1, e.total)}
-      text={`${e.done} / ${e.total} chunks · ${e.modelId}`}
+      text={`${e.done} / ${e.total} chunks${e.state === 'running' ? embedPace(e.done, e.total, since) : ''} · ${e.modelId}`}
       testId="embed-progress"
     />
   );
