@@ -8,7 +8,7 @@
 // its own variable; re2's native addon comes from the checkout's build of the same version through re2's documented
 // download mirror (RE2_DOWNLOAD_MIRROR, a folder here) instead of a minute of compiling on every run.
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,7 @@ function sh(line: string, options: { cwd: string; env: NodeJS.ProcessEnv; input?
   return spawnSync('/bin/sh', ['-c', line], { cwd: options.cwd, env: options.env, input: options.input ?? '', encoding: 'utf8', timeout: options.timeout ?? 120_000 });
 }
 
+const adkVersion = (): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules/@google/adk/package.json'), 'utf8')) as { version: string }).version;
 const npmCache = (): string => spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', cwd: ROOT }).stdout.trim();
 
 /** install-artifact-from-github's file name for this platform's prebuilt re2 (see its bin/install-from-cache.js). */
@@ -81,7 +82,8 @@ beforeAll(() => {
     ...(process.env.npm_config_nodedir ? { npm_config_nodedir: process.env.npm_config_nodedir } : {}),
   };
   const installed = timed('npm install -g', () =>
-    spawnSync('npm', ['install', '-g', tarball, '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: work, env: installEnv, encoding: 'utf8', timeout: 540_000 }),
+    // @google/adk beside it, as an ADK app has it (contextpack/adk's optional peer), at the version the checkout tests.
+    spawnSync('npm', ['install', '-g', tarball, `@google/adk@${adkVersion()}`, '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: work, env: installEnv, encoding: 'utf8', timeout: 540_000 }),
   );
   if (installed.status !== 0) throw new Error(`npm install -g failed:\n${installed.stdout}\n${installed.stderr}`);
   userEnv = { PATH: `${prefix}/bin:${NODE_DIR}:/usr/bin:/bin`, HOME: home, LANG: 'C.UTF-8' };
@@ -210,5 +212,24 @@ describe('the packed package, installed with npm install -g', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('does not start ContextPack the way an agent runs it');
     expect(existsSync(join(dir, '.claude'))).toBe(false);
+  });
+
+  it('the ADK example runs with node from the installed package: contextpack/adk beside @google/adk, a pack per model call, replayable', () => {
+    const listing = spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' }).stdout.split('\n');
+    expect(listing).toContain('package/out/cli/adk.mjs');
+    expect(listing).toContain('package/examples/adk/agent.mjs');
+    const folder = tmp.make();
+    writeFileSync(join(folder, 'README.md'), '# Uploads\n\nA failed upload is retried three times, with back-off.\n');
+    const example = join(pkgDir(), 'examples', 'adk', 'agent.mjs');
+    const r = timed('ADK example (node, installed)', () => sh(`node ${example} . "How often is an upload retried?"`, { cwd: folder, env: userEnv }));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('project_guide → read_file({"path":"README.md"})');
+    expect(r.stdout).toMatch(/\[pack pack_[0-9a-f]{16}: \d+ tokens of a \d+-token share; tools sent: read_file\]/);
+    const [, hash, db] = /contextpack replay ([0-9a-f]{64}) --db (\S+)/.exec(r.stdout) ?? [];
+    const replayed = sh(`contextpack replay ${hash} --db ${db}`, { cwd: folder, env: userEnv });
+    expect(replayed.status, replayed.stderr).toBe(0);
+    expect(replayed.stdout).toContain(`context_snapshot_hash=${hash} -->\n# CONTEXT PACK`);
+    // The example's throwaway project (it keeps it for the replay line it prints).
+    rmSync(dirname(db!), { recursive: true, force: true });
   });
 });
