@@ -62,11 +62,12 @@ const FILE_POOL = 200;
 const GROUP_SQL = 'SELECT group_concat(c.id || \':\' || c.document_id) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id IS NULL';
 /**
  * The long-task signals (issue #32), each a factor measured on the issue benchmark's development set (bench:issues;
- * docs/packets.md): `fileWeight` for whole-file BM25, `pathBoost` for files the task names by path or traceback
+ * docs/packets.md): `fileWeight` for whole-file BM25 (`fileMode` 'add': the file's relevance, 0..1, times the
+ * best chunk's score, is added to each of its chunks; 'mult': each chunk × (1 + weight × it)), `pathBoost` for files the task names by path or traceback
  * frame (× PATH_BOOST / FRAME_BOOST), `symbolBoost` for files defining a function or class it names (× SYMBOL_BOOST).
  * 0 turns a signal off. A benchmark may change them to measure each one; the engine never does.
  */
-export const TUNE = { fileWeight: 1, pathBoost: 1, symbolBoost: 1 };
+export const ISSUE_SIGNALS: { fileWeight: number; pathBoost: number; symbolBoost: number; fileMode: 'mult' | 'add' } = { fileWeight: 1, pathBoost: 1, symbolBoost: 1, fileMode: 'add' };
 
 // Candidates beyond k, so file aggregation and the per-file decay have other chunks to work with.
 const EXTRA_CANDIDATES = 50;
@@ -182,11 +183,11 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
       for (const f of docs.slice(0, FIELD_DOCS)) fieldScores.set(f.documentId, f.score);
     }
     const boost = long ? namedFiles(task, filter) : new Map<number, number>();
-    const defined = long && TUNE.symbolBoost > 0 ? definitionsOf(task.symbols, filter) : { docs: new Map<number, number>(), chunks: [] as number[] };
+    const defined = long && ISSUE_SIGNALS.symbolBoost > 0 ? definitionsOf(task.symbols, filter) : { docs: new Map<number, number>(), chunks: [] as number[] };
     for (const [d, b] of defined.docs) boost.set(d, Math.max(boost.get(d) ?? 0, b));
     // Issue #32: a long task ranks files as whole documents too (BM25 over each file's chunks summed); the best
     // files' chunks join the candidates, and each chunk's score grows with its file's (fileWeight).
-    const files = long && TUNE.fileWeight > 0 ? fileScores(q, filter) : new Map<number, number>();
+    const files = long && ISSUE_SIGNALS.fileWeight > 0 ? fileScores(q, filter) : new Map<number, number>();
     const seenDocs = new Set(rows.map((r) => r.documentId));
     const topFiles = [...files.keys()].slice(0, FILE_DOCS);
     const missing = [...new Set([...fieldScores.keys(), ...boost.keys(), ...topFiles])].filter((d) => !seenDocs.has(d)).sort((a, b) => a - b);
@@ -203,7 +204,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     const candidates: RankCandidate[] = rows.map((r) => ({ chunkId: r.chunkId, documentId: r.documentId, score: phrased.has(r.chunkId) ? r.score * (1 + IDENTIFIER_BOOST) : r.score, relPath: relPathOf(r), isFile: r.isFile === 1, key: r.key }));
     const sig = { ...DEFAULT_RANK_SIGNALS, ...signals };
     const weigh = roleWeigher(task, sig);
-    const ranked = rankCandidates(candidates, fieldScores, { signals, roleFactor: (p) => weigh(p).factor, docBoost: boost, fileScores: files, fileWeight: TUNE.fileWeight });
+    const ranked = rankCandidates(candidates, fieldScores, { signals, roleFactor: (p) => weigh(p).factor, docBoost: boost, fileScores: files, fileWeight: ISSUE_SIGNALS.fileWeight, fileMode: ISSUE_SIGNALS.fileMode });
     return hitsInOrder(ranked.slice(0, query.k), loaded);
   }
 
@@ -262,7 +263,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
     for (const [, list] of [...byName].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       const files = new Set(list.map((x) => x.documentId));
       if (files.size > MAX_DEFINITIONS) continue;
-      for (const f of files) docs.set(f, Math.max(docs.get(f) ?? 0, (TUNE.symbolBoost * SYMBOL_BOOST) / files.size));
+      for (const f of files) docs.set(f, Math.max(docs.get(f) ?? 0, (ISSUE_SIGNALS.symbolBoost * SYMBOL_BOOST) / files.size));
       for (const x of list.sort((a, b) => (a.key < b.key ? -1 : 1)).slice(0, 2)) chunks.push(x.chunkId);
     }
     return { docs, chunks };
@@ -312,7 +313,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
         if (!ok) continue;
         // Only a unique-enough name: a bare `utils.py` matching ten files says little about any of them.
         if (rows.length > 8 && !norm.includes('/')) continue;
-        if (TUNE.pathBoost > 0) add(r.documentId, (frameFiles.has(p) ? FRAME_BOOST : PATH_BOOST) * TUNE.pathBoost);
+        if (ISSUE_SIGNALS.pathBoost > 0) add(r.documentId, (frameFiles.has(p) ? FRAME_BOOST : PATH_BOOST) * ISSUE_SIGNALS.pathBoost);
       }
     }
     if (filter.params.length > 0 && out.size > 0) {

@@ -67,6 +67,8 @@ export function rankCandidates(
     /** Whole-file relevance, 0..1 (its BM25 over the best file's); each chunk × (1 + fileWeight × it). */
     fileScores?: ReadonlyMap<number, number>;
     fileWeight?: number;
+    /** 'add': the file's relevance is added to the chunk's relative score (chunk / best chunk) instead. */
+    fileMode?: 'mult' | 'add';
   } = {},
 ): { chunkId: number; documentId: number; score: number; key?: string }[] {
   const sig = { ...DEFAULT_RANK_SIGNALS, ...opts.signals };
@@ -77,16 +79,19 @@ export function rankCandidates(
     else byDoc.set(c.documentId, [c]);
   }
   const out: { chunkId: number; documentId: number; score: number; key?: string }[] = [];
+  const add = opts.fileMode === 'add';
+  const topChunk = candidates.reduce((m, c) => Math.max(m, c.score), 0);
   for (const [doc, list] of byDoc) {
     list.sort(byScoreThenKey);
     const field = sig.fieldWeight * (fieldScores.get(doc) ?? 0);
-    const demote = (opts.roleFactor ? opts.roleFactor(list[0]!.relPath) : !opts.aboutTests && isTestPath(list[0]!.relPath) ? sig.testFactor : 1) * (1 + (opts.docBoost?.get(doc) ?? 0)) * (1 + (opts.fileWeight ?? 0) * (opts.fileScores?.get(doc) ?? 0));
+    const demote = (opts.roleFactor ? opts.roleFactor(list[0]!.relPath) : !opts.aboutTests && isTestPath(list[0]!.relPath) ? sig.testFactor : 1) * (1 + (opts.docBoost?.get(doc) ?? 0)) * (add ? 1 : 1 + (opts.fileWeight ?? 0) * (opts.fileScores?.get(doc) ?? 0));
+    const fileAdd = add ? (opts.fileWeight ?? 0) * (opts.fileScores?.get(doc) ?? 0) * topChunk : 0;
     const agg = list[0]!.isFile ? sig.aggregation : 0;
     const best = Math.max(0, list[0]!.score);
     const second = list.length > 1 ? Math.max(0, list[1]!.score) : 0;
     const scored = list.map((c, i) => {
       const other = i === 0 ? second : best;
-      return { chunkId: c.chunkId, documentId: doc, score: (c.score + agg * other + field) * demote, key: c.key };
+      return { chunkId: c.chunkId, documentId: doc, score: (c.score + agg * other + field + fileAdd) * demote, key: c.key };
     });
     scored.sort(byScoreThenKey);
     scored.forEach((s, j) => out.push({ ...s, score: s.score * sig.repeatDecay ** j }));

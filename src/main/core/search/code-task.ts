@@ -50,12 +50,24 @@ export interface RoleQuery {
   readonly codeTask: boolean;
   readonly aboutTests: boolean;
   readonly words: ReadonlySet<string>;
+  /** An issue rather than a subject line (task-terms.ts): build files, CI and config rank as docs do unless named. */
+  readonly long?: boolean;
 }
+
+/**
+ * Role signals of long tasks (issue #32), measured on the issue benchmark's development set (docs/packets.md); a
+ * benchmark may switch them. For a code task, docs weigh `docFactor` (an issue's prose matches prose best) and
+ * build files, CI and config (`otherAsDoc`) weigh as docs do, unless the task names them.
+ */
+export const LONG_TASK_SIGNALS = { otherAsDoc: true, docFactor: 0.25 };
 
 export function roleWeigher(query: string | RoleQuery, w: RoleWeights): (relPath: string) => { role: PathRole; factor: number } {
   const set = typeof query === 'string' ? new Set(queryTerms(query)) : query.words;
   const code = typeof query === 'string' ? isCodeTask(query) : query.codeTask;
   const aboutTests = typeof query === 'string' ? queryIsAboutTests([...set]) : query.aboutTests;
+  // An issue's version lists and build commands match manifests, CI files and formulae word for word.
+  const long = typeof query !== 'string' && query.long === true;
+  const otherFactor = long && code && LONG_TASK_SIGNALS.otherAsDoc ? w.docFactor : 1;
   const named = (role: keyof typeof ROLE_WORDS) => ROLE_WORDS[role].some((t) => set.has(t));
   return (relPath) => {
     const role = pathRole(relPath);
@@ -67,9 +79,11 @@ export function roleWeigher(query: string | RoleQuery, w: RoleWeights): (relPath
       case 'image':
         return { role, factor: named(role) || set.has(base) ? 1 : 0 };
       case 'doc':
-        return { role, factor: code ? w.docFactor : 1 };
+        return { role, factor: code ? (long ? Math.min(w.docFactor, LONG_TASK_SIGNALS.docFactor) : w.docFactor) : 1 };
       case 'test':
         return { role, factor: aboutTests ? 1 : w.testFactor };
+      case 'other':
+        return { role, factor: otherFactor < 1 && !set.has(base) ? otherFactor : 1 };
       default:
         return { role, factor: 1 };
     }
