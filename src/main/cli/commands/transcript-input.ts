@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { TranscriptRead } from '../../../shared/api/index.ts';
-import { readTranscriptPath, TranscriptError } from '../../core/transcripts/index.ts';
-import { CliError, readInput, type CommandContext } from '../command.ts';
+import { readTranscriptFile, readTranscriptPath, TRANSCRIPT_MAX_BYTES, TranscriptError } from '../../core/transcripts/index.ts';
+import { CliError, type CommandContext } from '../command.ts';
 import { printable } from '../printable.ts';
 
 const isDir = (p: string) => {
@@ -22,7 +22,15 @@ export async function readTranscriptInput(ctx: CommandContext, file: string, fla
       const { text, path } = readTranscriptPath(file);
       return { name: path, text };
     }
-    return { name: file === '-' ? 'stdin' : file, text: await readInput(ctx, file, flag) };
+    // Bounded while read: stdin no further than a transcript can be, a file only when regular and not over that size
+    // (the API refuses what is over its character cap either way; a FIFO would hold the command for ever).
+    if (file === '-') return { name: 'stdin', text: await ctx.io.readStdin(TRANSCRIPT_MAX_BYTES + 1) };
+    try {
+      return { name: file, text: readTranscriptFile(file) };
+    } catch (err) {
+      if (err instanceof TranscriptError) throw err;
+      throw new CliError(`${flag} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
   } catch (err) {
     if (err instanceof TranscriptError) throw new CliError(`${flag} ${err.message}`);
     throw err;

@@ -1,7 +1,7 @@
 // Agent session transcripts as a source (issues #13, #26): Claude Code (JSONL or one JSON array), Codex CLI rollouts,
 // pi sessions, Cline / Roo task exports, Aider chat histories and Markdown chat exports (SpecStory and the like),
 // behind one parser interface. Recognition is by content, so a transcript is found wherever it sits.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { overCap, TRANSCRIPT_MAX } from '../../../shared/limits.ts';
 import { gateLabel, type RedactionEvent, type Redactor } from '../redact/index.ts';
@@ -70,9 +70,28 @@ export function readTranscriptPath(path: string): { text: string; path: string }
   if (statSync(path).isDirectory()) {
     const file = CLINE_TASK_FILES.map((f) => join(path, f)).find((f) => existsSync(f));
     if (!file) throw new TranscriptError(`${path}: a folder, but not a Cline / Roo task folder (no ${CLINE_TASK_FILES.join(' or ')} in it)`);
-    return { text: readFileSync(file, 'utf8'), path: file };
+    return { text: readTranscriptFile(file), path: file };
   }
-  return { text: readFileSync(path, 'utf8'), path };
+  return { text: readTranscriptFile(path), path };
+}
+
+/** The most bytes a transcript within TRANSCRIPT_MAX characters can take (a UTF-16 unit is at most 3 bytes of UTF-8). */
+export const TRANSCRIPT_MAX_BYTES = 3 * TRANSCRIPT_MAX;
+
+/**
+ * A transcript file's text: only a regular file (a FIFO, socket or device is refused at once: opened non-blocking,
+ * checked before any read), and never more than TRANSCRIPT_MAX_BYTES read (a larger file is refused by its size).
+ */
+export function readTranscriptFile(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new TranscriptError(`${path}: ${st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : st.isDirectory() ? 'a folder' : 'a device'}, not a regular file (refused)`);
+    if (st.size > TRANSCRIPT_MAX_BYTES) throw new TranscriptError(overCap(`${path}: transcript`, TRANSCRIPT_MAX_BYTES, st.size, 'bytes'));
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** One turn as a line of text: `[time] role (tool, error): text`. The form compaction, handoffs and ingest show. */
