@@ -57,7 +57,7 @@ export function showsProgress(ctx: CommandContext): boolean {
 export async function embedVia(call: ApiCall, api: ApiSide, ctx: CommandContext, input: { modelId?: string; batch?: number }): Promise<EmbedResult> {
   const line = showsProgress(ctx) ? progressLine(ctx.io.stderr, 'embedding', 'chunks', { tty: process.stderr.isTTY === true }) : null;
   // Said once the model is loading (a missing one fails before): a first line within a second of the start.
-  const loading = line ? setTimeout(() => line.start('loading the model'), 500) : null;
+  const loading = line ? setTimeout(() => line.start('loading the model'), 250) : null;
   let started = false;
   const stop = api.events.subscribe((e) => {
     if (e.name !== 'embed.progress' || e.payload.state !== 'running') return;
