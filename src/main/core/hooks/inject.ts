@@ -104,18 +104,21 @@ export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'proje
   const report = reportOf(summary);
   // The task as the user last stated it, whole sentences (the package keeps it so), quoted: the user's words.
   if (s.task) f.add(`## Task\n> ${oneLine(s.task, 700)}`);
-  // Progress only as the transcript states it; a finished session says so instead of a percentage.
-  const status = summary.find((l) => l.startsWith('Status: '))?.slice(8) ?? '';
-  if (finished) f.add(`## Status\nThe work looks finished: the agent's last report says it is done, and no error, blocker or remaining step is open.`);
-  else if (status || s.completion_percentage !== null) f.add(`## Status\n${[status && oneLine(status, 300), s.completion_percentage !== null ? `${s.completion_percentage} % complete (as the transcript states)` : ''].filter(Boolean).join(' — ')}`);
   // What remains, each thing once and only what adds to the task above: stated next steps and remaining work, the
   // failing check, the question the agent left open.
   const remains = [...new Set([...p.next_actions.immediate, ...p.next_actions.short_term, ...s.in_progress])].filter((a) => !restatesTask(a, s.task));
   const failing = p.agent_specific_notes.known_pitfalls.map((x) => `Failing: ${oneLine(x, 240)}`);
   const question = report && /\?\s*$/.test(report.text) ? [`Open question to the user: ${oneLine(report.text.slice(report.text.lastIndexOf('. ', report.text.length - 2) + 1), 300)}`] : [];
   const next = [...remains, ...failing, ...question];
+  // Progress only as the transcript states it; a finished session says so instead of a percentage. Finished: the
+  // agent's last report says done with nothing open (handoff.ts), or every step of its own list is done.
+  const allDone = s.completion_percentage === 100 && next.length === 0 && p.context_summary.blocking_dependencies.length === 0;
+  const status = summary.find((l) => l.startsWith('Status: '))?.slice(8) ?? '';
+  if (finished) f.add(`## Status\nThe work looks finished: the agent's last report says it is done, and no error, blocker or remaining step is open.`);
+  else if (allDone) f.add(`## Status\nThe work looks finished: every step of the transcript's own task list is done (100 %), and no error or blocker is open.`);
+  else if (status || s.completion_percentage !== null) f.add(`## Status\n${[status && oneLine(status, 300), s.completion_percentage !== null ? `${s.completion_percentage} % complete (as the transcript states)` : ''].filter(Boolean).join(' — ')}`);
   if (next.length) f.add(`## What remains\n${bullets(next, 12)}`);
-  else if (!finished && s.task) f.add(`## What remains\n- The transcript states no remaining step: continue the task above.`);
+  else if (!finished && !allDone && s.task) f.add(`## What remains\n- The transcript states no remaining step: continue the task above.`);
   if (p.context_summary.blocking_dependencies.length) f.add(`## Blockers\n${bullets(p.context_summary.blocking_dependencies)}`);
   // The agent's last report, its own words, quoted as such (the most useful part of a compacted session).
   if (report) f.add(`## The agent's last report (turn ${report.turn}, line ${report.line})\n${quoteTurns([report.text])}`);

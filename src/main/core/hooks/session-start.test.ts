@@ -53,6 +53,22 @@ describe('SessionStart after a compaction', () => {
     expect(out).not.toContain('Failing:');
     expect(section(out, "The agent's last report")).toMatch(/\[quoted transcript[^\n]*\n> Done: CONTRIBUTING\.md describes the test and release steps, and all tests pass\.\n\[end of quoted transcript\]/);
   });
+  it('a session whose own task list is all done is finished, whatever language its last report is in', () => {
+    let n = 0;
+    const row = (type: string, content: unknown) => JSON.stringify({ type, sessionId: 's-todo', uuid: `v${n}`, timestamp: `2026-03-03T11:00:${String(n++).padStart(2, '0')}Z`, message: { role: type, content } });
+    const todos = (status: string) => ({ todos: [{ content: 'Analyze the project', status, activeForm: 'Analyzing' }, { content: 'Update CLAUDE.md', status, activeForm: 'Updating' }] });
+    const text = [
+      row('user', 'CLAUDE.md を最新の状態にアップデートしてください'),
+      row('assistant', [{ type: 'tool_use', id: 'a', name: 'TodoWrite', input: todos('pending') }]),
+      row('user', [{ type: 'tool_result', tool_use_id: 'a', content: 'Todos have been modified successfully' }]),
+      row('assistant', [{ type: 'tool_use', id: 'b', name: 'TodoWrite', input: todos('completed') }]),
+      row('user', [{ type: 'tool_result', tool_use_id: 'b', content: 'Todos have been modified successfully' }]),
+      row('assistant', 'CLAUDE.mdファイルを最新の状態にアップデートしました。'),
+    ].join('\n');
+    const out = start(text);
+    expect(section(out, 'Status')).toContain('The work looks finished: every step of the transcript');
+    expect(out).not.toContain('continue the task above');
+  });
   it('an unresolved error that blocked the work is what remains; the task is not restated as a next action', () => {
     const out = start(
       transcript([
