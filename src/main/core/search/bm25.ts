@@ -65,9 +65,11 @@ const GROUP_SQL = 'SELECT group_concat(c.id || \':\' || c.document_id) FROM chun
  * docs/packets.md): `fileWeight` for whole-file BM25 (`fileMode` 'add': the file's relevance, 0..1, times the
  * best chunk's score, is added to each of its chunks; 'mult': each chunk × (1 + weight × it)), `pathBoost` for files the task names by path or traceback
  * frame (× PATH_BOOST / FRAME_BOOST), `symbolBoost` for files defining a function or class it names (× SYMBOL_BOOST).
- * 0 turns a signal off. A benchmark may change them to measure each one; the engine never does.
+ * 0 turns a signal off. A benchmark may change them to measure each one; the engine never does. Named paths,
+ * frames and symbols are off: on the 45 development issues they moved no file up and cost one packet its hunk (a
+ * Rust set, where tracebacks are rare; a set with Python tracebacks may say otherwise).
  */
-export const ISSUE_SIGNALS: { fileWeight: number; pathBoost: number; symbolBoost: number; fileMode: 'mult' | 'add' } = { fileWeight: 1, pathBoost: 1, symbolBoost: 1, fileMode: 'add' };
+export const ISSUE_SIGNALS: { fileWeight: number; pathBoost: number; symbolBoost: number; fileMode: 'mult' | 'add' } = { fileWeight: 1, pathBoost: 0, symbolBoost: 0, fileMode: 'add' };
 
 // Candidates beyond k, so file aggregation and the per-file decay have other chunks to work with.
 const EXTRA_CANDIDATES = 50;
