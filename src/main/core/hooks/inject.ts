@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import type { HandoffPackage } from '../../../shared/session.ts';
 import { rehydrate } from '../memory/index.ts';
 import { getExecutiveSummary } from '../hierarchy/index.ts';
-import { decodeHandoff, FINISHED_LINE, joinLines, LAST_REPORT_LABEL, oneLine, QUOTE_BEGIN, QUOTE_END, quoteTurns } from '../session/index.ts';
+import { decodeHandoff, FINISHED_LINE, joinLines, LAST_REPORT_LABEL, oneLine, QUOTE_BEGIN, QUOTE_END, quoteLine, quoteText } from '../session/index.ts';
 import { countTokens, estimateTokens } from '../tokens/index.ts';
 
 /** The default budget (issue #33: ≤ 1,500 tokens); a project sets its own (settings: sessionStartTokens). */
@@ -121,7 +121,7 @@ export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'proje
   else if (!finished && !allDone && s.task) f.add(`## What remains\n- The transcript states no remaining step: continue the task above.`);
   if (p.context_summary.blocking_dependencies.length) f.add(`## Blockers\n${bullets(p.context_summary.blocking_dependencies)}`);
   // The agent's last report, its own words, quoted as such (the most useful part of a compacted session).
-  if (report) f.add(`## The agent's last report (turn ${report.turn}, line ${report.line})\n${quoteTurns([report.text])}`);
+  if (report) f.add(`## The agent's last report (turn ${report.turn}, line ${report.line})\n${quoteText(report.text)}`);
   if (p.context_summary.open_issues.length) f.add(`## Open issues\n${bullets(p.context_summary.open_issues.map((i) => `[${i.severity}] ${oneLine(i.title, 160)} (${i.source})`), 8)}`);
   if (p.context_summary.critical_decisions.length) f.add(`## Decisions\n${bullets(p.context_summary.critical_decisions.map((d) => `${oneLine(d.title, 120)}: ${oneLine(d.decision, 200)}${d.rationale ? ` — ${oneLine(d.rationale, 200)}` : ''}`), 8)}`);
   if (p.next_actions.success_criteria.length) f.add(`## Acceptance criteria\n${bullets(p.next_actions.success_criteria, 8)}`);
@@ -135,9 +135,9 @@ export function renderHandoffContext(h: StoredHandoff, scope: 'session' | 'proje
   const to = quoted && all.lastIndexOf(QUOTE_END) > from ? all.lastIndexOf(QUOTE_END) : all.length;
   const context = all
     .slice(from + 1, to)
-    .filter((l) => l.trim() !== '' && l !== '>')
-    // Quoted by the compaction: as they are; a package stored before quoting: every line quoted here.
-    .map((l) => (quoted && l.startsWith('> ') ? oneLine(l, 400) : `> ${oneLine(l, 400)}`));
+    .filter((l) => l.trim() !== '')
+    // Quoted by the compaction: as they are; a package stored before quoting: each line quoted here.
+    .map((l) => (quoted ? oneLine(l, 400) : quoteLine(oneLine(l, 400))));
   if (context.length) f.addTail(`## Recent context (compacted, newest last)\n${QUOTE_BEGIN}`, context, QUOTE_END);
   return f.text();
 }

@@ -3,7 +3,7 @@
 // as such, never "0 %"; the agent's last report quoted; within 1,500 tokens by default.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildHandoff, createHandoff, endSession } from '../session/index.ts';
+import { buildHandoff, createHandoff, endSession, QUOTE_BEGIN, QUOTE_END } from '../session/index.ts';
 import { generateLongTranscript } from '../session/testing/long-transcript.ts';
 import { openStore } from '../store/index.ts';
 import { tempDirs } from '../testing/tmp.ts';
@@ -51,7 +51,7 @@ describe('SessionStart after a compaction', () => {
     expect(section(out, 'Status')).toContain('The work looks finished');
     expect(out).not.toMatch(/\b0 ?% complete/);
     expect(out).not.toContain('Failing:');
-    expect(section(out, "The agent's last report")).toMatch(/\[quoted transcript[^\n]*\n> Done: CONTRIBUTING\.md describes the test and release steps, and all tests pass\.\n\[end of quoted transcript\]/);
+    expect(section(out, "The agent's last report")).toContain(`${QUOTE_BEGIN}\nDone: CONTRIBUTING.md describes the test and release steps, and all tests pass.\n${QUOTE_END}`);
   });
   it('a session whose own task list is all done is finished, whatever language its last report is in', () => {
     let n = 0;

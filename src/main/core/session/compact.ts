@@ -11,7 +11,7 @@ import { extract, openIssuesOf, type Extraction, type Provenance } from './extra
 
 import type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind } from '../../../shared/session.ts';
 import { joinLines } from './one-line.ts';
-import { inline, QUOTE_BEGIN, QUOTE_END, quoteTurn, quoteTurns } from './quote.ts';
+import { inline, QUOTE_BEGIN, QUOTE_END, quoteTurn, quoteTurns, unquote } from './quote.ts';
 
 export type { CompactionSummary, ElementAction, ElementReport, PreservedCheck, PreservedKind };
 
@@ -261,7 +261,14 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
     [e.action, e.reason, e.text, e.tokens_after] = ['compressed', c.reason, c.text, count(quoteTurn(c.text)) + 1];
   };
   // The discard rules that apply whatever the target (verbose output, stack traces); the others only as far as it needs.
-  for (const e of elements) if (e.compress?.always) applyCompress(e);
+  const always = new Set<Work>();
+  for (const e of elements) {
+    if (!e.compress?.always) continue;
+    applyCompress(e);
+    always.add(e);
+  }
+  // Duplicates, empty turns and repeated reads are gone whatever happens below, the fallback included.
+  const discarded = new Set(elements.filter((e) => e.action === 'dropped'));
   if (options.preservedOnly) for (const e of elements) if (e.action !== 'dropped') [e.action, e.reason, e.text, e.tokens_after, e.compress] = ['dropped', 'critical state only (emergency handoff)', '', 0, null];
 
   const target = options.targetFor ? options.targetFor(tokensBefore) : (options.targetTokens ?? null);
@@ -294,16 +301,19 @@ export function compactTranscript(t: Transcript, options: CompactOptions = {}): 
   let text = [header, preserved, conversation].filter((s) => s !== '').join('\n\n') + '\n';
   let tokensAfter = count(text);
   if (tokensAfter >= tokensBefore && !options.preservedOnly) {
-    // Below the size where the preserved block and the compressions pay for themselves, compaction would only add:
-    // the transcript is handed on as written (every element is in it), quoted like any transcript text.
-    text = `# CONVERSATION (as written: ${n} turns)\n\n${quoteTurns(t.turns.map((turn) => renderTurn(turn)))}\n`;
+    // Below the size where the preserved block and the scored removals pay for themselves, compaction would only add:
+    // the transcript is handed on as written, quoted like any transcript text, with only the rules that always apply
+    // (verbose output summarized, stack traces cut, duplicates and repeated reads dropped) — which also pay for the
+    // quote's marks, so a small transcript does not come out larger as a rule.
+    const handed = elements.filter((e) => !discarded.has(e));
+    text = `${quoteTurns(handed.map((e) => (always.has(e) ? e.text : renderTurn(t.turns[e.turn]!))))}\n`;
     tokensAfter = count(text);
-    for (const e of elements) Object.assign(e, { action: 'kept', reason: 'kept (compaction would not make this transcript smaller)', tokens_after: e.tokens_before, text: 'kept' });
-    kept = elements;
-    dropped = 0;
+    for (const e of handed) if (!always.has(e)) Object.assign(e, { action: 'kept', reason: 'kept (compaction would not make this transcript smaller)', tokens_after: e.tokens_before, score: e.contentScore, text: 'kept' });
+    kept = handed;
+    dropped = discarded.size;
   }
-  // Checked on the words, without the quote marks a turn's lines carry.
-  const flat = text.replace(/^>(?: {1,3})?/gm, '').replace(/\s+/g, ' ');
+  // Checked on the words, without the escapes quoted lines carry.
+  const flat = unquote(text).replace(/\s+/g, ' ');
   for (const c of checks) c.present = c.expect.every((e) => e.split(' | ').every((part) => flat.includes(part.replace(/\s+/g, ' '))));
   return {
     text,

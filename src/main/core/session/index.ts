@@ -10,4 +10,4 @@ export { endSession, recordSession, summarizeSession, notesTranscript, listSessi
 export { sessionContinuity, humanGap } from '../memory/index.ts';
 export { joinLines } from './one-line.ts';
 export { oneLine, sentences } from './requests.ts';
-export { inline, QUOTE_BEGIN, QUOTE_END, quoteLines, quoteTurn, quoteTurns } from './quote.ts';
+export { inline, QUOTE_BEGIN, QUOTE_END, quoteLine, quoteLines, quoteText, quoteTurn, quoteTurns, unquote } from './quote.ts';
