@@ -328,7 +328,8 @@ if (rows.length > 0 && byRepo.size > 1) summaries.push(['overall', summarize(row
 const accepted = rows.filter((r) => !r.search.refused && budgets.every((b) => !r.packets[b]!.refused));
 if (accepted.length > 0 && accepted.length < rows.length) summaries.push(['overall, issues not refused', summarize(accepted), accepted]);
 
-console.log(`\n${basename(datasetPath)}: ${rows.length} issues in ${byRepo.size} repositories (${reported ? `${reported.length} runs` : `split ${values.split}`}), search k ${K}${(reported ? reported[0]!.task : values.task) ? ', the issue also as task' : ''}; failures count as misses`);
+const datasetNames = reported ? [...new Set(reported.map((r) => basename(r.dataset)))].join(', ') : basename(datasetPath);
+console.log(`\n${datasetNames}: ${rows.length} issues in ${byRepo.size} repositories (${reported ? `${reported.length} runs` : `split ${values.split}`}), search k ${K}${(reported ? reported[0]!.task : values.task) ? ', the issue also as task' : ''}; failures count as misses`);
 for (const b of budgets) {
   console.log(`\npacket at ${b / 1000}k tokens`);
   console.log('| repository (issues) | file cited | file shown | hunk hit | hunk recall | tokens | over budget | refused | pack p50 / p95 ms |');
