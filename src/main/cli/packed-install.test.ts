@@ -119,6 +119,14 @@ describe('the packed package, installed with npm install -g', () => {
     expect(v.stdout).toMatch(/^contextpack \d+\.\d+\.\d+ \(node v22/);
   });
 
+  it('looks for a model in the user-data folder first, then what the package ships, and says how to fill the first', () => {
+    const r = sh('contextpack models', { cwd: tmp.make(), env: userEnv });
+    expect(r.status).toBe(0);
+    const places = [...r.stdout.matchAll(/^\s+\d\. (\S+)/gm)].map((m) => m[1]);
+    expect(places).toEqual([join(home, '.config', 'ContextPack', 'models'), join(pkgDir(), 'resources', 'models') + '/']);
+    expect(r.stdout).toContain(`\`contextpack models fetch\` puts it in ${join(home, '.config', 'ContextPack', 'models')}`);
+  });
+
   it("the README's quick start: the install command, the main job on a folder (ingest and a packet), the tests", () => {
     const readme = readFileSync(join(pkgDir(), 'README.md'), 'utf8');
     const block = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
