@@ -23,7 +23,7 @@ export const embedCommand: Command = {
         process.once('SIGINT', onSigint);
         let result: EmbedResult;
         try {
-          result = await embedVia(call, api, ctx, { ...(modelId !== undefined ? { modelId } : {}), batch });
+          result = await embedVia(call, api, ctx, { ...(modelId !== undefined ? { modelId } : {}), batch }, 0);
         } finally {
           process.off('SIGINT', onSigint);
         }
@@ -54,10 +54,11 @@ export function showsProgress(ctx: CommandContext): boolean {
  * mode search "best" will use afterwards and why. A missing or broken model is a reason, not an exception: callers
  * go on BM25-only.
  */
-export async function embedVia(call: ApiCall, api: ApiSide, ctx: CommandContext, input: { modelId?: string; batch?: number }): Promise<EmbedResult> {
+export async function embedVia(call: ApiCall, api: ApiSide, ctx: CommandContext, input: { modelId?: string; batch?: number }, announceAfterMs = 250): Promise<EmbedResult> {
   const line = showsProgress(ctx) ? progressLine(ctx.io.stderr, 'embedding', 'chunks', { tty: process.stderr.isTTY === true }) : null;
-  // Said once the model is loading (a missing one fails before): a first line within a second of the start.
-  const loading = line ? setTimeout(() => line.start('loading the model'), 250) : null;
+  // A first line while the model loads: at once for `embed`, which was asked to; after a moment for ingest's own
+  // embedding, so that a project without a model (which fails at once) shows none.
+  const loading = line ? setTimeout(() => line.start('loading the model'), announceAfterMs) : null;
   let started = false;
   const stop = api.events.subscribe((e) => {
     if (e.name !== 'embed.progress' || e.payload.state !== 'running') return;
