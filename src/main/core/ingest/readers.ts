@@ -7,6 +7,8 @@ import { chunkCode } from './code/chunk-code.ts';
 import { symbolLanguage } from './code/languages.ts';
 import { readTranscript } from './transcript-reader.ts';
 import type { ParsedDocument } from './parsed-document.ts';
+import { boundedPdfText, PdfBoundError } from './pdf-bounds.ts';
+import type { PdfText } from './pdf-text.ts';
 
 export type { ParsedDocument } from './parsed-document.ts';
 
@@ -142,45 +144,16 @@ const html: Reader = async (bytes, path, options) => {
 };
 
 const pdf: Reader = async (bytes, path, options) => {
-  const { getDocumentProxy } = await import('unpdf');
   const limit = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
-  const pages: string[] = [];
-  let title: string | null = null;
-  let cut: { page: number; of: number } | null = null;
-  let doc: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
+  let read: PdfText;
   try {
-    doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
-    const meta = await doc.getMetadata().catch(() => null);
-    const info = meta?.info as { Title?: unknown } | undefined;
-    if (typeof info?.Title === 'string' && info.Title.trim()) title = info.Title.trim();
-    // Page by page, streamed, against a budget: a content stream that inflates without end is cut where the budget
-    // runs out instead of being decoded whole (unpdf's extractText decodes every page at once).
-    let used = 0;
-    for (let n = 1; n <= doc.numPages && !cut; n++) {
-      const page = await doc.getPage(n);
-      const reader = page.streamTextContent().getReader();
-      let text = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        // The same text as unpdf's per-page extraction: each item's string, a newline where the item ends a line.
-        for (const item of value.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
-        if (used + text.length > limit) {
-          await reader.cancel(new Error('extracted text limit reached'));
-          text = text.slice(0, limit - used);
-          cut = { page: n, of: doc.numPages };
-          break;
-        }
-      }
-      used += text.length;
-      pages.push(text);
-      page.cleanup();
-    }
+    // Bounded: what its streams inflate to and the tokens pdf.js would build from them (pdf-bounds.ts).
+    read = await boundedPdfText(bytes, limit);
   } catch (err) {
+    if (err instanceof PdfBoundError) throw new FileError(`PDF ${err.message}`);
     throw new FileError(`malformed PDF: ${(err as Error).message}`);
-  } finally {
-    await doc?.loadingTask.destroy().catch(() => {});
   }
+  const { title, pages, cut } = read;
   if (cut) {
     options.warn?.(
       `extracted text over the limit of ${limit} characters (a ${bytes.length}-byte file whose compressed streams inflate far beyond it): ` +

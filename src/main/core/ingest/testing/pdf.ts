@@ -25,10 +25,10 @@ export function minimalPdf(pages: string[]): Uint8Array {
 }
 
 /**
- * A PDF whose page content streams are Flate-compressed runs of the same text line: a few hundred KB on disk that
+ * A PDF whose page content streams are Flate-compressed runs of the same text line (or, `textless`, of operators): a few hundred KB on disk that
  * inflate to `linesPerPage` lines per page (a "PDF bomb" when large). Binary, so offsets are counted in bytes.
  */
-export function inflatingPdf(options: { pages: number; linesPerPage: number; line?: string }): Uint8Array {
+export function inflatingPdf(options: { pages: number; linesPerPage: number; line?: string; textless?: boolean; oneString?: boolean }): Uint8Array {
   const line = (options.line ?? 'the same sentence again and again').replace(/[()\\]/g, (c) => '\\' + c);
   const parts: Buffer[] = [];
   let length = 0;
@@ -56,13 +56,56 @@ export function inflatingPdf(options: { pages: number; linesPerPage: number; lin
   obj(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   // Lines cycle over the page's height (text placed off the page is not extracted), so the stream stays repetitive.
   const cycle = Array.from({ length: 60 }, (_, i) => `1 0 0 1 72 ${780 - i * 12} Tm (${line}) Tj `).join('');
-  const content = `BT /F1 10 Tf ${cycle.repeat(Math.floor(options.linesPerPage / 60))}ET`;
+  // `textless`: the same count of operators that draw nothing and show no text (a save and a restore of the state),
+  // so no text limit ever cuts them: only a bound on what the streams inflate to does.
+  // `oneString`: the lines' text as one string literal of one Tj (pdf.js builds it whole before any text is seen).
+  const content = options.oneString ? `BT /F1 10 Tf 72 700 Td (${line.repeat(options.linesPerPage)}) Tj ET` : options.textless ? 'q Q '.repeat(options.linesPerPage * 10) : `BT /F1 10 Tf ${cycle.repeat(Math.floor(options.linesPerPage / 60))}ET`;
   const deflated = deflateSync(Buffer.from(content, 'latin1'), { level: 9 });
   for (const id of pageIds) {
     obj(id, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`);
     obj(id + 1, `<< /Length ${deflated.length} /Filter /FlateDecode >>`, deflated);
   }
   const size = pageIds.length * 2 + 4;
+  const xref = length;
+  push(`xref\n0 ${size}\n0000000000 65535 f \n`);
+  for (let id = 1; id < size; id++) push(`${String(offsets[id]).padStart(10, '0')} 00000 n \n`);
+  push(`trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/**
+ * A one-page PDF whose page content is `content` (Flate-compressed unless `raw`), plus further stream objects
+ * (`extra`, each with its dictionary) that no page uses, such as an embedded font's binary data.
+ */
+export function pdfWithContent(content: Buffer, options: { raw?: boolean; extra?: { dict: string; data: Buffer }[] } = {}): Uint8Array {
+  const parts: Buffer[] = [];
+  let length = 0;
+  const offsets: number[] = [];
+  const push = (b: Buffer | string) => {
+    const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b;
+    parts.push(buf);
+    length += buf.length;
+  };
+  const obj = (id: number, body: string, stream?: Buffer) => {
+    offsets[id] = length;
+    push(`${id} 0 obj\n${body}`);
+    if (stream) {
+      push('\nstream\n');
+      push(stream);
+      push('\nendstream');
+    }
+    push('\nendobj\n');
+  };
+  push('%PDF-1.4\n');
+  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  obj(2, '<< /Type /Pages /Kids [4 0 R] /Count 1 >>');
+  obj(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  obj(4, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>');
+  const data = options.raw ? content : deflateSync(content, { level: 9 });
+  obj(5, `<< /Length ${data.length}${options.raw ? '' : ' /Filter /FlateDecode'} >>`, data);
+  const extra = options.extra ?? [];
+  extra.forEach((e, i) => obj(6 + i, e.dict.replace('%LENGTH%', String(e.data.length)), e.data));
+  const size = 6 + extra.length;
   const xref = length;
   push(`xref\n0 ${size}\n0000000000 65535 f \n`);
   for (let id = 1; id < size; id++) push(`${String(offsets[id]).padStart(10, '0')} 00000 n \n`);
