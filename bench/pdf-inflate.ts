@@ -1,7 +1,8 @@
 // npm run bench:pdf-inflate [-- --lines 1700000] [--textless | --one-string]
 // A PDF bomb through the real PDF reader: one page whose Flate content stream (about 0.56 MB on disk at the default)
 // inflates to about 68 MB of operators and 58 MB of text. Prints the file size, chunks made, wall time and peak RSS
-// growth; the extracted-text limit (DEFAULT_MAX_TEXT_CHARS, 20 MiB) must cut it with a warning. `--textless`: operators
+// growth. Its streams inflate past the PDF bound (max(64 MiB, 3× the 20 MiB text limit)), so it is refused before
+// pdf.js reads it (smaller `--lines` are read and cut by the extracted-text limit with a warning). `--textless`: operators
 // that show no text (only the inflation bound stops them); `--one-string`: the text as one string literal (refused by
 // the string bound before pdf.js builds it).
 import { parseArgs } from 'node:util';
