@@ -1,4 +1,5 @@
 // npm run bench:embed [-- --model <id>] [--tiny] [--passages 512] [--batch 32] [--rounds 3] [--layers 6] [--dim 384] [--corpus F] [--sweep]
+//                     [--variants q4,int8,fp32 [--threads N] [--opt all|extended|basic|disabled] [--no-spin]]
 // Embedder end to end (tokenize, worker thread, batching, pooling, normalization) against raw onnxruntime-node
 // InferenceSession.run on the same tokenized batches of the same model, in the same run. Target: ratio >= 0.9.
 // Uses a real model when one is in the models folders (resources/models, CONTEXTPACK_MODELS_DIR); otherwise builds a
@@ -19,6 +20,8 @@ import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
 import { probeModel } from '../src/main/core/embed/probe.ts';
 import type { ModelFound } from '../src/main/core/embed/probe.ts';
 import { buildTinyModel } from '../src/main/core/embed/testing/tiny-model.ts';
+import { writeDerivedVariant, type DerivedVariant } from '../src/main/core/embed/model-variants.ts';
+import { meanPool, normalizeRows } from '../src/main/core/embed/pooling.ts';
 import { ingestPaths } from '../src/main/core/ingest/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { backfillVectors } from '../src/main/core/vectors/index.ts';
@@ -36,6 +39,12 @@ const { values } = parseArgs({
     // Profile raw inference instead: batch sizes x intra-op threads, length-sorted batches against arrival order,
     // on whole corpus documents (their natural, varied lengths), wall and CPU time.
     sweep: { type: 'boolean', default: false },
+    // Compare ways of multiplying the same weights (model-variants.ts) on whole corpus documents: each batch runs
+    // through every variant in turn, so load hits all alike; wall and CPU time, and cosine to the first variant.
+    variants: { type: 'string' },
+    threads: { type: 'string' },
+    opt: { type: 'string', default: 'all' },
+    'no-spin': { type: 'boolean', default: false },
   },
 });
 const passageCount = Number(values.passages);
@@ -92,6 +101,10 @@ function makeChunks(): string[] {
 
 if (values.sweep) {
   await sweep();
+  process.exit(0);
+}
+if (values.variants) {
+  await compareVariants(values.variants.split(','));
   process.exit(0);
 }
 
@@ -245,6 +258,66 @@ async function sweep(): Promise<void> {
     );
     for (const x of sessions) await x.release();
   }
+}
+
+async function compareVariants(names: string[]): Promise<void> {
+  if (!real?.ok) throw new Error('--variants needs the real model (`npm run models:real`)');
+  const texts = corpusPassages();
+  const tok = core.tokenize(texts.map((t) => model.spec.passagePrefix + t));
+  await core.dispose();
+  const plan = planBatches(tok.map((t) => t.ids.length), batchSize);
+  const padded = plan.map((idx) => core.pad(idx.map((i) => tok[i]!)));
+  const tokens = tok.reduce((s, t) => s + t.ids.length, 0);
+  const q4Path = join(model.dir, 'onnx', 'model_q4.onnx');
+  const dir = await mkdtemp(join(tmpdir(), 'cp-bench-variants-'));
+  const paths: string[] = [];
+  for (const name of names) {
+    if (name === 'q4') paths.push(q4Path);
+    else {
+      const out = join(dir, `${name}.onnx`);
+      await writeDerivedVariant(q4Path, name as DerivedVariant, out);
+      paths.push(out);
+    }
+  }
+  const threads = values.threads ? Number(values.threads) : undefined;
+  const options: ort.InferenceSession.SessionOptions = {
+    ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
+    graphOptimizationLevel: values.opt as 'all',
+    ...(values['no-spin'] ? { extra: { session: { intra_op: { allow_spinning: '0' } } } } : {}),
+  };
+  const sessions = await Promise.all(paths.map((p) => ort.InferenceSession.create(p, options)));
+  for (const x of sessions) await x.run(feedOf(x, padded[0]!));
+  const wall = names.map(() => 0);
+  const cpu = names.map(() => 0);
+  const vectors = names.map(() => new Array<Float32Array>(tok.length));
+  for (let b = 0; b < padded.length; b++) {
+    for (let j = 0; j < names.length; j++) {
+      const v = (b + j) % names.length;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const out = await sessions[v]!.run(feedOf(sessions[v]!, padded[b]!));
+      wall[v] += performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      cpu[v] += (c.user + c.system) / 1000;
+      const h = out.last_hidden_state!.data as Float32Array;
+      const pooled = normalizeRows(meanPool(h, padded[b]!.size, padded[b]!.seqLen, model.dims, padded[b]!.lengths), model.dims);
+      plan[b]!.forEach((i, r) => (vectors[v]![i] = pooled.slice(r * model.dims, (r + 1) * model.dims)));
+    }
+  }
+  console.log(`model: ${modelLabel}`);
+  console.log(
+    `variants: ${tok.length} passages from ${values.corpus} (mean ${(tokens / tok.length).toFixed(1)} word pieces), batch ${batchSize}, ` +
+      `threads ${threads ?? 'onnxruntime default'}, graph optimisation ${values.opt}${values['no-spin'] ? ', no spinning' : ''}`,
+  );
+  console.log('variant     passages/s  word pieces/s  passages per CPU-s  cosine to first (mean / min)');
+  names.forEach((name, v) => {
+    const sims = vectors[v]!.map((x, i) => x.reduce((s, y, d) => s + y * vectors[0]![i]![d]!, 0));
+    console.log(
+      `${name.padEnd(10)} ${(tok.length / (wall[v]! / 1000)).toFixed(1).padStart(11)}  ${(tokens / (wall[v]! / 1000)).toFixed(0).padStart(13)}  ${(tok.length / (cpu[v]! / 1000)).toFixed(1).padStart(18)}  ${(sims.reduce((a, b) => a + b, 0) / sims.length).toFixed(5)} / ${Math.min(...sims).toFixed(5)}`,
+    );
+  });
+  for (const x of sessions) await x.release();
+  await rm(dir, { recursive: true, force: true });
 }
 
 /** One padded batch as the session's inputs (a model without token_type_ids simply does not ask for them). */

