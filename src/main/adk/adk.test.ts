@@ -180,6 +180,39 @@ describe('ContextPackPlugin in a real ADK Runner', () => {
   }, 120_000);
 });
 
+describe('a tight window', () => {
+  it('demotes kept turns to the summary (oldest first) so the request still fits the window less its slack', async () => {
+    const long = (n: number) => `Turn ${n}: ${'we compared invoice rounding rules across the exporters at length. '.repeat(40)}`;
+    const model = scriptedModel((_req, n) => text(long(100 + n)));
+    const records: PackRecord[] = [];
+    const WINDOW = 5_000;
+    const agent = new LlmAgent({ name: 'tight', model: 'scripted-1', instruction: 'Answer.' });
+    const sessions = new InMemorySessionService();
+    const runner = new Runner({ appName: 'tight-app', agent, sessionService: sessions, plugins: [new ContextPackPlugin({ contextpack: cp, window: WINDOW, keepTurns: 5, onPack: (r) => records.push(r) })] });
+    const s = await sessions.createSession({ appName: 'tight-app', userId: 'u1' });
+    for (let i = 0; i < 4; i++) await run(runner, s.id, long(i));
+    const last = records.at(-1)!;
+    // Six earlier turns (three asks, three answers) of ~650 tokens: five would not leave the pack half the window.
+    expect(last.kept_turns).toBeLessThan(5);
+    expect(last.kept_turns + last.summarized_turns).toBe(6);
+    expect(last.pack_window).toBeGreaterThanOrEqual(WINDOW / 2);
+    for (const r of model.requests) expect(requestTokens(r, [])).toBeLessThanOrEqual(WINDOW * 0.9);
+    expect(packsOf(model.requests.at(-1)!)[0]).toMatch(new RegExp(`Earlier conversation \\(${last.summarized_turns} turns, summarized\\)`));
+  }, 120_000);
+
+  it('refuses a window too small for what must be sent beside the pack, naming the parts', async () => {
+    const model = scriptedModel(() => text('ok'));
+    const agent = new LlmAgent({ name: 'tiny', model: 'scripted-1', instruction: `Answer. ${'Follow the house style guide closely. '.repeat(60)}` });
+    const sessions = new InMemorySessionService();
+    const runner = new Runner({ appName: 'tiny-app', agent, sessionService: sessions, plugins: [new ContextPackPlugin({ contextpack: cp, window: 600 })] });
+    const s = await sessions.createSession({ appName: 'tiny-app', userId: 'u1' });
+    const events: Event[] = [];
+    for await (const e of runner.runAsync({ userId: 'u1', sessionId: s.id, newMessage: { role: 'user', parts: [{ text: 'Hi' }] } })) events.push(e);
+    expect(events.map((e) => e.errorMessage ?? '').join('\n')).toMatch(/the 600-token window leaves the pack \d+ tokens \(at least 250 needed\): the system instruction, the tool declarations and this turn's messages take \d+ tokens/);
+    expect(model.requests.length).toBe(0);
+  }, 60_000);
+});
+
 describe('artifacts', () => {
   it('lists the session\'s artifacts and state.knowledge.artifacts by reference in TASK, never their content', async () => {
     const model = scriptedModel(() => text('ok'));
