@@ -184,7 +184,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
       docs.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.documentId - b.documentId));
       for (const f of docs.slice(0, FIELD_DOCS)) fieldScores.set(f.documentId, f.score);
     }
-    const boost = long ? namedFiles(task, filter) : new Map<number, number>();
+    const boost = long && ISSUE_SIGNALS.pathBoost > 0 ? namedFiles(task, filter) : new Map<number, number>();
     const defined = long && ISSUE_SIGNALS.symbolBoost > 0 ? definitionsOf(task.symbols, filter) : { docs: new Map<number, number>(), chunks: [] as number[] };
     for (const [d, b] of defined.docs) boost.set(d, Math.max(boost.get(d) ?? 0, b));
     // Issue #32: a long task ranks files as whole documents too (BM25 over each file's chunks summed); the best
@@ -315,7 +315,7 @@ export function createBm25Retriever(db: Database, options: Bm25Weights | Bm25Opt
         if (!ok) continue;
         // Only a unique-enough name: a bare `utils.py` matching ten files says little about any of them.
         if (rows.length > 8 && !norm.includes('/')) continue;
-        if (ISSUE_SIGNALS.pathBoost > 0) add(r.documentId, (frameFiles.has(p) ? FRAME_BOOST : PATH_BOOST) * ISSUE_SIGNALS.pathBoost);
+        add(r.documentId, (frameFiles.has(p) ? FRAME_BOOST : PATH_BOOST) * ISSUE_SIGNALS.pathBoost);
       }
     }
     if (filter.params.length > 0 && out.size > 0) {

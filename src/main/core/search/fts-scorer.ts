@@ -17,6 +17,9 @@ import type { Database, Statement } from 'better-sqlite3';
  * and for the first query of each version of the index, so one-shot processes (the CLI) never pay for loading
  * the row lengths, and a search right after a write does not read every postings list again. The row lengths of a
  * new version are read after that first query, in the background (~40 ms for 100,000 chunks).
+ *
+ * One file over 600 lines on purpose: top-k, row scores, whole-file (group) scores and indexed word forms all read
+ * the same per-version postings cache, row lengths and read transaction, which splitting would expose.
  */
 export interface FtsScorer {
   /**
