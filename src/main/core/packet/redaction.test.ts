@@ -63,16 +63,33 @@ describe('redaction gate in packet assembly', () => {
     expect(p.inputs.query).toBe('[REDACTED: error]');
   });
 
-  it('fails closed on a line that takes over the time budget', async () => {
+  it('gives the same packet whatever the clock says (a starved thread is not a reason to redact)', async () => {
     const f = await packetStore(tmp.make());
     stores.push(f.store);
     let t = 0;
-    // A clock that jumps 150 ms per reading: every line's checks are over the 100 ms budget.
-    const slow = createRedactor({ clock: () => (t += 150) });
-    const p = await buildPacket({ query: 'retry backoff', task: 'ordinary words' }, { sources: f.sources, redactor: slow });
-    expect(p.sections.find((s) => s.name === 'TASK')!.text).toContain('[REDACTED: timeout]');
-    expect(p.redactions.by_type.timeout).toBeGreaterThan(0);
-    expect(p.sections.find((s) => s.name === 'INTEL')!.text).not.toMatch(/exponential backoff/);
+    // A clock that jumps 150 ms per reading, and no CPU clock: every line "waits" longer than the old 100 ms budget.
+    const slow = createRedactor({ clock: () => (t += 150), cpuClock: null, timeLimitMs: Number.MAX_SAFE_INTEGER });
+    const request = { query: 'retry backoff', task: 'ordinary words' };
+    const a = await buildPacket(request, { sources: f.sources, redactor: slow });
+    const b = await buildPacket(request, { sources: f.sources, redactor: createRedactor() });
+    expect(a.sections.map((s) => s.text)).toEqual(b.sections.map((s) => s.text));
+    expect(a.sections.find((s) => s.name === 'TASK')!.text).toContain('ordinary words');
+  });
+
+  it('fails closed on a line over the work limit, and a line past the last-resort time limit is an error', async () => {
+    const f = await packetStore(tmp.make());
+    stores.push(f.store);
+    const limited = createRedactor({ workLimit: 0 });
+    // A task line the prefilter judges (it names a password); lines it skips cost no work.
+    const p = await buildPacket({ query: 'retry backoff', task: 'check the password policy' }, { sources: f.sources, redactor: limited });
+    expect(p.sections.find((s) => s.name === 'TASK')!.text).toContain('[REDACTED: limit]');
+    expect(p.redactions.by_type.limit).toBeGreaterThan(0);
+    // A line no keyword or trigger marks is never judged, so it spends no work and stays.
+    expect(p.sections.find((s) => s.name === 'INTEL')!.text).toMatch(/exponential backoff/);
+
+    let t = 0;
+    const stuck = createRedactor({ clock: () => (t += 600), cpuClock: () => t });
+    await expect(buildPacket({ query: 'retry backoff', task: 'check the password policy' }, { sources: f.sources, redactor: stuck })).rejects.toThrow(/last-resort limit/);
   });
 
   it('redacts every line of a multi-line private key, also when a chunk starts inside the key', async () => {

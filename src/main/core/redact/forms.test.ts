@@ -99,3 +99,80 @@ describe('capitalised-word passwords under a key word', () => {
     expect(redact(text).redactions.map((e) => e.line)).toEqual([]);
   });
 });
+
+/*
+ * Families missed on held-out sets, checked against their upstream definitions (gitleaks' rules and tests,
+ * secretlint's rule packages), with positives generated in contexts those tests do not use and negatives beside them.
+ */
+describe('families from the held-out misses', () => {
+  const ext = () => a.b62(r.int(32, 64)).replace(/./g, (c) => (r.int(0, 9) === 0 ? r.pick(['_', '-', '.', '=']) : c));
+  const around = (v: string) => [`[${v}]`, `(${v})`, `x=${v}&y=1`, `<t>${v}</t>`, `| ${v} |`, `${v},`, `"${v}"`, v];
+
+  it('PlanetScale tokens (pscale_oauth_, pscale_tkn_, pscale_pw_) with = . - _ in the body, in any context', () => {
+    for (let i = 0; i < 20; i++) {
+      for (const prefix of ['pscale_oauth_', 'pscale_tkn_', 'pscale_pw_']) {
+        const v = prefix + ext();
+        for (const line of around(v)) expectGone(line, v);
+      }
+    }
+    expect(redact('pscale_oauth_ is the prefix of an OAuth token').redactions).toEqual([]);
+  });
+
+  it('gitleaks token shapes end at a bracket, a comma, & or < too', () => {
+    const sendgrid = () => `SG.${a.b64url(22)}.${a.b64url(43)}`;
+    const anthropic = () => `sk-ant-api03-${a.b64url(93)}AA`;
+    for (let i = 0; i < 10; i++) for (const v of [sendgrid(), anthropic()]) for (const line of around(v)) expectGone(line, v);
+  });
+
+  it('GitLab session cookies', () => {
+    for (let i = 0; i < 10; i++) {
+      const v = a.hex(32);
+      for (const line of [`_gitlab_session=${v}`, `Cookie: _gitlab_session=${v}; event_filter=all`, `curl -b "_gitlab_session=${v}" https://gitlab.example.com/api/v4/user`]) expectGone(line, v);
+    }
+  });
+
+  it('Kubernetes Secret manifests: every data / stringData value, data before or after kind, tabs or spaces', () => {
+    const v1 = Buffer.from(`admin:${a.b62(12)}`).toString('base64');
+    const v2 = Buffer.from(a.b62(24)).toString('base64');
+    const docs = [
+      ['apiVersion: v1', 'data:', `\textra: ${v1}`, 'kind: secret', 'metadata:', '\tname: secret-sa-sample'],
+      ['apiVersion: "v1"', 'kind: "Secret"', 'metadata:', '  name: db', 'type: Opaque', 'data:', `  tls.crt: "${v2}"`, `  config: '${v1}'`],
+      ['kind: Secret', 'stringData:', `  anything: ${a.b62(20)}`],
+      ['{', '  "apiVersion": "v1",', '  "kind": "Secret",', '  "data": {', `    "extra": "${v1}"`, '  }', '}'],
+    ];
+    for (const doc of docs) {
+      const text = doc.join('\n');
+      const out = redact(text).text;
+      for (const v of [v1, v2]) if (text.includes(v)) expect(out, out).not.toContain(v);
+      expect(out.includes('[REDACTED: k8s_secret]') || out.includes('[REDACTED:'), out).toBe(true);
+    }
+    const anything = docs[2]![2]!.split(': ')[1]!;
+    expect(redact(docs[2]!.join('\n')).text).not.toContain(anything);
+  });
+
+  it('keeps a ConfigMap, a Secret whose values are templates, and a Secret named in prose', () => {
+    const text = [
+      'kind: ConfigMap', 'data:', '  color: blue', '  mode: production', '---',
+      'kind: Secret', 'data:', '  password: "{{ .Values.db.credentials }}"', '  token: ${TOKEN}', '---',
+      'A Secret of kind: Secret keeps its data under data: as base64.',
+    ].join('\n');
+    expect(redact(text).redactions).toEqual([]);
+  });
+
+  it('GCP service-account keys: private_key_id in JSON, YAML and a dict (the type line itself is no secret)', () => {
+    const id = a.hex(40);
+    expectGone(`  "private_key_id": "${id}",`, id);
+    expectGone(`private_key_id: ${id}`, id);
+    expectGone(`{'private_key_id': '${id}'}`, id);
+    expect(redact('  "type": "service_account",\n"type": "authorized_user"\nthe service_account field names the robot').redactions).toEqual([]);
+  });
+
+  it('secp256k1 private keys as hex next to a key word, and BIP-32 extended private keys', () => {
+    for (let i = 0; i < 10; i++) {
+      const k = a.hex(64);
+      for (const line of [`PRIVATE_KEY=0x${k}`, `const pk = "0x${k}";`, `signer: ${k}`, `secp256k1 key ${k}`, `new ethers.Wallet("0x${k}")`, `sk = '${k}'`]) expectGone(line, k);
+    }
+    // A digest under its name is not a key.
+    expect(redact(`sha256: ${a.hex(64)}\ncommit ${a.hex(40)}`).redactions).toEqual([]);
+  });
+});

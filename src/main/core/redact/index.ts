@@ -19,8 +19,11 @@ export {
   getDefaultRedactor,
   redactionMarker,
   DEFAULT_TIME_BUDGET_MS,
+  DEFAULT_TIME_LIMIT_MS,
+  DEFAULT_WORK_LIMIT,
   ERROR_RULE,
-  TIMEOUT_RULE,
+  LIMIT_RULE,
+  RedactionTimeLimitError,
 } from './redactor.ts';
 export { PatternRefusedError, validateUserPattern } from './user-patterns.ts';
 export type { PatternValidation } from './user-patterns.ts';

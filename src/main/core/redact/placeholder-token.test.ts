@@ -11,13 +11,9 @@ import { checkValue, keyIsMeta } from './value-check.ts';
 const r = createRng(2222);
 const a = alphabets(r);
 const redactor = createRedactor();
-/** Whether a rule fired; a line that ran over the time budget (a loaded machine) is judged again. */
+/** Whether a rule fired (the gate's answer depends on the line alone, never on the machine's load). */
 function redacted(line: string): boolean {
-  for (let i = 0; i < 3; i++) {
-    const events = redactor.redactText(line, { source: 't', section: 'T' }).redactions;
-    if (!events.some((e) => e.pattern === 'redaction_timeout')) return events.length > 0;
-  }
-  return true;
+  return redactor.redactText(line, { source: 't', section: 'T' }).redactions.length > 0;
 }
 
 describe('provider shapes filled by hand', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { alphabets, createRng, fakePem } from './fake-secrets.testkit.ts';
 import { createJsonlRedactionLog } from './jsonl-log.ts';
 import { compileRe2 } from './re2-compile.ts';
-import { createRedactor } from './redactor.ts';
+import { createRedactor, DEFAULT_TIME_BUDGET_MS, DEFAULT_TIME_LIMIT_MS, RedactionTimeLimitError } from './redactor.ts';
 import { redactReport } from './report.ts';
 import { PatternRefusedError, validateUserPattern } from './user-patterns.ts';
 import type { CompileFn, RedactionEvent, RedactionRule } from './types.ts';
@@ -145,44 +145,71 @@ describe('fail-closed', () => {
     expect(redactor.redactText('a\nb', ctx).text).toBe('[REDACTED: error]\n[REDACTED: error]');
   });
 
-  it('redacts a line whose checks exceed the time budget (injected clock, no sleeping)', () => {
-    let now = 0;
-    const slowOn = (marker: string, ms: number): CompileFn => (src, flags) => {
-      const real = compileRe2(src, flags);
-      return {
-        findAll: (line) => {
-          if (line.includes(marker)) now += ms;
-          return real.findAll(line);
-        },
-      };
-    };
+  it('redacts a line whose work passes the limit: characters read, not time', () => {
     const rules: RedactionRule[] = [neverMatches, { ...neverMatches, id: 'never2' }];
-    const slow = createRedactor({ rules, compile: slowOn('slow', 60), clock: () => now, timeBudgetMs: 100 });
-    const out = slow.redactText('quick line\nslow line\nquick again', ctx);
-    // Two rules x 60 ms = 120 ms > 100 ms on the slow line only.
-    expect(out.text).toBe('quick line\n[REDACTED: timeout]\nquick again');
-    expect(out.redactions.map((e) => [e.pattern, e.line])).toEqual([['redaction_timeout', 2]]);
-
-    // Same per-call cost under the budget: nothing redacted, so the test above can fail.
-    const fine = createRedactor({ rules, compile: slowOn('slow', 40), clock: () => now, timeBudgetMs: 100 });
-    expect(fine.redactText('slow line', ctx).text).toBe('slow line');
+    // Each line is read four times plus once per rule (the piece, the candidate pass, two rules, the multi-line check):
+    // 'quick' 25 characters of work, 'slow line' 45.
+    const limited = createRedactor({ rules, compile: compileRe2, workLimit: 30 });
+    const out = limited.redactText('quick\nslow line\nquick', ctx);
+    expect(out.text).toBe('quick\n[REDACTED: limit]\nquick');
+    expect(out.redactions.map((e) => [e.pattern, e.line])).toEqual([['redaction_limit', 2]]);
+    // The same line under a limit it fits: nothing redacted, so the case above can fail.
+    expect(createRedactor({ rules, compile: compileRe2, workLimit: 45 }).redactText('slow line', ctx).text).toBe('slow line');
   });
 
-  it('closes a slow last check too (no rule left to trip the in-loop check)', () => {
+  it('a slow clock changes nothing: the verdicts are the same whatever the clock says below the last resort', () => {
     let now = 0;
+    // Every rule run "takes" 90 ms of wall time and of CPU time: a starved or loaded thread, as far as the gate can tell.
     const compile: CompileFn = (src, flags) => {
       const real = compileRe2(src, flags);
-      return { findAll: (line) => ((now += 150), real.findAll(line)) };
+      return { findAll: (line) => ((now += 90), real.findAll(line)) };
     };
-    const redactor = createRedactor({ rules: [neverMatches], compile, clock: () => now });
-    expect(redactor.redactText('x', ctx).text).toBe('[REDACTED: timeout]');
+    const rules: RedactionRule[] = [neverMatches, { id: 'gh', type: 'github_token', pattern: 'ghp_[A-Za-z0-9]{36}' }];
+    const text = `plain\ntoken ghp_${a.b62(36)}\nplain again`;
+    const slow = createRedactor({ rules, compile, clock: () => now, cpuClock: () => now }).redactText(text, ctx);
+    const idle = createRedactor({ rules, compile: compileRe2 }).redactText(text, ctx);
+    expect(slow.text).toBe(idle.text);
+    expect(slow.text).toBe('plain\n[REDACTED: github_token]\nplain again');
+  });
+});
+
+describe('the last-resort time limit', () => {
+  const rules: RedactionRule[] = Array.from({ length: 12 }, (_, i) => ({ id: `never${i}`, type: 'never', pattern: 'NEVER_MATCHES_ANYTHING_9f3' }));
+  // Each rule run: 300 ms of wall time (twelve: 3.6 s), `cpuPerCall` ms of this thread's CPU. Past 1 s by the clock,
+  // the line must then spend another second of CPU time to be over the limit.
+  const run = (cpuPerCall: number) => {
+    let wall = 0;
+    let cpu = 0;
+    const compile: CompileFn = (src, flags) => {
+      const real = compileRe2(src, flags);
+      return { findAll: (line) => ((wall += 300), (cpu += cpuPerCall), real.findAll(line)) };
+    };
+    return createRedactor({ rules, compile, clock: () => wall, cpuClock: () => cpu }).redactText('first\nslow line', { source: 'notes/x.md', section: 'T' });
+  };
+
+  it('is not reached by a line that waited rather than worked (wall time far over it, CPU time small)', () => {
+    expect(run(5).text).toBe('first\nslow line');
+  });
+
+  it('is an error naming the source and line when the line really spent the time, never a redaction', () => {
+    expect(() => run(300)).toThrow(RedactionTimeLimitError);
+    try {
+      run(300);
+    } catch (err) {
+      expect(err).toMatchObject({ code: 'REDACTION_TIME_LIMIT', source: 'notes/x.md', line: 1 });
+      expect((err as Error).message).toMatch(/line 1 of notes\/x\.md .*last-resort limit/);
+    }
+  });
+
+  it('defaults to ten times the old 100 ms budget', () => {
+    expect(DEFAULT_TIME_LIMIT_MS).toBe(10 * DEFAULT_TIME_BUDGET_MS);
   });
 });
 
 describe('a bounded gate (issue #22)', () => {
   // The pathological lines of issue #22: each went through a quadratic pass (a `$`-anchored V8 regex over a long run,
-  // a trailing-character loop) before the rules' time budget was ever checked. Their speed is bench:redact's job;
-  // here the budget must cover every stage, so a budget of 0 ms redacts each of them as `timeout`, and logs it.
+  // a trailing-character loop) before the rules were ever checked. Their speed is bench:redact's job; here the work
+  // limit must cover every stage, so a limit of 0 redacts each of them as `limit`, and logs it.
   const run = 'Ab9+/'.repeat(128 * 1024 / 5);
   const pathological: Array<[string, string]> = [
     ['128 KB token run, a word, a newline', `${run} word\nnext`],
@@ -192,44 +219,30 @@ describe('a bounded gate (issue #22)', () => {
     ['a long URL', `https://example.com/${'a/b?c=d&'.repeat(16 * 1024)}`],
   ];
 
-  it.each(pathological)('%s: redacted as `timeout` and logged when the budget is spent', (_name, text) => {
+  it.each(pathological)('%s: redacted as `limit` and logged when the work limit is spent', (_name, text) => {
     const log: RedactionEvent[] = [];
-    const redactor = createRedactor({ timeBudgetMs: 0, log: (e) => log.push(e) });
+    const redactor = createRedactor({ workLimit: 0, log: (e) => log.push(e) });
     const out = redactor.redactText(text, ctx);
     const lines = out.text.split('\n');
-    expect(lines[0]).toBe('[REDACTED: timeout]');
-    expect(log[0]).toMatchObject({ pattern: 'redaction_timeout', type: 'timeout', line: 1, source: ctx.source });
-    // A value continued on the next line is redacted there too (as the value it is, or on time).
-    if (text.startsWith('password:\n')) expect(lines[1]).toMatch(/^\[REDACTED: (?:timeout|password)\]$/);
+    expect(lines[0]).toBe('[REDACTED: limit]');
+    expect(log[0]).toMatchObject({ pattern: 'redaction_limit', type: 'limit', line: 1, source: ctx.source });
+    // A value continued on the next line is redacted there too (as the value it is, or on the limit).
+    if (text.startsWith('password:\n')) expect(lines[1]).toMatch(/^\[REDACTED: (?:limit|password)\]$/);
   });
 
-  it('a line over the budget by the clock but not by CPU time (a loaded machine) is not a timeout; over both, it is', () => {
-    const rules: RedactionRule[] = Array.from({ length: 6 }, (_, i) => ({ id: `never${i}`, type: 'never', pattern: 'NEVER_MATCHES_ANYTHING_9f3' }));
-    const run = (cpuPerCall: number) => {
-      let wall = 0;
-      let cpu = 0;
-      // Each rule run: 30 ms of wall time (six: 180 ms), `cpuPerCall` of this thread's CPU.
-      const compile: CompileFn = (src, flags) => {
-        const real = compileRe2(src, flags);
-        return { findAll: (line) => ((wall += 30), (cpu += cpuPerCall), real.findAll(line)) };
-      };
-      return createRedactor({ rules, compile, clock: () => wall, cpuClock: () => cpu }).redactText('slow line', ctx).text;
-    };
-    expect(run(2)).toBe('slow line');
-    expect(run(30)).toBe('[REDACTED: timeout]');
+  it.each(pathological)('%s: judged to the end under the default limit (the limit sits above these lines)', (_name, text) => {
+    const out = createRedactor().redactText(text, ctx);
+    expect(out.redactions.filter((e) => e.pattern === 'redaction_limit')).toEqual([]);
   });
 
-  it('the joined check of a hard-wrapped token has a budget too', () => {
-    let now = 0;
+  it('the joined check of a hard-wrapped token has a work limit too', () => {
     const joined = 'Zq8xW2vK9pL4mN7bR1tY5uH3jG6';
-    const compile: CompileFn = (src, flags) => {
-      const real = compileRe2(src, flags);
-      return { findAll: (line) => (line === joined && (now += 150), real.findAll(line)) };
-    };
     const rules: RedactionRule[] = [{ id: 'never', type: 'never', pattern: 'NEVER_MATCHES_ANYTHING_9f3' }];
-    const redactor = createRedactor({ rules, compile, clock: () => now });
+    // Each line alone fits the limit (18 characters read four times: 72); the joined check (tail, head, both: 108)
+    // does not.
+    const redactor = createRedactor({ rules, compile: compileRe2, workLimit: 80 });
     const out = redactor.redactText(`see ${joined.slice(0, 14)}\n${joined.slice(14)} then`, ctx);
-    expect(out.text).toBe('[REDACTED: timeout]\n' + `${joined.slice(14)} then`);
+    expect(out.text).toBe('[REDACTED: limit]\n' + `${joined.slice(14)} then`);
   });
 
   it('judges a long line in overlapping windows: a secret past the first window, or across an edge, is found', () => {

@@ -2,6 +2,7 @@ import { LINE_WINDOW, MAX_JUDGED_VALUE, WINDOW_OVERLAP, WRAP_MAX } from './bound
 import { shannonEntropy } from './entropy.ts';
 import { detectOpening, continueValue, type Pending } from './multiline.ts';
 import { joinedStatements } from './joined-lines.ts';
+import { kubernetesSecretLines } from './k8s-secret.ts';
 import { canonicalViews, mayDisguise } from './normalize.ts';
 import { compileRe2, compileRe2Set } from './re2-compile.ts';
 import { BUILTIN_RULES } from './rules.ts';
@@ -21,9 +22,50 @@ import type {
   UserPattern,
 } from './types.ts';
 
+/*
+ * The gate's answer is a function of its input alone (issue #35). What bounds a line is the work it takes, counted
+ * in characters the gate's passes read (rules run, views built, values judged): a line over DEFAULT_WORK_LIMIT is
+ * redacted as `limit`, on any machine under any load. A clock stays only as a last resort far above any real line
+ * (DEFAULT_TIME_LIMIT_MS of this thread's CPU time), and running over it is an error (RedactionTimeLimitError), never
+ * a quiet redaction that would change a packet and its hash with the load.
+ */
+
+/**
+ * Characters of work a line may take. The worst real line measured (a 285 KB one-line JSON transcript turn) reads
+ * ~3.9 M; the pathological lines of bench:redact up to ~13.5 M (a 638 KB minified bundle). Over 32 M a line is
+ * redacted as `limit`: at the slowest rates measured (~100 M per second of CPU for lines full of hits) that is about
+ * 0.3 s, far below the last resort (bench:redact prints each line's work and time).
+ */
+export const DEFAULT_WORK_LIMIT = 32 * 1024 * 1024;
+/**
+ * Work charged per hit of a rule, besides the value it judges: the submatch extraction (RE2's NFA over the match, a
+ * big program for the key-name rules) and the slices and calls around each check. Measured: ~15 µs per hit of
+ * `secret_assignment`, about what 1,000 characters of a plain scan cost.
+ */
+const HIT_WORK = 1024;
+/** Work charged per part of a view holding decoded newlines (each part is judged as a line). */
+const PART_WORK = 64;
+/** The old per-line budget; the last-resort time limit is ten times it. */
 export const DEFAULT_TIME_BUDGET_MS = 100;
-/** Wall ms after which a line's CPU time is sampled (budgetFrom): most lines finish long before. */
-const CPU_MARK_MS = 5;
+export const DEFAULT_TIME_LIMIT_MS = 10 * DEFAULT_TIME_BUDGET_MS;
+
+/**
+ * A line the gate could not finish within the last-resort time limit: an error for the caller (nothing is returned,
+ * so nothing leaves unjudged), not a redaction, so a packet never differs by the machine's load.
+ */
+export class RedactionTimeLimitError extends Error {
+  readonly code = 'REDACTION_TIME_LIMIT';
+  readonly source: string;
+  readonly line: number;
+  readonly cpuMs: number;
+  constructor(source: string, line: number, cpuMs: number) {
+    super(`Redaction gate: line ${line} of ${source} took over ${Math.round(cpuMs)} ms of CPU (last-resort limit); nothing was returned`);
+    this.name = 'RedactionTimeLimitError';
+    this.source = source;
+    this.line = line;
+    this.cpuMs = cpuMs;
+  }
+}
 
 /** This thread's CPU time in ms (user + system), or null where Node lacks process.threadCpuUsage. */
 function threadCpuMs(): (() => number) | null {
@@ -37,7 +79,10 @@ function threadCpuMs(): (() => number) | null {
 
 /** Rule ids used when the gate fails closed rather than on a pattern match. */
 export const ERROR_RULE = { id: 'redaction_error', type: 'error' } as const;
-export const TIMEOUT_RULE = { id: 'redaction_timeout', type: 'timeout' } as const;
+/** A value under `data:` / `stringData:` of a Kubernetes Secret manifest (k8s-secret.ts). */
+export const K8S_SECRET_RULE = { id: 'kubernetes_secret_data', type: 'k8s_secret' } as const;
+/** A line over the work limit: redacted whole, the same on every machine. */
+export const LIMIT_RULE = { id: 'redaction_limit', type: 'limit' } as const;
 /** A line holding part of a value that started on an earlier line (multiline.ts). */
 export const MULTILINE_RULE = { id: 'multiline_secret_value', type: 'password' } as const;
 
@@ -52,7 +97,7 @@ const HEAD_CHARS = charSet('A-Za-z0-9', '_-+/=.~');
 const WRAP_IGNORES = new Set([
   'base64_blob_line', 'high_entropy_secret', 'env_var_assignment', 'email_address', 'private_ipv4', 'private_ipv6',
   'secret_assignment', 'secret_assignment_quoted', 'password_in_prose', 'hex_private_key', 'pgpass_line', 'url_credentials',
-  'connection_string', 'twilio_api_key', 'discord_bot_token', 'redaction_error', 'redaction_timeout',
+  'connection_string', 'twilio_api_key', 'discord_bot_token', 'redaction_error', 'redaction_limit',
 ]);
 
 function charSet(ranges: string, others: string): Uint8Array {
@@ -120,6 +165,22 @@ interface CompiledRule {
 interface Verdict {
   id: string;
   type: string;
+}
+
+/** A line's work meter (workFrom): `spend` counts characters read and says whether the line is over the limit. */
+interface Work {
+  spend(n: number): boolean;
+  over(): boolean;
+  read(): number;
+}
+
+/** Thrown inside the gate when the last-resort time limit is passed; redactText turns it into RedactionTimeLimitError. */
+class TimeLimitSignal extends Error {
+  readonly ms: number;
+  constructor(ms: number) {
+    super('redaction time limit');
+    this.ms = ms;
+  }
 }
 
 /**
@@ -197,28 +258,31 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
   // Default engines: the keyword prefilter (prefilter.ts) picks the lines and the rules worth running. With an
   // injected compiler or set there is no keyword prefilter, so injected matchers are exercised on every line.
   const useKeywords = !deps.compile && !deps.compileSet;
-  const budget = deps.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+  const workLimit = deps.workLimit ?? DEFAULT_WORK_LIMIT;
+  const timeLimit = deps.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const clock = deps.clock ?? (() => performance.now());
   const cpuClock = deps.cpuClock !== undefined ? deps.cpuClock : deps.clock ? null : threadCpuMs();
 
   /**
-   * A per-line budget: over `budget` ms by the clock, and (when there is a CPU clock) by this thread's CPU time too.
-   * The CPU clock is a system call, so it is read only for a line already past CPU_MARK_MS: before that mark its wall
-   * time is counted as CPU time (an upper bound), after it the CPU clock's own difference.
+   * One line's work meter. `spend(n)` counts n characters read and says whether the line is now over the work limit
+   * (the input decides). Each call also checks the last-resort time limit: the wall clock first (no system call);
+   * once a line is past the limit by it, this thread's CPU time from then on must pass the limit too, so a thread
+   * starved by other processes or paused never trips it — only a line that really spent the time does.
    */
-  function budgetFrom(): () => boolean {
+  function workFrom(): Work {
     const start = clock();
-    let mark: { wall: number; cpu: number } | null = null;
-    return () => {
-      const wall = clock() - start;
-      if (wall <= budget) {
-        if (cpuClock && mark === null && wall > CPU_MARK_MS) mark = { wall, cpu: cpuClock() };
-        return false;
+    let read = 0;
+    let cpuMark: number | null = null;
+    const spend = (n: number): boolean => {
+      read += n;
+      if (clock() - start > timeLimit) {
+        if (!cpuClock) throw new TimeLimitSignal(clock() - start);
+        if (cpuMark === null) cpuMark = cpuClock();
+        else if (cpuClock() - cpuMark > timeLimit) throw new TimeLimitSignal(timeLimit + (cpuClock() - cpuMark));
       }
-      if (!cpuClock) return true;
-      mark ??= { wall, cpu: cpuClock() };
-      return mark.wall + (cpuClock() - mark.cpu) > budget;
+      return read > workLimit;
     };
+    return { spend, over: () => spend(0), read: () => read };
   }
   const now = deps.now ?? (() => new Date());
 
@@ -253,13 +317,16 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     return prefilter.match(line).sort((a, b) => a - b);
   }
 
-  function realHits(c: CompiledRule, line: string): MatchHit[] {
+  function realHits(c: CompiledRule, line: string, work: Work | null): MatchHit[] {
     const hits = c.matcher.findAll(line);
     if (hits.length === 0) return hits;
     const r = c.rule;
+    // Each hit costs what its checks read: a fixed share for the slices and calls, plus its value.
+    if (work) work.spend(hits.length * HIT_WORK);
     return hits.filter((h) => {
       if (r.minEntropy === undefined && !c.allow && !r.valueCheck) return true;
       const { value, key } = valueOf(r, h);
+      if (work) work.spend(value.length + (key?.length ?? 0));
       if (r.minEntropy !== undefined && shannonEntropy(value) < r.minEntropy) return false;
       if (c.allow && c.allow.findAll(value).length > 0) return false;
       if (r.valueCheck) {
@@ -277,17 +344,20 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
   }
 
   /** First rule that fires on one line of one view, or null; also reports whether it opens a block. */
-  function scan(line: string, overBudget: () => boolean): { verdict: Verdict; open: CompiledRule | null } | null {
+  function scan(line: string, work: Work): { verdict: Verdict; open: CompiledRule | null } | null {
     let lower: string | null = null;
+    if (work.spend(line.length)) return { verdict: LIMIT_RULE, open: null };
     for (const i of candidates(line)) {
-      if (overBudget()) return { verdict: TIMEOUT_RULE, open: null };
+      // Each rule reads the line once (RE2: linear), plus the values its hits hand to the checks (bounded).
+      if (work.spend(line.length)) return { verdict: LIMIT_RULE, open: null };
       const c = compiled[i];
       if (c.keywords) {
         lower ??= line.toLowerCase();
         const l = lower;
         if (!c.keywords.some((k) => l.includes(k))) continue;
       }
-      const hits = realHits(c, line);
+      const hits = realHits(c, line, work);
+      if (work.over()) return { verdict: LIMIT_RULE, open: null };
       if (hits.length === 0) continue;
       let next: CompiledRule | null = null;
       if (c.blockEnd) {
@@ -297,54 +367,59 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       }
       return { verdict: { id: c.rule.id, type: c.rule.type }, open: next };
     }
-    if (overBudget()) return { verdict: TIMEOUT_RULE, open: null };
+    if (work.over()) return { verdict: LIMIT_RULE, open: null };
     return null;
   }
 
   /** One piece of a view against the rules, continuing an open block. */
-  function judge(part: string, block: CompiledRule | null, overBudget: () => boolean): { verdict: Verdict | null; block: CompiledRule | null } {
+  function judge(part: string, block: CompiledRule | null, work: Work): { verdict: Verdict | null; block: CompiledRule | null } {
     if (block) {
       // Inside a private-key body: redacted regardless; only look for where it ends.
       const ends = (block.blockEnd as Matcher).findAll(part);
       let next: CompiledRule | null = block;
       if (ends.length > 0) {
-        const reopened = realHits(block, part).some((h) => h.index > maxIndex(ends));
+        const reopened = realHits(block, part, null).some((h) => h.index > maxIndex(ends));
         next = reopened ? block : null;
       }
       return { verdict: { id: block.rule.id, type: block.rule.type }, block: next };
     }
-    const found = scan(part, overBudget);
+    const found = scan(part, work);
     return found ? { verdict: found.verdict, block: found.open } : { verdict: null, block: null };
   }
 
   /** A view may hold decoded newlines (`\n` escapes): each part is judged in turn, carrying an open block. */
-  function judgeView(view: string, block: CompiledRule | null, overBudget: () => boolean): { verdict: Verdict | null; block: CompiledRule | null } {
-    if (!view.includes('\n')) return judge(view, block, overBudget);
+  function judgeView(view: string, block: CompiledRule | null, work: Work): { verdict: Verdict | null; block: CompiledRule | null } {
+    if (!view.includes('\n')) return judge(view, block, work);
     let verdict: Verdict | null = null;
     let open = block;
     for (const part of view.split('\n')) {
       if (part.length === 0) continue; // nothing to match, nothing that ends a block
-      const r = judge(part, open, overBudget);
+      // Each part is a line of its own to the rules: a share of work for the calls, whatever its length.
+      if (work.spend(PART_WORK)) {
+        verdict ??= LIMIT_RULE;
+        break;
+      }
+      const r = judge(part, open, work);
       verdict ??= r.verdict;
       open = r.block;
-      if (verdict === TIMEOUT_RULE) break;
+      if (verdict === LIMIT_RULE) break;
     }
     return { verdict, block: open };
   }
 
   /** Verdict for one line and the state for the next. */
-  function checkLine(line: string, hot: boolean, state: LineState): { verdict: Verdict | null; state: LineState } {
-    const overBudget = budgetFrom();
+  function checkLine(line: string, hot: boolean, state: LineState, work: Work): { verdict: Verdict | null; state: LineState } {
     let pending = state.pending;
     let fromValue = false;
     try {
       if (pending) {
+        work.spend(line.length);
         const c = continueValue(line, pending);
         fromValue = c.redact;
         pending = c.next;
       }
       if (!hot && !state.block) {
-        const verdict = fromValue ? MULTILINE_RULE : state.pending && overBudget() ? TIMEOUT_RULE : null;
+        const verdict = fromValue ? MULTILINE_RULE : state.pending && work.over() ? LIMIT_RULE : null;
         return { verdict, state: { block: null, pending } };
       }
 
@@ -357,18 +432,26 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       let lastViews: string[] = [];
       for (let p = 0; p < pieces.length; p++) {
         const piece = pieces[p]!;
-        if (verdict === TIMEOUT_RULE || overBudget()) break;
+        if (verdict === LIMIT_RULE || work.spend(piece.length)) {
+          verdict = LIMIT_RULE;
+          break;
+        }
         const warm = hot && (!long || isHot(piece));
         if (!warm && !block) continue;
         const views = warm && mayDisguise(piece) ? canonicalViews(piece) : [];
+        // Building the views read the piece once per view.
+        if (views.length > 0 && work.spend(piece.length * views.length)) {
+          verdict = LIMIT_RULE;
+          break;
+        }
         if (p === pieces.length - 1) lastViews = views;
-        const raw = judgeView(piece, block, overBudget);
+        const raw = judgeView(piece, block, work);
         const before = block;
         verdict ??= raw.verdict;
         block = raw.block;
         for (const view of views) {
-          if (verdict === TIMEOUT_RULE || overBudget()) break;
-          const r = judgeView(view, before, overBudget);
+          if (verdict === LIMIT_RULE) break;
+          const r = judgeView(view, before, work);
           verdict ??= r.verdict;
           block ??= r.block;
         }
@@ -377,6 +460,8 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
         // A sensitive key whose value continues on the following lines (judged in its canonical form too).
         // The whole line (detectOpening is RE2 and linear scans), and the last window's views.
         for (const form of [line, ...lastViews]) {
+          // Counted, but never skipped: a value opening here must redact the lines that continue it (fail closed).
+          work.spend(form.length);
           const opening = detectOpening(form.split('\n').at(-1) as string);
           if (!opening) continue;
           pending = opening.pending;
@@ -388,10 +473,11 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
         pending = { kind: 'cont' }; // `export TOKEN=abc\` + next line
       }
       if (!verdict && fromValue) verdict = MULTILINE_RULE;
-      // The budget covers the whole line, not only the rules: views, multi-line state and value checks included.
-      if (!verdict && overBudget()) verdict = TIMEOUT_RULE;
+      // The limit covers the whole line, not only the rules: views, multi-line state and value checks included.
+      if (!verdict && work.over()) verdict = LIMIT_RULE;
       return { verdict, state: { block, pending } };
-    } catch {
+    } catch (err) {
+      if (err instanceof TimeLimitSignal) throw err;
       // Keep an open block open: the body is still being redacted either way.
       return { verdict: ERROR_RULE, state: { block: state.block, pending } };
     }
@@ -410,7 +496,7 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
    * and the start of the next are judged joined, and a token shape found only there redacts both lines. Generic
    * rules are left out of this (two identifiers glued together are not a secret).
    */
-  function joinWrapped(lines: string[], verdicts: Array<Verdict | null>): void {
+  function joinWrapped(lines: string[], verdicts: Array<Verdict | null>, source: string): void {
     for (let i = 0; i + 1 < lines.length; i++) {
       if (verdicts[i] && verdicts[i + 1]) continue;
       const a = lines[i];
@@ -422,20 +508,21 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       const tail = wrapTail(a);
       const head = tail ? wrapHead(lines[i + 1]) : '';
       if (!tail || !head || tail.length + head.length < 20) continue;
-      // The joined check has a budget of its own, like every line; over it, the first line is redacted as `timeout`.
-      const overBudget = budgetFrom();
+      // The joined check has a work limit of its own, like every line; over it, the first line is redacted as `limit`.
+      const work = workFrom();
       let found: { verdict: Verdict; open: CompiledRule | null } | null = null;
       try {
         // Halves of a token read as random characters, not as names (`encodeOptions` ending a line of code).
         if (isWordy(tail) || isWordy(head)) continue;
         // Only a shape that needs both halves: a token complete on its own line does not spill onto the next.
-        const alone = scan(tail, overBudget) ?? scan(head, overBudget);
-        found = alone ? (alone.verdict === TIMEOUT_RULE ? alone : null) : scan(tail + head, overBudget);
-      } catch {
+        const alone = scan(tail, work) ?? scan(head, work);
+        found = alone ? (alone.verdict === LIMIT_RULE ? alone : null) : scan(tail + head, work);
+      } catch (err) {
+        if (err instanceof TimeLimitSignal) throw new RedactionTimeLimitError(source, i + 1, err.ms);
         found = { verdict: ERROR_RULE, open: null };
       }
-      if (found?.verdict === TIMEOUT_RULE) {
-        verdicts[i] ??= TIMEOUT_RULE;
+      if (found?.verdict === LIMIT_RULE) {
+        verdicts[i] ??= LIMIT_RULE;
         continue;
       }
       if (!found || WRAP_IGNORES.has(found.verdict.id)) continue;
@@ -445,7 +532,7 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
   }
 
   /** Name/value pairs across lines and values built from several literals (joined-lines.ts), judged as one line. */
-  function judgeJoined(text: string, lines: string[], verdicts: Array<Verdict | null>): void {
+  function judgeJoined(text: string, lines: string[], verdicts: Array<Verdict | null>, source: string): void {
     let joined: ReturnType<typeof joinedStatements>;
     try {
       joined = joinedStatements(lines, text);
@@ -456,9 +543,10 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       if (j.lines.every((i) => verdicts[i])) continue;
       let found: { verdict: Verdict } | null;
       try {
-        // The joined statement is judged under the same per-line budget: over it, its lines are redacted as timeout.
-        found = scan(j.text, budgetFrom());
-      } catch {
+        // The joined statement is judged under the same per-line work limit: over it, its lines are redacted as `limit`.
+        found = scan(j.text, workFrom());
+      } catch (err) {
+        if (err instanceof TimeLimitSignal) throw new RedactionTimeLimitError(source, (j.lines[0] ?? 0) + 1, err.ms);
         found = { verdict: ERROR_RULE };
       }
       if (found) for (const i of j.lines) verdicts[i] ??= found.verdict;
@@ -469,10 +557,8 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
     const lines = text.split('\n');
     let hot: Uint8Array | null;
     try {
-      const over = budgetFrom();
+      // One RE2 pass over the whole text (linear); a scan that failed decides nothing: every line is judged itself.
       hot = hotLines(text, lines.length);
-      // A scan that failed or ran over the per-line budget decides nothing: every line is judged (and timed) itself.
-      if (over()) hot = null;
     } catch {
       hot = null;
     }
@@ -482,12 +568,25 @@ export function createRedactor(deps: RedactorDeps = {}): Redactor {
       if (hot && hot[i] === 0 && !state.block && !state.pending) continue;
       const raw = lines[i];
       const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-      const result = checkLine(line, hot ? hot[i] === 1 : true, state);
+      let result: ReturnType<typeof checkLine>;
+      const work = workFrom();
+      try {
+        result = checkLine(line, hot ? hot[i] === 1 : true, state, work);
+      } catch (err) {
+        if (err instanceof TimeLimitSignal) throw new RedactionTimeLimitError(ctx.source, i + 1, err.ms);
+        throw err;
+      }
+      deps.onLineWork?.(i + 1, work.read());
       state = result.state;
       verdicts[i] = result.verdict;
     }
-    joinWrapped(lines, verdicts);
-    judgeJoined(text, lines, verdicts);
+    joinWrapped(lines, verdicts, ctx.source);
+    judgeJoined(text, lines, verdicts, ctx.source);
+    try {
+      for (const i of kubernetesSecretLines(lines, text)) verdicts[i] ??= K8S_SECRET_RULE;
+    } catch {
+      // an extra pass, like the joined lines: every line has been judged on its own already
+    }
     const redactions: RedactionEvent[] = [];
     for (let i = 0; i < lines.length; i++) {
       const verdict = verdicts[i];

@@ -197,6 +197,10 @@ const CASES: Record<string, RuleCases> = {
     positives: ["CREATE USER 'app'@'%' IDENTIFIED BY 'Zr8qLm2Wx9';", "ALTER USER app WITH PASSWORD 'pdclsxHKifxiCvQU';", "CREATE ROLE web LOGIN ENCRYPTED PASSWORD 'k3yb0ard-Cat';", "SET PASSWORD FOR 'bob'@'localhost' = PASSWORD('s3cr3tpw');", "create user scott identified by tiger99;".replace('tiger99', "'tiger99'")],
     negatives: ["ALTER USER app WITH PASSWORD '%s';", "CREATE USER 'app'@'%' IDENTIFIED BY '<password>';", "ALTER USER app WITH PASSWORD ':password';", 'user password reset flow', 'USER = PASSWORD = "%!*\'();:@&=+$,/?#[] "', "CREATE USER app IDENTIFIED BY '${DB_PASSWORD}';"],
   },
+  bip32_extended_private_key: {
+    positives: ['xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi', 'tprv8ZgxMBicQKsPd9TeAdPADNnSyH9SSUUbTVeFszDE23Ki6TBB5nCefAdHkK8Fm3qMQR6sHwA56zqRmKmxnHk37JkiFzvncDqoKmPWubu7hDF'],
+    negatives: ['xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8', 'xprv is the prefix of an extended private key'],
+  },
   sql_password_unquoted: {
     positives: ['CREATE USER r IDENTIFIED BY Vn4Lk8Pz2Qm;', 'ALTER USER sys IDENTIFIED BY Oracle123Pw;', 'GRANT CONNECT, RESOURCE TO scott IDENTIFIED BY Tiger2024x;', 'create user app identified by s3cr3tPw default tablespace users', "CREATE DATABASE LINK l CONNECT TO u IDENTIFIED BY Pw9xLinkQ USING 'db';", 'SET ROLE admin IDENTIFIED BY r0leP4ss;'],
     negatives: ['Create a user identified by their email address.', 'The user is identified by name; see below', 'CREATE USER u IDENTIFIED BY :pw;', 'CREATE USER u IDENTIFIED BY &pw;', 'CREATE USER u IDENTIFIED BY password;', 'CREATE USER u IDENTIFIED EXTERNALLY;', 'GRANT ALL ON t TO u IDENTIFIED BY ?;', 'CREATE USER u IDENTIFIED BY ${ORACLE_PW};'],

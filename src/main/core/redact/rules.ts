@@ -78,7 +78,7 @@ const EXTRA_FAMILIES: readonly RedactionRule[] = [
     type: 'private_key',
     // A 64/66/128-hex value (an Ethereum / secp256k1 / ed25519 private key) with a key word shortly before it.
     pattern:
-      '(?:priv|secret|signing|wallet|mnemonic|seed|private|account|deployer|eth|key)[A-Za-z0-9_ .-]{0,30}' +
+      '(?:priv|secret|signing|signer|wallet|mnemonic|seed|private|account|deployer|eth|key|secp256k1|(?:^|[^A-Za-z])[ps]k)[A-Za-z0-9_ .-]{0,30}' +
       '[\\s"\'`:=,(>|-]{1,8}(?:0x)?([0-9a-fA-F]{64}|[0-9a-fA-F]{128})\\b',
     flags: 'i',
     // The hex run is the rare part (`eth` is in every "method").
@@ -162,8 +162,16 @@ const OWN_RULES: readonly RedactionRule[] = [
   {
     id: 'gcp_private_key_id',
     type: 'gcp_service_account',
-    pattern: '"private_key_id"\\s*:\\s*"[0-9a-f]{20,}"',
+    // JSON, YAML, a Python dict or TOML: the key's id is 40 hex characters, quoted or not.
+    pattern: '["\']?private_key_id["\']?\\s*[:=]\\s*["\']?[0-9a-f]{20,}\\b',
     keywords: ['private_key_id'],
+  },
+  {
+    id: 'bip32_extended_private_key',
+    type: 'private_key',
+    // BIP-32 extended private keys (Bitcoin / secp256k1 HD wallets): xprv / tprv / yprv / zprv + base58.
+    pattern: '\\b[xtyzuvUV]prv[1-9A-HJ-NP-Za-km-z]{100,108}\\b',
+    keywords: ['prv'],
   },
   {
     id: 'azure_connection_string',
@@ -190,7 +198,8 @@ const OWN_RULES: readonly RedactionRule[] = [
   { id: 'pulumi_token', type: 'cloud_token', pattern: '\\bpul-[a-f0-9]{40}', keywords: ['pul-'] },
   { id: 'cloudflare_origin_ca_key', type: 'cloud_token', pattern: '\\bv1\\.0-[a-f0-9]{24}-[a-f0-9]{146}', keywords: ['v1.0-'] },
   { id: 'supabase_token', type: 'cloud_token', pattern: '\\b(?:sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})', keywords: ['sbp_', 'sb_secret_'] },
-  { id: 'planetscale_token', type: 'cloud_token', pattern: '\\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}', keywords: ['pscale_'] },
+  // gitleaks' body alphabet ([\\w=.-]{32,64}), and no terminator: a token in brackets, a query or a list still counts.
+  { id: 'planetscale_token', type: 'cloud_token', pattern: '\\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,}', keywords: ['pscale_'] },
   { id: 'databricks_token', type: 'cloud_token', pattern: '\\bdapi[a-f0-9]{32}(?:-\\d)?', keywords: ['dapi'] },
 
   // ── Version control, CI and package registries ───────────────────────────
@@ -608,7 +617,15 @@ const OWN_RULES: readonly RedactionRule[] = [
  * Twilio): those rules run on their pattern as trigger instead (prefilter.ts), which is just as sound.
  */
 const TOO_COMMON_KEYWORDS = new Set(['ey', 's.', 'sk']);
-const GITLEAKS_ADAPTED: readonly RedactionRule[] = GITLEAKS_RULES.map((r) =>
+/*
+ * gitleaks ends most token shapes with `(?:[\x60'"\s;]|\\[nr]|$)`: a quote, a space, `;` or the line's end. A token
+ * also ends at a comma, a closing bracket, `&` in a query, `|` in a table or `<` of a tag (`[token]`, `?key=…&`,
+ * `<key>…</key>`), which held-out sets use and gitleaks' own tests do not: those characters are terminators too.
+ */
+const GITLEAKS_END = "(?:[\\x60'\"\\s;]|\\\\[nr]|$)";
+const WIDER_END = "(?:[\\x60'\"\\s;,)\\]}&|<>]|\\\\[nr]|$)";
+const widenEnd = (r: RedactionRule): RedactionRule => (r.pattern.includes(GITLEAKS_END) ? { ...r, pattern: r.pattern.split(GITLEAKS_END).join(WIDER_END) } : r);
+const GITLEAKS_ADAPTED: readonly RedactionRule[] = GITLEAKS_RULES.map(widenEnd).map((r) =>
   r.keywords?.some((k) => TOO_COMMON_KEYWORDS.has(k)) ? { ...r, keywords: undefined, trigger: r.trigger ?? r.pattern } : r,
 );
 

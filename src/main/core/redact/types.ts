@@ -67,7 +67,7 @@ export interface UserPattern {
 export interface RedactionEvent {
   /** ISO-8601 timestamp. */
   ts: string;
-  /** Rule id that fired, or `redaction_error` / `redaction_timeout` when the gate failed closed. */
+  /** Rule id that fired, or `redaction_error` / `redaction_limit` when the gate failed closed. */
   pattern: string;
   /** The `<type>` used in the replacement marker. */
   type: string;
@@ -122,14 +122,24 @@ export interface RedactorDeps {
   /** Called once per redaction event, after the text has been processed. */
   log?: (event: RedactionEvent) => void;
   now?: () => Date;
-  /** Per-line budget for all checks, in ms (default 100). Over budget = redacted. */
-  timeBudgetMs?: number;
-  /** Monotonic ms clock used for the budget (default performance.now). */
+  /**
+   * Work a line may take, in characters read by the gate's passes (default DEFAULT_WORK_LIMIT). Over it the line is
+   * redacted as `limit`: a function of the input alone.
+   */
+  workLimit?: number;
+  /**
+   * Last-resort time limit per line, in ms (default 1,000: ten times the old 100 ms budget). Over it by the clock and
+   * then by this thread's CPU time, redactText throws RedactionTimeLimitError: an error, never a redaction.
+   */
+  timeLimitMs?: number;
+  /** Told each judged line's work (1-based line, characters read): bench:redact's figures for the work limit. */
+  onLineWork?: (line: number, chars: number) => void;
+  /** Monotonic ms clock for the last-resort limit (default performance.now). */
   clock?: () => number;
   /**
-   * This thread's CPU time in ms, which confirms a line over the budget by the clock really spent it (a loaded machine
-   * stretches wall time, not the gate's work). Default: process.threadCpuUsage where Node has it, unless `clock` is
-   * injected; null: the clock alone decides.
+   * This thread's CPU time in ms, which confirms a line over the time limit by the clock really spent it (a loaded
+   * machine stretches wall time, not the gate's work). Default: process.threadCpuUsage where Node has it, unless
+   * `clock` is injected; null: the clock alone decides.
    */
   cpuClock?: (() => number) | null;
   /** Single-pattern compiler (default RE2). */

@@ -594,6 +594,8 @@ export function checkValue(name: ValueCheckName, input: ValueCheckInput): boolea
       if (!PASSWORD_KEY.test(key) && bare.length >= 16 && typedInOrder(bare)) return false;
       // `FZF_DEFAULT_OPTS="--ansi"`: command-line options under a name that is not a credential's.
       if (!credentialName && /^--?[a-z][a-z-]*(?:[= ]|$)/.test(bare)) return false;
+      // `CONTEXTPACK_MODEL_DTYPE=q4|int8|fp32`: the choices a setting takes, as docs list them.
+      if (!credentialName && /^[a-z0-9_.-]{1,12}(?:\|[a-z0-9_.-]{1,12})+[`"']?[,;.)]*$/.test(bare)) return false;
       return envValueLike(v);
     }
     case 'email':
