@@ -176,6 +176,16 @@ describe.skipIf(!haveReal)('model variants of the real all-MiniLM-L6-v2 q4 weigh
       expect((await stat(join(copy, name))).size).toBe(MINILM_NPM.derived![name]!.bytes);
     }
     const root = join(copy, '..', '..');
+    // First use of a folder with the q4 files only: the probe writes int8 (pinned digest) and picks it.
+    await rm(join(copy, 'onnx', 'model_int8.onnx'));
+    const first = await probeModel({ modelId: MINILM_NPM.modelId, dirs: [root], env: {} });
+    expect(first.ok && first.spec.dtype).toBe('int8');
+    expect(await checkNpmModel(root)).toBeNull();
+    expect(createHash('sha256').update(await readFile(join(copy, 'onnx', 'model_int8.onnx'))).digest('hex')).toBe(MINILM_NPM.derived!['onnx/model_int8.onnx']!.sha256);
+    // CONTEXTPACK_MODEL_DTYPE picks another.
+    const q4Probe = await probeModel({ modelId: MINILM_NPM.modelId, dirs: [root], env: { CONTEXTPACK_MODEL_DTYPE: 'q4' } });
+    expect(q4Probe.ok && q4Probe.spec.dtype).toBe('q4');
+    expect(await probeModel({ modelId: MINILM_NPM.modelId, dirs: [root], env: { CONTEXTPACK_MODEL_DTYPE: 'int4' } })).toMatchObject({ ok: false, reason: expect.stringMatching(/CONTEXTPACK_MODEL_DTYPE=int4 is not one of/) });
     const q4 = await embedWith(root, MINILM_NPM.modelId, 'q4');
     for (const dtype of ['int8', 'fp32'] as const) {
       const v = await embedWith(root, MINILM_NPM.modelId, dtype);

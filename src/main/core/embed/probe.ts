@@ -29,16 +29,19 @@ export function dtypeFromEnv(env: Readonly<Record<string, string | undefined>>):
  * (a dtype named by the caller) or made by default (int8), digest-checked (npm-model.ts). A folder we cannot write
  * (an app's resources) or any other failure leaves it as it was: the probe then uses what is there.
  */
+// Folders where a derivation failed (read-only, say): not tried again by this process, since probes repeat.
+const underivable = new Set<string>();
+
 async function deriveOnFirstUse(dir: string, modelId: string, dtype: ModelDtype | undefined): Promise<void> {
   const pin = MINILM_NPM;
   if (modelId !== pin.modelId || !pin.derived) return;
   const names = dtype ? [`onnx/${ONNX_FILE_BY_DTYPE[dtype]}`].filter((n) => n in pin.derived!) : [...(pin.defaultDerived ?? [])];
   for (const name of names) {
-    if (await isNonEmptyFile(join(dir, name))) continue;
+    if (underivable.has(join(dir, name)) || (await isNonEmptyFile(join(dir, name)))) continue;
     const source = pin.files[pin.derived[name]!.from];
     const sourceStat = await stat(join(dir, pin.derived[name]!.from)).catch(() => null);
     if (!source || sourceStat?.size !== source.bytes) continue;
-    await ensureDerivedFile(dir, name, pin).catch(() => undefined);
+    await ensureDerivedFile(dir, name, pin).catch(() => underivable.add(join(dir, name)));
   }
 }
 
