@@ -127,6 +127,7 @@ export const TOOL_API: Record<ToolName, ToolApi> = {
       reason: 'reason',
       maxTokens: 'max_tokens',
       save: 'save',
+      preview: { withheld: 'an agent hands off to be continued: the handoff is stored so the next session can rehydrate it; a preview is the workbench’s' },
       format: { withheld: 'the package comes back in Markdown, with its fields in structuredContent' },
       sections: { withheld: 'the sections the sender owns are handed over; choosing others is the app’s' },
       encoding: ENCODING,
