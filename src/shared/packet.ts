@@ -84,6 +84,11 @@ export interface PacketRequest {
    * tail, see docs/adk.md); the CONVERSATION layer says where they are instead of repeating them.
    */
   turnsElsewhere?: number;
+  /**
+   * Shorten a task longer than TASK's room before assembly (seed 000: "the orchestrator must compress it"; the
+   * assembler itself never trims TASK). The API sets it for every door; the whole task still feeds retrieval.
+   */
+  briefTask?: boolean;
   /** Who asked (recorded in the injection log). */
   sessionId?: string;
   /**
@@ -337,6 +342,8 @@ export interface PacketInputs {
   keep_turns?: number;
   /** layered-v1: turns sent beside the pack as prior messages (absent when none). */
   turns_elsewhere?: number;
+  /** The task was shortened to TASK's room before assembly (absent when the request did not ask). */
+  task_brief?: true;
 }
 
 /** One of 001's ContextPackV2 fields: where it came from, its items (each with provenance), or why it is empty. */

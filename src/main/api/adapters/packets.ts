@@ -66,7 +66,8 @@ export function createPacketsAdapter(db: Database, deps: PacketsAdapterDeps = {}
     build: (input) =>
       mapErrors(async (): Promise<PacketView> => {
         const { format, ...request } = input;
-        const { bytes: _bytes, ...rest } = await assemble(request, { ...(await sourcesNow()), ...logs, db }, format ?? 'md');
+        // The API is the orchestrator seed 000 asks to compress a task over TASK's room (task-brief.ts).
+        const { bytes: _bytes, ...rest } = await assemble({ ...request, briefTask: true }, { ...(await sourcesNow()), ...logs, db }, format ?? 'md');
         return rest;
       }),
     list: (input) => listPackets(db, { limit: input.limit ?? 200 }),

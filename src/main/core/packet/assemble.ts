@@ -18,6 +18,7 @@ import { buildContextV2 } from './v2.ts';
 import { gather } from './gather.ts';
 import { Gate, gateTools, itemRef } from './items.ts';
 import { buildLayeredItems, layoutLayered } from './layered-v1.ts';
+import { briefTask, taskRoomChars } from './task-brief.ts';
 import { renderPacket, manifestOf, successCriteria } from './render.ts';
 import { resolveRequest, type ResolvedRequest } from './request.ts';
 import { appendInjection, packId, saveSnapshot } from './snapshots.ts';
@@ -149,6 +150,12 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
   const retrieval = retrievalText(r.query, r.task);
   const g = await gather(deps.sources, inputs, { query: retrieval, filters: rawFilters }, gate);
   const degradations = [...g.degradations];
+  // Seed 000: a task over its room is compressed before the layout (which never trims TASK); the whole task has
+  // already fed retrieval and stays in the inputs (task-brief.ts).
+  const brief = task === null || !r.briefTask ? null : briefTask(task, taskRoomChars(r.template, r.maxTokens));
+  if (r.briefTask) inputs.task_brief = true;
+  const shownTask = brief === null ? task : brief.text;
+  if (brief?.shortened) degradations.push(`TASK: ${brief.text.slice(brief.text.lastIndexOf('\n') + 1).replace(/^\[|\]$/g, '')}`);
 
   let sections: PacketSection[];
   let body: string;
@@ -163,7 +170,7 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
       protocolText = AO_V1.minimalProtocol;
     }
     const protocol = gate.pass(protocolText, 'resources/protocol/ao-v1.md', 'PROTOCOL').text;
-    const items = buildAoItems(g, gate, task, protocol, query);
+    const items = buildAoItems(g, gate, shownTask, protocol, query);
     const l = exactAo(items, query, r.maxTokens, createCompressor(gate, retrieval), counter);
     sections = l.sections.map((s) => {
       const m = counter.measure(s.text);
@@ -185,7 +192,7 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
     inputs.conversation = r.conversation.map((t, i) => ({ ...t, text: gate.pass(t.text, `request.conversation[${i}]`, 'CONVERSATION').text }));
     if (r.conversation.length > 0) inputs.keep_turns = r.keepTurns;
     if (r.turnsElsewhere > 0) inputs.turns_elsewhere = r.turnsElsewhere;
-    const items = buildLayeredItems(g, gate, { system, task, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation, keepTurns: r.keepTurns, turnsElsewhere: r.turnsElsewhere });
+    const items = buildLayeredItems(g, gate, { system, task: shownTask, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation, keepTurns: r.keepTurns, turnsElsewhere: r.turnsElsewhere });
     const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter, compress: createCompressor(gate, retrieval), acceptance: successCriteria(task) });
     sections = l.layers.map((x) => ({
       name: x.name,
@@ -337,6 +344,7 @@ function recordedRequest(request: PacketRequest, p: CanonicalPacket, sessionId: 
     conversation: request.conversation === undefined || p.template !== 'layered-v1' ? undefined : i.conversation,
     keepTurns: request.keepTurns === undefined || p.template !== 'layered-v1' ? undefined : request.keepTurns,
     turnsElsewhere: p.inputs.turns_elsewhere,
+    briefTask: p.inputs.task_brief,
     sessionId: sessionId ?? undefined,
     // The gated text above no longer trips the gate where it was redacted; these events stand in for those hits.
     recordedRedactions: (() => {

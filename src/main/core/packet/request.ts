@@ -69,6 +69,7 @@ export interface ResolvedRequest {
   conversation: ConversationTurn[];
   keepTurns: number;
   turnsElsewhere: number;
+  briefTask: boolean;
   sessionId: string | null;
 }
 
@@ -167,6 +168,7 @@ export function resolveRequest(r: PacketRequest): ResolvedRequest {
     conversation,
     keepTurns,
     turnsElsewhere,
+    briefTask: r.briefTask === true,
     sessionId: r.sessionId ?? null,
   };
 }

@@ -238,10 +238,55 @@ function isNoiseLine(line: string): boolean {
 
 /** A fenced block: noise when it is mostly an environment dump (or under an environment heading), else code. */
 function blockSegments(body: string[], envSection: boolean): Segment[] {
+  if (fencedIsNoise(body, envSection)) return [{ text: body.join('\n'), kind: 'noise' }];
+  return body.map((l) => ({ text: l, kind: isNoiseLine(l) ? ('noise' as const) : ('code' as const) }));
+}
+
+function fencedIsNoise(body: string[], envSection: boolean): boolean {
   const nonEmpty = body.filter((l) => l.trim() !== '');
   const noisy = nonEmpty.filter(isNoiseLine).length;
-  if (envSection || (nonEmpty.length > 0 && noisy / nonEmpty.length >= 0.5)) return [{ text: body.join('\n'), kind: 'noise' }];
-  return body.map((l) => ({ text: l, kind: isNoiseLine(l) ? ('noise' as const) : ('code' as const) }));
+  return envSection || (nonEmpty.length > 0 && noisy / nonEmpty.length >= 0.5);
+}
+
+/** One line of the task as written, with the class segmentTask gives it; `fence` for a code fence's own lines. */
+export interface TaskLine {
+  text: string;
+  kind: 'prose' | 'code' | 'noise' | 'fence';
+}
+
+/**
+ * The task line by line, every line kept (fences too) so a shortened task still reads as the Markdown it was; the
+ * classes are segmentTask's, so what retrieval weighs as noise is what a shortened TASK leaves out first.
+ */
+export function taskLines(text: string): TaskLine[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const out: TaskLine[] = [];
+  let envSection = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fence = /^\s*(```+|~~~+)/.exec(line);
+    if (fence) {
+      let j = i + 1;
+      while (j < lines.length && !lines[j]!.trimStart().startsWith(fence[1]!)) j++;
+      const body = lines.slice(i + 1, j);
+      const noise = fencedIsNoise(body, envSection);
+      out.push({ text: line, kind: noise ? 'noise' : 'fence' });
+      for (const l of body) out.push({ text: l, kind: noise || isNoiseLine(l) ? 'noise' : 'code' });
+      if (j < lines.length) out.push({ text: lines[j]!, kind: noise ? 'noise' : 'fence' });
+      i = j;
+      continue;
+    }
+    if (ENV_HEADING.test(line) || /<summary>\s*(?:environment|versions?|installed versions|output of)/i.test(line)) {
+      envSection = true;
+      out.push({ text: line, kind: 'noise' });
+      continue;
+    }
+    if (HEADING.test(line)) envSection = false;
+    if (envSection || isNoiseLine(line)) out.push({ text: line, kind: 'noise' });
+    else if (/^(?: {4}|\t)\S/.test(line) || /^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$ )/.test(line)) out.push({ text: line, kind: 'code' });
+    else out.push({ text: line, kind: 'prose' });
+  }
+  return out;
 }
 
 /** Frames of the task's tracebacks, in the order written. */
