@@ -11,7 +11,7 @@ import type {
 import type { SearchFilters } from '../../../shared/types.ts';
 import { getDefaultRedactor, type RedactionEvent, type Redactor } from '../redact/index.ts';
 import { createTokenCounter, estimateTokens, type TokenCounter } from '../tokens/index.ts';
-import { layoutAo, buildAoItems } from './ao-v1.ts';
+import { layoutAo, buildAoItems, queryLine } from './ao-v1.ts';
 import { canonicalJson, normalizeText, sha256Hex } from './canonical.ts';
 import { createCompressor } from './compress.ts';
 import { buildContextV2 } from './v2.ts';
@@ -152,9 +152,13 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
   const degradations = [...g.degradations];
   // Seed 000: a task over its room is compressed before the layout (which never trims TASK); the whole task has
   // already fed retrieval and stays in the inputs (task-brief.ts).
-  const brief = task === null || !r.briefTask ? null : briefTask(task, taskRoomChars(r.template, r.maxTokens));
+  // A query given without a task is the task (issue #23), so an issue handed over as the query is shortened alike.
+  const hasTask = task !== null && task.trim() !== '';
+  const shown = hasTask ? task : query;
+  const brief = !r.briefTask || shown.trim() === '' ? null : briefTask(shown, taskRoomChars(r.template, r.maxTokens));
   if (r.briefTask) inputs.task_brief = true;
-  const shownTask = brief === null ? task : brief.text;
+  const shownTask = hasTask && brief !== null ? brief.text : task;
+  const shownQuery = !hasTask && brief !== null ? brief.text : query;
   if (brief?.shortened) degradations.push(`TASK: ${brief.text.slice(brief.text.lastIndexOf('\n') + 1).replace(/^\[|\]$/g, '')}`);
 
   let sections: PacketSection[];
@@ -170,7 +174,7 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
       protocolText = AO_V1.minimalProtocol;
     }
     const protocol = gate.pass(protocolText, 'resources/protocol/ao-v1.md', 'PROTOCOL').text;
-    const items = buildAoItems(g, gate, shownTask, protocol, query);
+    const items = buildAoItems(g, gate, shownTask, protocol, shownQuery);
     const l = exactAo(items, query, r.maxTokens, createCompressor(gate, retrieval), counter);
     sections = l.sections.map((s) => {
       const m = counter.measure(s.text);
@@ -192,8 +196,9 @@ async function buildCitedPacket(request: PacketRequest, deps: AssembleDeps): Pro
     inputs.conversation = r.conversation.map((t, i) => ({ ...t, text: gate.pass(t.text, `request.conversation[${i}]`, 'CONVERSATION').text }));
     if (r.conversation.length > 0) inputs.keep_turns = r.keepTurns;
     if (r.turnsElsewhere > 0) inputs.turns_elsewhere = r.turnsElsewhere;
-    const items = buildLayeredItems(g, gate, { system, task: shownTask, query, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation, keepTurns: r.keepTurns, turnsElsewhere: r.turnsElsewhere });
-    const l = layoutLayered(LAYERED_V1, items, { query, window: r.maxTokens, profile: r.profile, signals: r.signals, counter, compress: createCompressor(gate, retrieval), acceptance: successCriteria(task) });
+    const items = buildLayeredItems(g, gate, { system, task: shownTask, query: shownQuery, tools: inputs.tools, toolRedactions: tools.redacted, conversation: inputs.conversation, keepTurns: r.keepTurns, turnsElsewhere: r.turnsElsewhere });
+    // A shortened query is in TASK; the closing request names it by its first line instead of repeating it.
+    const l = layoutLayered(LAYERED_V1, items, { query: shownQuery === query ? query : queryLine(query), window: r.maxTokens, profile: r.profile, signals: r.signals, counter, compress: createCompressor(gate, retrieval), acceptance: successCriteria(task) });
     sections = l.layers.map((x) => ({
       name: x.name,
       text: x.text,

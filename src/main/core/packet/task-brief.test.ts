@@ -78,6 +78,10 @@ describe('a packet from an issue-length task', () => {
       const whole = await buildPacket({ query: 'retry backoff', task, template, maxTokens: 8_000 }, { sources: f.sources });
       expect(whole.sections.find((s) => s.name === 'TASK')!.text, template).toContain(task.trim());
       expect(whole.inputs, template).not.toHaveProperty('task_brief');
+      // An issue handed over as the query alone (the query is then the task) is shortened alike.
+      const asQuery = await buildPacket({ query: task, template, maxTokens: 8_000, briefTask: true }, { sources: f.sources });
+      expect(asQuery.budgets.total_tokens, template).toBeLessThanOrEqual(8_000);
+      expect(asQuery.sections.find((s) => s.name === 'TASK')!.text, template).toContain('the whole task was searched');
     }
     f.store.close();
   });
