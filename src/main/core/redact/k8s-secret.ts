@@ -21,7 +21,13 @@ function indentOf(line: string): number {
 function holdsValue(raw: string): boolean {
   const v = raw.replace(/^["']|["']$/g, '').trim();
   if (v.length === 0 || v === '{' || v === '|' || v === '>' || /^[|>][-+]?$/.test(v)) return false;
-  return !isPlaceholder(v);
+  if (isPlaceholder(v)) return false;
+  // Base64 of a fixture (`YmFyCg==` is `bar`, `YWRtaW4=` is `admin`): judged as the word it encodes.
+  if (/^[A-Za-z0-9+/]{4,}={0,2}$/.test(v) && v.length % 4 === 0) {
+    const decoded = Buffer.from(v, 'base64').toString('latin1').trim();
+    if (/^[\x20-\x7e]*$/.test(decoded) && (decoded.length < 4 || isPlaceholder(decoded))) return false;
+  }
+  return true;
 }
 
 /** 0-based indexes of the lines holding a Secret's data values. */
