@@ -5,13 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import protobuf from 'protobufjs/minimal.js';
+import type { Long } from 'protobufjs/minimal.js';
 
 const { Reader, Writer } = protobuf;
 
 export type RawField = { field: number; wire: number; raw: Uint8Array; payload?: Uint8Array };
 
-type LongLike = number | { toNumber(): number };
-const toNumber = (v: LongLike): number => (typeof v === 'number' ? v : v.toNumber());
+// int64 comes back as a number, or as a Long when the `long` package is found (not in every bundle): both handled.
+const toNumber = (v: number | Long): number => (typeof v === 'number' ? v : protobuf.util.LongBits.from(v).toNumber());
 
 /** The top-level fields of one message, in order, each with its exact bytes (tag included). */
 export function fieldsOf(buf: Uint8Array): RawField[] {
