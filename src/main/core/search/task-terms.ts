@@ -203,45 +203,23 @@ interface Segment {
   kind: 'prose' | 'code' | 'noise';
 }
 
-/** Splits the task into prose, code (fenced or indented, `>>>` sessions) and noise (environment dumps, banners). */
+/**
+ * Splits the task into prose, code (fenced or indented, `>>>` sessions) and noise (environment dumps, banners): the
+ * task's lines as taskLines classes them, without the fences themselves.
+ */
 export function segmentTask(text: string): Segment[] {
-  const lines = text.normalize('NFKC').replace(/\r\n?/g, '\n').split('\n');
   const out: Segment[] = [];
-  let envSection = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const fence = /^\s*(```+|~~~+)/.exec(line);
-    if (fence) {
-      const body: string[] = [];
-      let j = i + 1;
-      for (; j < lines.length && !lines[j]!.trimStart().startsWith(fence[1]!); j++) body.push(lines[j]!);
-      i = j;
-      out.push(...blockSegments(body, envSection));
-      continue;
-    }
-    if (ENV_HEADING.test(line) || /<summary>\s*(?:environment|versions?|installed versions|output of)/i.test(line)) {
-      envSection = true;
-      out.push({ text: line, kind: 'noise' });
-      continue;
-    }
-    if (HEADING.test(line)) envSection = false;
-    if (envSection || isNoiseLine(line)) out.push({ text: line, kind: 'noise' });
-    else if (/^(?: {4}|\t)\S/.test(line) || /^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$ )/.test(line)) out.push({ text: line, kind: 'code' });
-    else out.push({ text: line, kind: 'prose' });
-  }
+  for (const l of taskLines(text.normalize('NFKC'))) if (l.kind !== 'fence' && !(l.kind === 'noise' && FENCE.test(l.text))) out.push({ text: l.text, kind: l.kind });
   return out;
 }
+
+const FENCE = /^\s*(```+|~~~+)/;
 
 function isNoiseLine(line: string): boolean {
   return VERSION_LINE.test(line) || ENV_LINE.test(line) || BANNER.test(line) || SHOW_VERSIONS.test(line);
 }
 
-/** A fenced block: noise when it is mostly an environment dump (or under an environment heading), else code. */
-function blockSegments(body: string[], envSection: boolean): Segment[] {
-  if (fencedIsNoise(body, envSection)) return [{ text: body.join('\n'), kind: 'noise' }];
-  return body.map((l) => ({ text: l, kind: isNoiseLine(l) ? ('noise' as const) : ('code' as const) }));
-}
-
+/** A fenced block is noise when it is mostly an environment dump (or under an environment heading). */
 function fencedIsNoise(body: string[], envSection: boolean): boolean {
   const nonEmpty = body.filter((l) => l.trim() !== '');
   const noisy = nonEmpty.filter(isNoiseLine).length;
@@ -264,7 +242,7 @@ export function taskLines(text: string): TaskLine[] {
   let envSection = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const fence = /^\s*(```+|~~~+)/.exec(line);
+    const fence = FENCE.exec(line);
     if (fence) {
       let j = i + 1;
       while (j < lines.length && !lines[j]!.trimStart().startsWith(fence[1]!)) j++;
