@@ -223,7 +223,7 @@ describe('broken models', () => {
 
   it('reports a missing model without starting anything', async () => {
     const result = await tryOpenEmbedder({ dirs: [join(root, 'nowhere')] });
-    expect(result).toEqual({ ok: false, reason: `semantic search off: no model at ${join(root, 'nowhere', 'Xenova/all-MiniLM-L6-v2')}` });
+    expect(result).toEqual({ ok: false, reason: `semantic search off: no model at ${join(root, 'nowhere', 'Xenova/all-MiniLM-L6-v2')}; run \`contextpack models fetch\`` });
   });
 
   it('fails with the path, not a download attempt, when the worker is pointed at a folder without the model', async () => {

@@ -42,7 +42,7 @@ describe('session end (#17 item 2)', () => {
     store.close();
   });
 
-  it('HISTORY lists the recorded sessions, the ingest runs on one line; rehydration has the continuity block', async () => {
+  it('HISTORY lists the recorded sessions and not the ingest log (packets do not depend on its length); rehydration has the continuity block', async () => {
     const store = openStore(join(tmp.make(), 's.db'), { loadVec: false });
     const db = store.db;
     db.prepare("INSERT INTO ingest_log (started_at, finished_at, roots, added, updated, removed, failed) VALUES ('2026-01-30T10:00:00Z', '2026-01-30T10:00:01Z', '[\"/p\"]', 5, 0, 0, 0)").run();
@@ -52,7 +52,7 @@ describe('session end (#17 item 2)', () => {
     const history = text.slice(text.indexOf('HISTORY'), text.indexOf('INTEL'));
     expect(history).toContain('impl-1: Done: rotated the JWT signing key — 1 done, 1 decision, 1 bug, 1 TODO');
     expect(history).toContain('impl-2: task: The login e2e test started failing');
-    expect(history).toContain('index: 1 ingest run (5 added, 0 updated, 0 removed), the last on 2026-01-30');
+    expect(history).not.toMatch(/ingest run/);
     const b = rehydrate(db, { summary: getExecutiveSummary(db), touch: false, now: () => new Date('2026-02-03T20:00:00Z') });
     expect(b.session_continuity).toEqual({ last_session_end: '2026-02-01T18:00:00.000Z', minutes_since_last_session: 3000, time_since_last_session: '2 days 2 hours', sessions_in_project: 2 });
     expect(b.text).toContain('## Session Continuity');
