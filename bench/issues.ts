@@ -125,7 +125,8 @@ async function runInstance(inst: IssueInstance, gitDir: string): Promise<Row | n
     const tree = join(tmp, inst.repo.split('/')[1]!);
     mkdirSync(tree);
     try {
-      execFileSync('sh', ['-c', 'git -C "$0" archive "$1" | tar -x -C "$2"', gitDir, inst.base_commit, tree], { stdio: ['ignore', 'ignore', 'pipe'] });
+      // pipefail: a snapshot missing a blob makes git stop half-way, and a cut tree must not be scored as a real run.
+      execFileSync('bash', ['-o', 'pipefail', '-c', 'git -C "$0" archive "$1" | tar -x -C "$2"', gitDir, inst.base_commit, tree], { stdio: ['ignore', 'ignore', 'pipe'] });
     } catch (err) {
       console.error(`${inst.instance_id}: cannot extract ${inst.base_commit} from ${gitDir}: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}; not run`);
       return null;
