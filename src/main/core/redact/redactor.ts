@@ -32,7 +32,7 @@ import type {
 
 /**
  * Characters of work a line may take. The worst real line measured (a 285 KB one-line JSON transcript turn) reads
- * ~3.9 M; the pathological lines of bench:redact up to ~13.5 M (a 638 KB minified bundle). Over 32 M a line is
+ * ~4.3 M; the pathological lines of bench:redact up to ~13.5 M (a 638 KB minified bundle). Over 32 M a line is
  * redacted as `limit`: at the slowest rates measured (~100 M per second of CPU for lines full of hits) that is about
  * 0.3 s, far below the last resort (bench:redact prints each line's work and time).
  */
