@@ -34,6 +34,7 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           'embed-worker': resolve(__dirname, 'src/main/core/embed/embed-worker.ts'),
+          'handoff-worker': resolve(__dirname, 'src/main/core/session/handoff-worker.ts'),
         },
         output: cjs,
       },

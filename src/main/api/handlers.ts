@@ -39,6 +39,8 @@ export interface ApiDeps {
   projects?: { home: string; current: string | null; switchTo?: (name: string) => Promise<void> };
   /** Embedding runs on request (library.embed). */
   embedRuns: EmbedRuns;
+  /** The handoff worker entry of the desktop bundle; plain Node uses the source file (handoff-offload.ts). */
+  handoffWorkerUrl?: URL;
   /** Roots and the watcher (#12). */
   live: LiveLibrary;
   /** Serve mode with `--root`: which paths decision files may be read from and written to; undefined: any. */
@@ -154,7 +156,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       return { copied: input.text.length };
     },
     // An in-memory store has no folder for logs/redaction.jsonl.
-    ...createSessionHandlers(store.db, { dbPath: store.path === ':memory:' ? undefined : store.path }),
+    ...createSessionHandlers(store.db, { dbPath: store.path === ':memory:' ? undefined : store.path, handoffWorkerUrl: deps.handoffWorkerUrl }),
     ...createDecisionFileHandlers(store.db, { allowed: deps.allowedPaths }),
     ...createGoalsHandlers(store.db),
     ...createRedactHandlers(),

@@ -33,6 +33,8 @@ export interface ApiOptions {
   modelDirs?: readonly string[];
   /** The embedding worker entry of the desktop bundle, for background embedding and for queries; plain Node uses the source file. */
   embedWorkerUrl?: URL;
+  /** The handoff worker entry of the desktop bundle; plain Node uses the source file. */
+  handoffWorkerUrl?: URL;
   /** Where the Models panel installs downloads (the user-data models folder, also in modelDirs) and where from. */
   modelDownloads?: { dir: string; baseUrl: string; fetch?: typeof fetch };
   /** The ContextPack home and open project, for the projects.* methods (see project-host.ts). */
@@ -119,6 +121,7 @@ export function createApi(options: ApiOptions): Api {
     library,
     live,
     embedRuns,
+    handoffWorkerUrl: options.handoffWorkerUrl,
     allowedPaths: allowedRoots(options.ingestRoots, join(options.dataDir, 'imports')),
     desktop: options.desktop,
     projects: options.projects,

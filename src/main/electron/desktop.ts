@@ -41,6 +41,8 @@ export async function startDesktop(): Promise<void> {
           modelDownloads: { dir: join(home, 'models'), baseUrl: modelBaseUrl(process.env) },
           // Built beside index.cjs as its own entry (electron.vite.config.ts), so embedding never runs on the main thread.
           embedWorkerUrl: pathToFileURL(join(__dirname, 'embed-worker.cjs')),
+          // Likewise the handoff worker: a large transcript's handoff is built off the main process's event loop.
+          handoffWorkerUrl: pathToFileURL(join(__dirname, 'handoff-worker.cjs')),
           desktop: {
             async pickPaths(kind) {
               const opts: Electron.OpenDialogOptions = { properties: kind === 'folders' ? ['openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'] };

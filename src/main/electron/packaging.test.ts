@@ -98,6 +98,7 @@ describe('the packaged app (electron-builder config against the built tree)', ()
       for (const m of text.matchAll(/require\("\.\/([^"]+\.cjs)"\)/g)) expect(inApp(`out/main/${m[1]}`), m[1]).toBe(true);
     }
     expect(inApp('out/main/embed-worker.cjs')).toBe(true);
+    expect(inApp('out/main/handoff-worker.cjs')).toBe(true);
     expect(inApp('out/preload/index.cjs')).toBe(true);
     expect(inApp('out/renderer/index.html')).toBe(true);
   });
@@ -110,6 +111,7 @@ describe('the packaged app (electron-builder config against the built tree)', ()
     // Paths a packaged app does not use, each with the packaged alternative checked below.
     const packagedElsewhere: Record<string, string> = {
       'src/main/core/embed/embed-worker.ts': 'the desktop passes out/main/embed-worker.cjs',
+      'src/main/core/session/handoff-worker.ts': 'the desktop passes out/main/handoff-worker.cjs',
       'resources/models/': 'packaged models are an extra resource (resources/models → models)',
       'package.json': 'packed at the app root',
     };

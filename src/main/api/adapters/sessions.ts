@@ -63,7 +63,7 @@ const readOf = (t: Transcript): TranscriptRead => ({ name: t.source, format: t.f
  * Sessions (capacity, compaction, handoffs, session summaries), memory editing and hierarchy editing / ownership:
  * the same handlers serve IPC, HTTP and MCP. Agent names default to `user`, as on the CLI.
  */
-export function createSessionHandlers(db: Database, deps: { now?: () => Date; dbPath?: string } = {}): Part<SessionMethods> {
+export function createSessionHandlers(db: Database, deps: { now?: () => Date; dbPath?: string; handoffWorkerUrl?: URL } = {}): Part<SessionMethods> {
   const now = deps.now;
   // Handoffs and session summaries log their redactions where packets do (logs/redaction.jsonl beside the database).
   const redactionLog = deps.dbPath ? packetLogs(deps.dbPath).redactionLog : undefined;
@@ -110,7 +110,7 @@ export function createSessionHandlers(db: Database, deps: { now?: () => Date; db
         const file = db.name && db.name !== ':memory:' ? db.name : null;
         if (input.transcript && input.transcript.text.length >= OFFLOAD_MIN_CHARS && file) {
           try {
-            const off = await buildHandoffOffThread({ dbPath: file, transcript: input.transcript, request, now: (now ?? (() => new Date()))().toISOString() }, { redactionLog });
+            const off = await buildHandoffOffThread({ dbPath: file, transcript: input.transcript, request, now: (now ?? (() => new Date()))().toISOString() }, { redactionLog, workerUrl: deps.handoffWorkerUrl });
             const r = input.preview === true ? previewHandoff(off.built, input.format) : storeHandoff(db, off.built, request, opts);
             return off.transcript ? { ...r, transcript: off.transcript } : r;
           } catch (err) {
