@@ -112,7 +112,7 @@ export function touchMemories(db: Database, ids: readonly string[], at: Date): v
   const ts = at.toISOString();
   db.transaction(() => {
     for (const id of ids) stmt.run(ts, id);
-  })();
+  }).immediate();
 }
 
 export interface InsertExtras {
@@ -170,7 +170,9 @@ export function addMemory<T extends MemoryType>(db: Database, input: MemoryInput
   if (m.memory_type === 'decision') {
     throw new Error('decisions need a decision id: use createDecision');
   }
-  return db.transaction(() => insertMemoryRow(db, m, {}, deps) as MemoryRecord<T>)();
+  // IMMEDIATE: a deferred transaction that reads first gets SQLITE_BUSY at once when another writer committed in the
+  // meantime (WAL never lets a stale snapshot write, and the busy handler is not consulted); immediate waits instead.
+  return db.transaction(() => insertMemoryRow(db, m, {}, deps) as MemoryRecord<T>).immediate();
 }
 
 /** Replaces the user-editable fields of a memory (id, type, access and archive state are kept). */
@@ -180,7 +182,7 @@ export function updateMemory<T extends MemoryType>(db: Database, idOrDecisionId:
     if (input.memory_type !== row.type) throw new ValidationError([{ field: 'memory_type', message: `is ${row.type} and cannot change` }]);
     const m = validateMemoryInput(input);
     return replaceFields(db, row, m, deps) as MemoryRecord<T>;
-  })();
+  }).immediate();
 }
 
 /** Writes validated fields over a row, audits UPDATED, and returns the record; no-op (no audit) if nothing changed. */

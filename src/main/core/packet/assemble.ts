@@ -309,7 +309,7 @@ export async function assemble(request: PacketRequest, deps: AssembleDeps, forma
       saveSnapshot(db, { hash, bytes, packet, request: recordedRequest(request, packet, sessionId), createdAt: ts });
       appendInjection(db, record);
       saveCitedSources(db, hash, cites);
-    })();
+    }).immediate();
   }
   deps.injectionLog?.(record);
   return { hash, bytes, packet, manifest: manifestOf(packet, hash), text, format };

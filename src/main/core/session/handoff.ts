@@ -411,7 +411,7 @@ export function storeHandoff(db: Database, built: StorableHandoff, req: HandoffR
     // 002's step 4, as the package lists it: exclusive to the recipient, the sender kept as previous owner.
     for (const t of p.ownership_transfers) transferOwnership(db, t.section_id, p.handoff_metadata.from_agent_id, t.owner_agent_id, { now: () => now, reason: t.lock_reason, type: t.ownership_type });
     if (opts.save && built.extraction) saved = saveExtraction(db, built.extraction, { agent: p.handoff_metadata.from_agent_id, now: () => now, tags: ['from-transcript', 'handoff'] });
-  })();
+  }).immediate();
   return { hash: built.hash, package: p, text: handoffText(built, format), format, recorded_memory_id: recorded, saved, stored };
 }
 

@@ -147,6 +147,6 @@ export function saveExtraction(db: Database, x: Extraction, opts: SaveOptions = 
         report.created.push({ memory_type: 'state', id: r.memory_id, title: r.title });
       }
     }
-  })();
+  }).immediate();
   return report;
 }

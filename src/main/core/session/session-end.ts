@@ -114,7 +114,7 @@ export function recordSession(db: Database, summarized: ReturnType<typeof summar
       JSON.stringify(summary),
     );
     return { summary, headline, saved };
-  })();
+  }).immediate();
 }
 
 /** A recorded agent session as listed (the shape the API returns). */

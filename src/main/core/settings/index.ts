@@ -75,6 +75,6 @@ export function updateSettings(db: Database, patch: Partial<ProjectSettings>, no
   db.transaction(() => {
     if (patch.evidenceExclude !== undefined) put.run('evidenceExclude', JSON.stringify(cleanGlobs('evidenceExclude', patch.evidenceExclude)), now().toISOString());
     if (patch.sessionStartTokens !== undefined) put.run('sessionStartTokens', JSON.stringify(cleanTokens(patch.sessionStartTokens)), now().toISOString());
-  })();
+  }).immediate();
   return getSettings(db);
 }
