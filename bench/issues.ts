@@ -1,10 +1,13 @@
 // npm run bench:issues -- <issues.jsonl> [--repos /work/.mirror] [--split dev|check|all] [--repo a/b,c/d] [--limit N]
-//   [--budgets 8000,13000,27000] [--k 50] [--task] [--verbose] [--json out.json]
+//   [--budgets 8000,13000,27000] [--k 50] [--task] [--verbose] [--json out.json] [--model ID [--fusion rrf|normalized:W]]
 // Packets from the issue an agent is handed (issue #32, part 4): real GitHub issues with the patch that fixed them,
 // each taken at the fix's parent commit (the dataset's base_commit; bench/issues-dataset.ts builds one, see
 // docs/benchmarks.md). Each tree is extracted from its git directory under --repos (`<owner>+<name>/repo` as the
-// `fetch` tool leaves it, `<owner>+<name>`, `<owner>__<name>` or `<name>`), indexed into a fresh store (BM25 only),
-// and served by the API as `contextpack mcp` serves it (createApi, transport mcp, no background work): the whole
+// `fetch` tool leaves it, `<owner>+<name>`, `<owner>__<name>` or `<name>`), indexed into a fresh store (BM25 only;
+// --model: also embedded with that model, vectors cached under .bench/, and search.query and packets.build retrieve
+// hybrid with --fusion (rrf, or normalized:<bm25 weight>; default the product's DEFAULT_HYBRID) even on a code-heavy
+// store, as bench:localize --fusion does: ApiOptions.retrieval, ignoreCodeShare), and served by the API as
+// `contextpack mcp` serves it (createApi, transport mcp, no background work; queries embedded by its worker): the whole
 // issue text is the query of `search.query` (k hits, ranked to files) and of `packets.build` at each budget
 // (--task: also its task). Gold: the non-test source files the patch modifies and its hunks at the base.
 // Reports per repository and overall — packet: file cited (an item of a gold file, a pointer included), file shown
@@ -13,21 +16,30 @@
 // source files (the SWE-bench paper's retrieval): file Acc@1/3/5 and, filled to each budget with whole files in rank order,
 // file shown and hunk hit/recall; p50/p95 of the API calls (a warm-up search first, as a running server has
 // served calls before); issues the API refused. --split: `check` runs only CHECK_REPOS (not to be tuned on),
-// `dev` the others. --verbose: per issue, the ranks and what the 8k packet held of the gold files.
+// `dev` the others. --verbose: per issue, the ranks and what the 8k packet held of the gold files. The header and the
+// --json output name the retriever (bm25, or hybrid with its fusion and the model's id, dtype and fingerprint).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createApi } from '../src/main/api/index.ts';
+import { openEmbedder } from '../src/main/core/embed/embedder.ts';
+import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
+import { probeModel } from '../src/main/core/embed/probe.ts';
 import { ingestPaths } from '../src/main/core/ingest/index.ts';
 import { distinctInOrder, fileAccAt, isHeldOut, parseIssueSet, patchGold, type IssueInstance } from '../src/main/core/localize/issue-set.ts';
 import { scoreHunks, type GoldHunk, type ShownSpan } from '../src/main/core/localize/line-tasks.ts';
 import { isSourcePath } from '../src/main/core/localize/tasks.ts';
 import { createWholeFileBm25 } from '../src/main/core/localize/whole-file-bm25.ts';
+import { DEFAULT_HYBRID, type RetrievalOverrides } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
 import { createTokenCounter } from '../src/main/core/tokens/index.ts';
+import { backfillVectors } from '../src/main/core/vectors/index.ts';
+import { defaultModelDirs } from '../src/main/paths.ts';
 import type { PacketView, SearchResponse } from '../src/shared/api/index.ts';
+import { cachedEmbedder, embedCachePath } from './lib/embed-cache.ts';
 import { evidenceSpans, spansOf } from './lib/packet-spans.ts';
 import { findGitDir } from './lib/git-dirs.ts';
 import { percentile } from './lib/trec-eval.ts';
@@ -48,17 +60,22 @@ const { positionals, values } = parseArgs({
     verbose: { type: 'boolean', default: false },
     json: { type: 'string' },
     report: { type: 'boolean', default: false },
+    // Embed each tree with this model (vectors cached under .bench/) and retrieve hybrid, past the code-heavy rule.
+    model: { type: 'string' },
+    // With --model: rrf, or normalized:<bm25 weight in 0..1>; default DEFAULT_HYBRID (normalized, equal weights).
+    fusion: { type: 'string' },
   },
 });
 const usage =
   'usage: npm run bench:issues -- <issues.jsonl> [--repos dir] [--split dev|check|all] [--repo a/b,c/d] [--limit N] [--budgets 8000,13000,27000] [--k 50] [--task] [--verbose] [--json out.json]\n' +
+  '         [--model ID [--fusion rrf|normalized:W]]   (hybrid: BM25 + that model\'s vectors, fused so, even on a code-heavy store)\n' +
   '       npm run bench:issues -- --report <results.json>...   (the tables of runs written with --json, together)';
 if ((values.report ? positionals.length < 1 : positionals.length !== 1) || !['dev', 'check', 'all'].includes(values.split!)) {
   console.error(usage);
   process.exit(2);
 }
 // --report: the rows of earlier runs (one per repository keeps each run short) summed up as one.
-const reported = values.report ? positionals.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { dataset: string; budgets: number[]; k: number; task: boolean; instances: Row[] }) : null;
+const reported = values.report ? positionals.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { dataset: string; budgets: number[]; k: number; task: boolean; retriever?: RetrieverRun; instances: Row[] }) : null;
 const datasetPath = reported ? reported[0]!.dataset : positionals[0]!;
 const budgets = reported ? reported[0]!.budgets : values.budgets!.split(',').map(Number);
 if (budgets.some((b) => !Number.isInteger(b) || b < 500)) {
@@ -67,6 +84,41 @@ if (budgets.some((b) => !Number.isInteger(b) || b < 500)) {
 }
 const K = reported ? reported[0]!.k : Number(values.k);
 const counter = createTokenCounter('o200k_base');
+
+/** Which retriever a run measured: BM25 only (the default, and every run written before --model), or hybrid. */
+type RetrieverRun =
+  | { mode: 'bm25' }
+  | { mode: 'hybrid'; fusion: 'rrf' | 'normalized'; weights: [number, number] | null; model: string; dtype: string; fingerprint: string };
+function parseFusion(spec: string): RetrievalOverrides {
+  if (spec === 'rrf') return { fusion: 'rrf' };
+  const m = /^normalized:(0(?:\.\d+)?|1(?:\.0+)?)$/.exec(spec);
+  if (!m) throw new Error(`--fusion: rrf or normalized:<bm25 weight in 0..1>, not ${spec}`);
+  return { fusion: 'normalized', weights: [Number(m[1]), 1 - Number(m[1])] };
+}
+if (values.fusion && !values.model) {
+  console.error('--fusion needs --model (without a model the bench runs BM25 only)');
+  process.exit(2);
+}
+const fusion: RetrievalOverrides | null = values.model ? (values.fusion ? parseFusion(values.fusion) : { fusion: DEFAULT_HYBRID.fusion, weights: DEFAULT_HYBRID.weights }) : null;
+// --model: the query model is found in the same folders (the API's worker embeds each query; passages come from the cache).
+const modelDirs = [...defaultModelDirs(process.env), realModelCacheDir()];
+const model = values.model && !reported ? await openModel(values.model) : null;
+async function openModel(modelId: string) {
+  const found = await probeModel({ modelId, dirs: modelDirs });
+  if (!found.ok) throw new Error(`${found.reason}; \`npm run models:real\` fetches the real model`);
+  const embedder = cachedEmbedder(await openEmbedder(found), embedCachePath(fileURLToPath(new URL('../.bench/', import.meta.url)), found.fingerprint));
+  return { embedder, found };
+}
+const retrieverRun: RetrieverRun =
+  model && fusion
+    ? { mode: 'hybrid', fusion: fusion.fusion!, weights: fusion.fusion === 'normalized' ? fusion.weights! : null, model: model.found.modelId, dtype: model.found.spec.dtype, fingerprint: model.found.fingerprint }
+    : { mode: 'bm25' };
+const retrieval: RetrievalOverrides | undefined = model && fusion ? { ...fusion, ignoreCodeShare: true } : undefined;
+function describeRetriever(r: RetrieverRun | undefined): string {
+  if (!r || r.mode === 'bm25') return 'bm25';
+  const how = r.fusion === 'rrf' ? 'rrf' : `normalized, bm25 weight ${r.weights![0]}`;
+  return `hybrid (${how}; ${r.model} ${r.dtype}, ${r.fingerprint.slice(0, 12)})`;
+}
 
 const all = reported ? [] : parseIssueSet(readFileSync(datasetPath, 'utf8'), datasetPath);
 const onlyRepos = values.repo ? new Set(values.repo.split(',').map((r) => r.trim().toLowerCase())) : null;
@@ -96,6 +148,8 @@ interface Row {
   gold: string[];
   hunks: number;
   ingestS: number;
+  /** --model: seconds to embed the tree's chunks (most from the cache after a first run). */
+  embedS?: number;
   search: { refused: string | null; acc1: number; acc3: number; acc5: number; ms: number | null; top: string[] };
   packets: Record<number, PacketRow>;
   bm25: { acc1: number; acc3: number; acc5: number; ms: number; top: string[]; filled: Record<number, { shown: number; hunkHit: number; hunkRecall: number; tokens: number; files: number }> };
@@ -135,12 +189,29 @@ async function runInstance(inst: IssueInstance, gitDir: string): Promise<Row | n
     const t0 = performance.now();
     await ingestPaths(store.db, [tree]);
     const ingestS = (performance.now() - t0) / 1000;
-    const api = createApi({ store, dataDir: join(tmp, 'data'), version: 'bench', transport: 'mcp', background: false, watch: false });
+    let embedS: number | undefined;
+    if (model) {
+      const t1 = performance.now();
+      await backfillVectors(store.db, model.embedder, {});
+      embedS = (performance.now() - t1) / 1000;
+    }
+    const api = createApi({
+      store,
+      dataDir: join(tmp, 'data'),
+      version: 'bench',
+      transport: 'mcp',
+      background: false,
+      watch: false,
+      ...(model ? { modelDirs, retrieval } : {}),
+    });
     const rel = (p: string) => (isAbsolute(p) ? relative(tree, p) : p).split(sep).join('/');
     try {
       // A running server has served calls before: the first of a process pays for loading the engine's modules.
-      await api.dispatch('search.query', { query: 'main', k: 5 });
-      await api.dispatch('packets.build', { query: 'main', maxTokens: 1000 });
+      const warm = await api.dispatch('search.query', { query: 'main', k: 5 });
+      const warmPacket = await api.dispatch('packets.build', { query: 'main', maxTokens: 1000 });
+      // A hybrid run that fell back to BM25 (vectors incomplete, model not found) would report BM25's figures as hybrid's.
+      if (model && warm.ok && (warm.value as SearchResponse).mode !== 'hybrid') throw new Error(`${inst.instance_id}: search.query did not run hybrid: ${(warm.value as SearchResponse).retrieval?.fallback_reason ?? 'no reason given'}`);
+      if (model && warmPacket.ok && (warmPacket.value as PacketView).manifest.models.retriever !== 'hybrid') throw new Error(`${inst.instance_id}: packets.build did not run hybrid: ${(warmPacket.value as PacketView).manifest.retrieval?.fallback_reason ?? 'no reason given'}`);
       const issue = inst.problem_statement;
 
       let s = performance.now();
@@ -229,6 +300,7 @@ async function runInstance(inst: IssueInstance, gitDir: string): Promise<Row | n
         gold: gold.files,
         hunks: gold.hunks.length,
         ingestS,
+        ...(embedS !== undefined ? { embedS } : {}),
         search,
         packets,
         bm25: { acc1: fileAccAt(bmRanked, gold.files, 1), acc3: fileAccAt(bmRanked, gold.files, 3), acc5: fileAccAt(bmRanked, gold.files, 5), ms: bmMs, top: bmRanked.slice(0, 5), filled },
@@ -318,6 +390,8 @@ function summarize(rs: Row[]): Summary {
   };
 }
 
+await model?.embedder.close();
+
 const byRepo = new Map<string, Row[]>();
 for (const r of rows) {
   if (!byRepo.has(r.repo)) byRepo.set(r.repo, []);
@@ -330,7 +404,10 @@ const accepted = rows.filter((r) => !r.search.refused && budgets.every((b) => !r
 if (accepted.length > 0 && accepted.length < rows.length) summaries.push(['overall, issues not refused', summarize(accepted), accepted]);
 
 const datasetNames = reported ? [...new Set(reported.map((r) => basename(r.dataset)))].join(', ') : basename(datasetPath);
+const retrievers = reported ? [...new Set(reported.map((r) => describeRetriever(r.retriever)))] : [describeRetriever(retrieverRun)];
+if (retrievers.length > 1) console.error(`warning: these runs used different retrievers (${retrievers.join('; ')}); their rows are summed together`);
 console.log(`\n${datasetNames}: ${rows.length} issues in ${byRepo.size} repositories (${reported ? `${reported.length} runs` : `split ${values.split}`}), search k ${K}${(reported ? reported[0]!.task : values.task) ? ', the issue also as task' : ''}; failures count as misses`);
+console.log(`retriever (search.query and packets.build): ${retrievers.join('; ')}`);
 for (const b of budgets) {
   console.log(`\npacket at ${b / 1000}k tokens`);
   console.log('| repository (issues) | file cited | file shown | hunk hit | hunk recall | tokens | over budget | refused | pack p50 / p95 ms |');
@@ -352,12 +429,14 @@ console.log(`|---|${budgets.map(() => '---:').join('|')}|`);
 for (const [name, s] of summaries) console.log(`| ${name} (${s.n}) | ${budgets.map((b) => `${f2(s.bm25.filled[b]!.shown)} / ${f2(s.bm25.filled[b]!.hunkHit)} / ${f2(s.bm25.filled[b]!.hunkRecall)}`).join(' | ')} |`);
 const ingest = rows.map((r) => r.ingestS).sort((a, b) => a - b);
 if (ingest.length > 0) console.log(`\ningest (not measured as the API's): median ${percentile(ingest, 50).toFixed(1)} s per tree`);
+const embedTimes = rows.flatMap((r) => (r.embedS === undefined ? [] : [r.embedS])).sort((a, b) => a - b);
+if (embedTimes.length > 0) console.log(`embedding (through the cache under .bench/): median ${percentile(embedTimes, 50).toFixed(1)} s per tree`);
 
 if (values.json) {
   writeFileSync(
     values.json,
     JSON.stringify(
-      { dataset: datasetPath, split: values.split, budgets, k: K, task: values.task, commit: gitHead(), at: new Date().toISOString(), summaries: Object.fromEntries(summaries.map(([n, s]) => [n, s])), instances: rows },
+      { dataset: datasetPath, split: values.split, budgets, k: K, task: values.task, retriever: reported ? (reported[0]!.retriever ?? { mode: 'bm25' }) : retrieverRun, commit: gitHead(), at: new Date().toISOString(), summaries: Object.fromEntries(summaries.map(([n, s]) => [n, s])), instances: rows },
       null,
       1,
     ) + '\n',

@@ -1,5 +1,5 @@
 import type { Store } from '../core/store/index.ts';
-import { bm25Fallback, chooseRetriever, createBm25Retriever, type Retriever } from '../core/search/index.ts';
+import { bm25Fallback, chooseRetriever, createBm25Retriever, type Retriever, type RetrievalOverrides } from '../core/search/index.ts';
 import { withGated } from '../core/search/gated-hit.ts';
 import { createMemoryAdapter } from './adapters/memory.ts';
 import { storeStats } from '../core/stats.ts';
@@ -31,6 +31,8 @@ export interface ApiDeps {
   engines: Engines;
   /** Folders searched for a local embedding model (stats report why semantic search is off). */
   modelDirs?: readonly string[];
+  /** Benchmarks: settings for search.query's best retriever (ApiOptions.retrieval); unset: the defaults. */
+  retrieval?: RetrievalOverrides;
   /** Ingest jobs; the API owns it so that closing the API can stop a running ingest before the store closes. */
   library: Library;
   /** Registered embedding models: listing, downloads, choosing one. */
@@ -111,7 +113,7 @@ export function createApiHandlers(deps: ApiDeps): ApiHandlers {
       });
       // Best available, as packets retrieve: hybrid when the vectors are complete and the model is here, else bm25.
       if (mode === 'best') {
-        const choice = await chooseRetriever({ db: store.db, vec: store.vec, openSemantic, bm25 }, { purpose: 'search', mmrLambda: input.mmrLambda });
+        const choice = await chooseRetriever({ db: store.db, vec: store.vec, openSemantic, bm25 }, { ...deps.retrieval, purpose: 'search', mmrLambda: input.mmrLambda });
         return answer(choice.retriever, choice.fallbackReason);
       }
       // bm25 with a λ: MMR over the chunks' own words (no vectors needed).

@@ -13,6 +13,7 @@ import { ApiFailure } from './failure.ts';
 import { createLiveLibrary, type LiveLibrary } from './watch.ts';
 import { emitIngestChanges } from './library-events.ts';
 import { createEmbedRuns } from './embed.ts';
+import type { RetrievalOverrides } from '../core/search/index.ts';
 
 export { createDispatcher, fieldIssues, type ApiHandlers, type Dispatch } from './dispatch.ts';
 export { createApiHandlers, type ApiDeps } from './handlers.ts';
@@ -31,6 +32,12 @@ export interface ApiOptions {
   desktop?: ApiDeps['desktop'];
   engines?: Engines;
   modelDirs?: readonly string[];
+  /**
+   * Benchmarks (bench/issues.ts --model): what search.query (mode best) and packets.build retrieve with, e.g. hybrid
+   * with a given fusion even on a code-heavy store (`ignoreCodeShare`). Given to createEngines when `engines` is not.
+   * Unset: the defaults (core/search/best-retriever.ts).
+   */
+  retrieval?: RetrievalOverrides;
   /** The embedding worker entry of the desktop bundle, for background embedding and for queries; plain Node uses the source file. */
   embedWorkerUrl?: URL;
   /** The handoff worker entry of the desktop bundle; plain Node uses the source file. */
@@ -75,7 +82,7 @@ export function createApi(options: ApiOptions): Api {
         onError: options.onError,
         embeddingElsewhere: () => embedRuns.running(),
       });
-  const engines = options.engines ?? createEngines(options.store, { modelDirs, embedWorker: options.embedWorkerUrl ? { workerUrl: options.embedWorkerUrl } : undefined });
+  const engines = options.engines ?? createEngines(options.store, { modelDirs, embedWorker: options.embedWorkerUrl ? { workerUrl: options.embedWorkerUrl } : undefined, retrieval: options.retrieval });
   let live: LiveLibrary | null = null;
   const library = createLibrary({
     db: options.store.db,
@@ -118,6 +125,7 @@ export function createApi(options: ApiOptions): Api {
     transport: options.transport,
     engines,
     modelDirs,
+    retrieval: options.retrieval,
     library,
     live,
     embedRuns,

@@ -1,6 +1,6 @@
 import type { WorkerDeps } from '../core/embed/embedder.ts';
 import type { Store } from '../core/store/index.ts';
-import { chooseRetriever, createBm25Retriever } from '../core/search/index.ts';
+import { chooseRetriever, createBm25Retriever, type RetrievalOverrides } from '../core/search/index.ts';
 import { createDecisionsAdapter } from './adapters/decisions.ts';
 import { createHierarchyAdapter } from './adapters/hierarchy.ts';
 import { createPacketsAdapter } from './adapters/packets.ts';
@@ -13,6 +13,8 @@ export interface EngineDeps {
   modelDirs?: readonly string[];
   /** Where the query embedder's worker comes from: the desktop bundle passes its own entry (see desktop.ts). */
   embedWorker?: WorkerDeps;
+  /** Benchmarks: settings for the packets' best retriever (ApiOptions.retrieval); unset: the defaults. */
+  retrieval?: RetrievalOverrides;
 }
 
 /**
@@ -30,7 +32,7 @@ export function createEngines(store: Store, deps: EngineDeps = {}): Engines {
       ...deps,
       // An in-memory store has no folder to keep the audit logs beside.
       dbPath: store.path === ':memory:' ? undefined : store.path,
-      retrieval: () => chooseRetriever({ db: store.db, vec: store.vec, openSemantic: () => vector.semantic(), bm25 }, { purpose: 'packet' }),
+      retrieval: () => chooseRetriever({ db: store.db, vec: store.vec, openSemantic: () => vector.semantic(), bm25 }, { ...deps.retrieval, purpose: 'packet' }),
     }),
   };
 }

@@ -35,7 +35,14 @@ export interface RetrievalOptions {
   mmrLambda?: number;
   fetchK?: number;
   fusion?: FusionMethod;
+  /** Normalized fusion's [bm25, vector] weights; default DEFAULT_HYBRID.weights. */
+  weights?: [number, number];
+  /** Benchmarks only: hybrid also on a store CODE_SHARE_FOR_BM25 keeps on BM25, to measure it there. Off by default. */
+  ignoreCodeShare?: boolean;
 }
+
+/** What a benchmark may set for every retrieval of an API (ApiOptions.retrieval): the fusion, and the code-heavy rule. */
+export type RetrievalOverrides = Pick<RetrievalOptions, 'fusion' | 'weights' | 'ignoreCodeShare'>;
 
 export interface RetrievalChoice {
   retriever: Retriever;
@@ -45,16 +52,20 @@ export interface RetrievalChoice {
   fallbackReason: string | null;
 }
 
-/** Null when hybrid can run on the active space as far as the store can tell; else why not (no model is loaded to answer). */
-export function hybridBlocker(db: Database, vec: { loaded: boolean; reason?: string }): string | null {
+/**
+ * Null when hybrid can run on the active space as far as the store can tell; else why not (no model is loaded to
+ * answer). ignoreCodeShare (benchmarks): the code-heavy rule (codeBlocker) does not block.
+ */
+export function hybridBlocker(db: Database, vec: { loaded: boolean; reason?: string }, options: { ignoreCodeShare?: boolean } = {}): string | null {
   if (!vec.loaded) return `semantic search off: sqlite-vec is not loaded${vec.reason ? ` (${vec.reason})` : ''}`;
+  const withCode = !options.ignoreCodeShare;
   // The coverage count joins every chunk to its vector (~10 ms at 100,000 chunks): asked again only after a write.
   // Not inside a transaction, which may yet roll back without moving either counter.
-  if (db.inTransaction) return coverageBlocker(db);
-  const stamp = writeStamp(db);
+  if (db.inTransaction) return coverageBlocker(db, withCode);
+  const stamp = `${writeStamp(db)}:${withCode ? 'code' : 'any'}`;
   const memo = blockerMemo.get(db);
   if (memo && memo.stamp === stamp) return memo.blocker;
-  const blocker = coverageBlocker(db);
+  const blocker = coverageBlocker(db, withCode);
   blockerMemo.set(db, { stamp, blocker });
   return blocker;
 }
@@ -66,7 +77,7 @@ function writeStamp(db: Database): string {
   return `${db.pragma('data_version', { simple: true })}:${db.prepare('SELECT total_changes()').pluck().get()}`;
 }
 
-function coverageBlocker(db: Database): string | null {
+function coverageBlocker(db: Database, withCode: boolean): string | null {
   const space = activeSpace(db);
   if (!space) {
     // A first embedding run under way: say how far it is, so a BM25 answer is not mistaken for "no model".
@@ -80,7 +91,7 @@ function coverageBlocker(db: Database): string | null {
   const c = spaceCoverage(db, space);
   const missing = c.missing + c.otherVersion;
   if (missing > 0) return `vectors of ${space.modelId} cover ${c.chunks - missing} of ${c.chunks} chunks; run \`contextpack embed\``;
-  return codeBlocker(db);
+  return withCode ? codeBlocker(db) : null;
 }
 
 /**
@@ -111,11 +122,11 @@ export function semanticHybridRetriever(engine: SemanticSearch, options: Partial
   const mmrLambda = options.mmrLambda ?? DEFAULT_HYBRID.mmrLambda;
   const fetchK = options.fetchK ?? DEFAULT_FETCH_K;
   const fusion = options.fusion ?? DEFAULT_HYBRID.fusion;
-  const weights = fusion === 'normalized' ? DEFAULT_HYBRID.weights : undefined;
+  const weights = fusion === 'normalized' ? (options.weights ?? DEFAULT_HYBRID.weights) : undefined;
   return {
     mode: 'hybrid',
     params: {
-      fusion: fusion === 'rrf' ? { method: 'rrf', k: DEFAULT_RRF_K } : { method: 'normalized', weights: DEFAULT_HYBRID.weights },
+      fusion: fusion === 'rrf' ? { method: 'rrf', k: DEFAULT_RRF_K } : { method: 'normalized', weights: weights! },
       mmr: mmrLambda < 1 ? { lambda: mmrLambda, fetch_k: fetchK, similarity: 'vector' } : null,
     },
     search: (q: RetrievalQuery): Promise<SearchHit[]> =>
@@ -133,7 +144,7 @@ export function bm25Fallback(bm25: Retriever, options: RetrievalOptions): Retrie
 export async function chooseRetriever(deps: BestRetrieverDeps, options: RetrievalOptions): Promise<RetrievalChoice> {
   const bm25 = deps.bm25 ?? createBm25Retriever(deps.db);
   const fallback = (reason: string): RetrievalChoice => ({ retriever: bm25Fallback(bm25, options), embedderId: null, fallbackReason: reason });
-  const blocker = hybridBlocker(deps.db, deps.vec);
+  const blocker = hybridBlocker(deps.db, deps.vec, { ignoreCodeShare: options.ignoreCodeShare });
   if (blocker) return fallback(blocker);
   let opened: OpenSemanticSearch;
   try {

@@ -10,5 +10,5 @@ export { openSemanticSearch, type OpenSemanticSearch, type SemanticSearch, type 
 export { createTextMmrRetriever, textVectors, TEXT_VECTOR_DIMS, type TextMmrOptions } from './text-mmr.ts';
 export {
   bm25Fallback, chooseRetriever, hybridBlocker, semanticHybridRetriever, SEARCH_FALLBACK_TEXT_MMR,
-  type BestRetrieverDeps, type RetrievalChoice, type RetrievalOptions, type RetrievalPurpose,
+  type BestRetrieverDeps, type RetrievalChoice, type RetrievalOptions, type RetrievalOverrides, type RetrievalPurpose,
 } from './best-retriever.ts';
