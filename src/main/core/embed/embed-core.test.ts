@@ -1,22 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planBatches, truncateKeepingEnd } from './embed-core.ts';
-
-describe('planBatches', () => {
-  it('groups texts of similar length and covers every index once', () => {
-    const lengths = [50, 3, 40, 4, 45, 5, 2];
-    const batches = planBatches(lengths, 3);
-    expect(batches).toEqual([
-      [6, 1, 3],
-      [5, 2, 4],
-      [0],
-    ]);
-    expect(batches.flat().sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6]);
-  });
-
-  it('rejects a batch size below one', () => {
-    expect(() => planBatches([1], 0)).toThrow(/batch size/);
-  });
-});
+import { truncateKeepingEnd } from './embed-core.ts';
 
 describe('truncateKeepingEnd', () => {
   const special = new Set([101, 102]);

@@ -13,18 +13,16 @@ export type CoreOptions = {
   // Models root: the model is <root>/<spec.id>/.
   root: string;
   spec: ModelSpec;
-  // onnxruntime intra-op threads per session; undefined: 1 with several sessions, else onnxruntime's choice.
+  // onnxruntime intra-op threads of the session; undefined: onnxruntime's choice (every core).
   threads?: number;
-  // Sessions take batches side by side (data parallel), one more copy of the weights each. Through transformers.js
-  // their runs did not overlap (embedder.ts defaultSessions), so the default is one session on every core.
-  sessions?: number;
   // How many external-data files the graph has (probe.ts found them); the folder, not config.json, decides.
   externalData?: number;
 };
 
 export type TokenizedText = { ids: number[]; typeIds: number[] };
 
-// Row-major [size, seqLen] int64 tensors, exactly what the ONNX graph consumes, right-padded.
+// Row-major [size, seqLen] int64 tensors, exactly what the ONNX graph consumes, right-padded. embedEach only ever
+// makes batches of one text (no padding); benchmarks build larger ones to compare.
 export type EncodedBatch = {
   size: number;
   seqLen: number;
@@ -41,10 +39,8 @@ export type EmbedCore = {
   readonly onnxPath: string;
   tokenize(texts: readonly string[]): TokenizedText[];
   pad(seqs: readonly TokenizedText[]): EncodedBatch;
-  // Pooled (and, if the model wants it, normalized) vectors, flattened [size * dims]. Concurrent calls run on
-  // different sessions, up to `sessions` at a time.
+  // Pooled (and, if the model wants it, normalized) vectors, flattened [size * dims].
   infer(batch: EncodedBatch): Promise<Float32Array>;
-  readonly sessions: number;
   dispose(): Promise<void>;
 };
 
@@ -66,41 +62,25 @@ export async function loadEmbedCore(options: CoreOptions): Promise<EmbedCore> {
   const onnxPath = join(root, spec.id, 'onnx', ONNX_FILE_BY_DTYPE[spec.dtype]);
   configureOfflineEnv(root);
   let tokenizer: Awaited<ReturnType<typeof AutoTokenizer.from_pretrained>>;
-  type Model = Awaited<ReturnType<typeof AutoModel.from_pretrained>>;
-  const sessionCount = Math.max(1, Math.floor(options.sessions ?? 1));
-  const threads = options.threads ?? (sessionCount > 1 ? 1 : undefined);
-  const models: Model[] = [];
+  let model: Awaited<ReturnType<typeof AutoModel.from_pretrained>>;
+  const { threads } = options;
   try {
     tokenizer = await AutoTokenizer.from_pretrained(spec.id, { local_files_only: true });
   } catch (err) {
     throw new Error(`cannot load the tokenizer of ${spec.id} from ${join(root, spec.id)}: ${messageOf(err)}`);
   }
   try {
-    for (let i = 0; i < sessionCount; i++) {
-      models.push(
-        await AutoModel.from_pretrained(spec.id, {
-          local_files_only: true,
-          dtype: spec.dtype,
-          device: 'cpu',
-          use_external_data_format: options.externalData ?? 0,
-          session_options: threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {},
-        }),
-      );
-    }
+    model = await AutoModel.from_pretrained(spec.id, {
+      local_files_only: true,
+      dtype: spec.dtype,
+      device: 'cpu',
+      use_external_data_format: options.externalData ?? 0,
+      session_options: threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {},
+    });
   } catch (err) {
-    await Promise.all(models.map((m) => m.dispose()));
     throw new Error(`cannot load the embedding model ${spec.id} from ${onnxPath}: ${messageOf(err)}`);
   }
-  const dims = await readHiddenSize(models[0]!, spec);
-  // Idle sessions; infer waits for one when all are busy.
-  const idle = [...models];
-  const waiting: ((m: Model) => void)[] = [];
-  const acquire = (): Promise<Model> => (idle.length > 0 ? Promise.resolve(idle.pop()!) : new Promise((r) => waiting.push(r)));
-  const release = (m: Model): void => {
-    const next = waiting.shift();
-    if (next) next(m);
-    else idle.push(m);
-  };
+  const dims = await readHiddenSize(model, spec);
   const specialIds = new Set<number>(tokenizer.all_special_ids);
   const padId = tokenizer.pad_token_id ?? 0;
 
@@ -134,17 +114,11 @@ export async function loadEmbedCore(options: CoreOptions): Promise<EmbedCore> {
 
   const infer = async (batch: EncodedBatch): Promise<Float32Array> => {
     const shape = [batch.size, batch.seqLen];
-    const model = await acquire();
-    let outputs: Record<string, Tensor | undefined>;
-    try {
-      outputs = (await model({
-        input_ids: new Tensor('int64', batch.inputIds, shape),
-        attention_mask: new Tensor('int64', batch.attentionMask, shape),
-        token_type_ids: new Tensor('int64', batch.tokenTypeIds, shape),
-      })) as Record<string, Tensor | undefined>;
-    } finally {
-      release(model);
-    }
+    const outputs = (await model({
+      input_ids: new Tensor('int64', batch.inputIds, shape),
+      attention_mask: new Tensor('int64', batch.attentionMask, shape),
+      token_type_ids: new Tensor('int64', batch.tokenTypeIds, shape),
+    })) as Record<string, Tensor | undefined>;
     const hidden = outputs.last_hidden_state ?? outputs.token_embeddings;
     if (!hidden) throw new Error(`${onnxPath} has no last_hidden_state output (got ${Object.keys(outputs).join(', ')})`);
     if (hidden.dims.length !== 3 || hidden.dims[2] !== dims) {
@@ -165,9 +139,8 @@ export async function loadEmbedCore(options: CoreOptions): Promise<EmbedCore> {
     tokenize,
     pad,
     infer,
-    sessions: sessionCount,
     dispose: async () => {
-      await Promise.all(models.map((m) => m.dispose()));
+      await model.dispose();
     },
   };
 }
@@ -196,43 +169,33 @@ export function truncateKeepingEnd(
   return { ids: ids.slice(0, maxTokens), typeIds: typeIds.slice(0, maxTokens) };
 }
 
-// Sorting by length before batching keeps padding (wasted inference) small when chunk lengths vary.
-export function planBatches(lengths: readonly number[], batchSize: number): number[][] {
-  if (!(batchSize >= 1)) throw new Error(`batch size must be at least 1, got ${batchSize}`);
-  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
-  const batches: number[][] = [];
-  for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
-  return batches;
-}
+// Texts are tokenized a window at a time, so a 50,000-chunk ingest holds one window's tokens at a time.
+const WINDOW = 512;
 
-// Texts are tokenized and length-sorted a window at a time, so a 50,000-chunk ingest reports its first progress
-// after one window rather than after tokenizing everything, and holds one window's tokens at a time.
-const BATCHES_PER_WINDOW = 16;
-
-// Embeds texts batch by batch, reporting each finished batch (its original indices and flattened vectors).
-export async function embedInBatches(
+/**
+ * Embeds every text alone, as a batch of one, reporting each group of `reportEvery` finished texts (their indices
+ * and flattened vectors). Alone, because then a vector is a function of its text only: not of what shares its batch
+ * (dynamically quantised graphs scale activations over the whole batch) nor of the padding, so a store holds the same
+ * vectors however it was filled. It costs nothing: with no padding there is no wasted work, and attention can take its
+ * fast path without a mask (model-variants.ts); lanes of workers (embedder.ts) keep every core busy instead.
+ */
+export async function embedEach(
   core: EmbedCore,
   texts: readonly string[],
-  batchSize: number,
+  reportEvery: number,
   onBatch: (indices: number[], vectors: Float32Array) => void,
 ): Promise<void> {
-  const window = batchSize * BATCHES_PER_WINDOW;
-  for (let start = 0; start < texts.length; start += window) {
-    const tokenized = core.tokenize(texts.slice(start, start + window));
-    const plan = planBatches(tokenized.map((t) => t.ids.length), batchSize);
-    // One batch in flight per session; each reports as it finishes (indices say where its vectors go).
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < plan.length) {
-        const local = plan[next++]!;
-        const vectors = await core.infer(core.pad(local.map((i) => tokenized[i]!)));
-        onBatch(
-          local.map((i) => start + i),
-          vectors,
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(core.sessions, plan.length) }, lane));
+  if (!(reportEvery >= 1)) throw new Error(`texts per report must be at least 1, got ${reportEvery}`);
+  for (let start = 0; start < texts.length; start += WINDOW) {
+    const tokenized = core.tokenize(texts.slice(start, start + WINDOW));
+    for (let at = 0; at < tokenized.length; at += reportEvery) {
+      const group = tokenized.slice(at, at + reportEvery);
+      const out = new Float32Array(group.length * core.dims);
+      for (let i = 0; i < group.length; i++) out.set(await core.infer(core.pad([group[i]!])), i * core.dims);
+      onBatch(
+        group.map((_, i) => start + at + i),
+        out,
+      );
+    }
   }
 }
-

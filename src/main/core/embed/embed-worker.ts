@@ -1,7 +1,7 @@
-// Worker-thread entry: loads the model once, then embeds requests one at a time, streaming each finished batch back
-// so the caller can report progress and the main thread never runs tokenization or inference.
+// Worker-thread entry, one per lane: loads the model once, then embeds jobs one at a time, streaming each finished
+// group back so the caller can report progress and the main thread never runs tokenization or inference.
 import { parentPort, workerData } from 'node:worker_threads';
-import { embedInBatches, loadEmbedCore } from './embed-core.ts';
+import { embedEach, loadEmbedCore } from './embed-core.ts';
 import { messageOf } from '../../../shared/message-of.ts';
 import type { EmbedCore } from './embed-core.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
@@ -20,12 +20,12 @@ async function main(): Promise<void> {
     send({ type: 'failed', message: messageOf(err) });
     return;
   }
-  // Requests are serialized: one onnxruntime session already uses every core it is given.
+  // Requests are serialized: the embedder sends a lane one job at a time anyway.
   let queue = Promise.resolve();
   port!.on('message', (msg: ToWorker) => {
     queue = queue.then(async () => {
       try {
-        await embedInBatches(core, msg.texts, msg.batchSize, (indices, vectors) => {
+        await embedEach(core, msg.texts, msg.batchSize, (indices, vectors) => {
           send({ type: 'batch', id: msg.id, indices, vectors }, [vectors.buffer as ArrayBuffer]);
         });
         send({ type: 'done', id: msg.id });

@@ -26,11 +26,12 @@ export type Embedder = {
 };
 
 export type EmbedderOptions = {
+  // Texts per job and per progress report; every text still runs alone (embed-core.ts embedEach).
   batchSize?: number;
-  // onnxruntime intra-op threads per session; leave unset to share every core among the sessions.
+  // Worker threads embedding side by side, each with its own session; default: defaultLanes().
+  lanes?: number;
+  // onnxruntime intra-op threads per lane; leave unset to share the cores among the lanes.
   threads?: number;
-  // Sessions embedding batches side by side; default 1 (defaultSessions says why).
-  sessions?: number;
 };
 
 export type WorkerDeps = {
@@ -79,24 +80,18 @@ function wrap(model: ModelFound, dims: number, backend: Backend): Embedder {
 }
 
 /**
- * One session using every core. Two one-thread sessions looked better per CPU-second on a loaded machine, but their
- * runs do not overlap through transformers.js: on a quiet 2-core machine they used 1.01 cores and embedded 22.9
- * SciFact abstracts/s, against 1.98 cores and 42.5/s for one two-thread session (docs/semantic-search.md).
+ * One worker per core, up to four, each running a one-thread session. A text runs alone (no padding, no batch to
+ * share), and one text's matrices are too small to split well across threads: two one-thread lanes embedded
+ * SciFact chunks 1.4x faster than one two-thread session (docs/semantic-search.md). Sessions in one thread do not
+ * overlap (onnxruntime-node runs them on the calling thread), hence workers. Past four, each lane takes more threads
+ * rather than another copy of the model.
  */
-export function defaultSessions(): number {
-  return 1;
+export function defaultLanes(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores));
 }
 
-function initFor(model: ModelFound, options: EmbedderOptions): CoreOptions {
-  const sessions = options.sessions ?? defaultSessions();
-  const threads = options.threads ?? (sessions > 1 ? Math.max(1, Math.floor(availableParallelism() / sessions)) : undefined);
-  return {
-    root: model.root,
-    spec: model.spec,
-    externalData: model.externalData.length,
-    sessions,
-    ...(threads ? { threads } : {}),
-  };
+function initFor(model: ModelFound, threads: number | undefined): CoreOptions {
+  return { root: model.root, spec: model.spec, externalData: model.externalData.length, ...(threads ? { threads } : {}) };
 }
 
 function checkDims(model: ModelFound, dims: number): void {
@@ -106,13 +101,14 @@ function checkDims(model: ModelFound, dims: number): void {
 // Same computation in the calling thread: for tests, scripts and benchmarks, never for the Electron main process.
 export async function openInProcessEmbedder(model: ModelFound, options: EmbedderOptions = {}): Promise<Embedder> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  const { embedInBatches, loadEmbedCore } = await import('./embed-core.ts');
-  const core = await loadEmbedCore(initFor(model, options));
+  const { embedEach, loadEmbedCore } = await import('./embed-core.ts');
+  // One session in the caller's thread, on every core unless told otherwise.
+  const core = await loadEmbedCore(initFor(model, options.threads));
   checkDims(model, core.dims);
   return wrap(model, core.dims, {
     embed: async (texts, onBatch) => {
       const out = new Array<Float32Array>(texts.length);
-      await embedInBatches(core, texts, batchSize, (indices, flat) => {
+      await embedEach(core, texts, batchSize, (indices, flat) => {
         indices.forEach((textIndex, row) => (out[textIndex] = flat.slice(row * core.dims, (row + 1) * core.dims)));
         onBatch(indices.length);
       });
@@ -123,22 +119,120 @@ export async function openInProcessEmbedder(model: ModelFound, options: Embedder
 }
 
 type Pending = {
+  id: number;
+  texts: string[];
   out: Float32Array[];
+  // Texts handed to lanes so far, and those embedded.
+  handed: number;
+  done: number;
   onBatch: (done: number) => void;
   resolve: (v: Float32Array[]) => void;
   reject: (e: Error) => void;
 };
 
+// A slice of one request for one lane: its texts and where they sit in the request.
+type Job = { request: number; offset: number; texts: string[] };
+
+type Lane = { worker: Worker; job?: Job };
+
 export async function openEmbedder(model: ModelFound, options: EmbedderOptions = {}, deps: WorkerDeps = {}): Promise<Embedder> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  const init = initFor(model, options);
+  const laneCount = Math.max(1, Math.floor(options.lanes ?? defaultLanes()));
+  const init = initFor(model, options.threads ?? Math.max(1, Math.floor(availableParallelism() / laneCount)));
   const url = deps.workerUrl ?? DEFAULT_WORKER_URL;
-  const worker = deps.spawnWorker ? deps.spawnWorker(url, init) : new Worker(url, { workerData: init });
+  const spawn = (): Worker => (deps.spawnWorker ? deps.spawnWorker(url, init) : new Worker(url, { workerData: init }));
+  const workers: Worker[] = [];
+  let dims: number;
+  try {
+    // Sequentially: the first lane's failure (no model, say) is reported once, before more copies load.
+    for (let i = 0; i < laneCount; i++) {
+      const worker = spawn();
+      workers.push(worker);
+      dims = await laneReady(worker, url);
+      checkDims(model, dims);
+    }
+  } catch (err) {
+    await Promise.all(workers.map((w) => w.terminate()));
+    throw err;
+  }
 
-  const dims = await new Promise<number>((resolve, reject) => {
+  const pending = new Map<number, Pending>();
+  // Requests with texts not yet handed out, first served first; a query goes to the front.
+  const queue: Pending[] = [];
+  const lanes: Lane[] = workers.map((worker) => ({ worker }));
+  let nextId = 1;
+  let dead: Error | undefined;
+  const failAll = (err: Error): void => {
+    dead ??= err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+    queue.length = 0;
+  };
+  const dispatch = (): void => {
+    for (const lane of lanes) {
+      while (queue[0] && (queue[0].handed === queue[0].texts.length || !pending.has(queue[0].id))) queue.shift();
+      const p = queue[0];
+      if (lane.job || !p) continue;
+      // Jobs shrink towards the end of a request (half of what is left per lane, at most batchSize), so the lanes
+      // finish it together instead of one idling while another runs a last full job.
+      const size = Math.max(1, Math.min(batchSize, Math.ceil((p.texts.length - p.handed) / (2 * laneCount))));
+      const job = { request: p.id, offset: p.handed, texts: p.texts.slice(p.handed, p.handed + size) };
+      p.handed += job.texts.length;
+      lane.job = job;
+      const msg: ToWorker = { type: 'embed', id: job.request, texts: job.texts, batchSize };
+      lane.worker.postMessage(msg);
+    }
+  };
+  for (const lane of lanes) {
+    lane.worker.on('message', (msg: FromWorker) => {
+      if (msg.type !== 'batch' && msg.type !== 'done' && msg.type !== 'error') return;
+      const job = lane.job;
+      const p = pending.get(msg.id);
+      if (msg.type !== 'batch') lane.job = undefined;
+      if (p && job && job.request === msg.id) {
+        if (msg.type === 'batch') {
+          msg.indices.forEach((i, row) => (p.out[job.offset + i] = msg.vectors.slice(row * dims, (row + 1) * dims)));
+          p.done += msg.indices.length;
+          p.onBatch(msg.indices.length);
+        } else if (msg.type === 'error') {
+          pending.delete(msg.id);
+          p.reject(new Error(`embedding with ${model.modelId} failed: ${msg.message}`));
+        } else if (p.done === p.texts.length) {
+          pending.delete(msg.id);
+          p.resolve(p.out);
+        }
+      }
+      if (msg.type !== 'batch') dispatch();
+    });
+    lane.worker.on('error', (err) => failAll(new Error(`embedding worker crashed: ${err.message}`)));
+    lane.worker.on('exit', (code) => failAll(new Error(`embedding worker exited (code ${code})`)));
+  }
+
+  return wrap(model, dims!, {
+    embed: (texts, onBatch) => {
+      if (dead) return Promise.reject(dead);
+      const id = nextId++;
+      return new Promise<Float32Array[]>((resolve, reject) => {
+        const p: Pending = { id, texts, out: new Array<Float32Array>(texts.length), handed: 0, done: 0, onBatch, resolve, reject };
+        pending.set(id, p);
+        // A one-text request is a query someone is waiting on: it goes ahead of a backfill's remaining texts.
+        if (texts.length === 1) queue.unshift(p);
+        else queue.push(p);
+        dispatch();
+      });
+    },
+    close: async () => {
+      failAll(new Error('embedder closed'));
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  });
+}
+
+/** Resolves with the model's dimensions once the lane's worker has loaded it; rejects with why it could not. */
+function laneReady(worker: Worker, url: URL | string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
     const fail = (err: Error): void => {
       cleanup();
-      void worker.terminate();
       reject(err);
     };
     const onMessage = (msg: FromWorker): void => {
@@ -157,52 +251,6 @@ export async function openEmbedder(model: ModelFound, options: EmbedderOptions =
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
-  });
-  try {
-    checkDims(model, dims);
-  } catch (err) {
-    await worker.terminate();
-    throw err;
-  }
-
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
-  let dead: Error | undefined;
-  const failAll = (err: Error): void => {
-    dead ??= err;
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-  };
-  worker.on('message', (msg: FromWorker) => {
-    if (msg.type !== 'batch' && msg.type !== 'done' && msg.type !== 'error') return;
-    const p = pending.get(msg.id);
-    if (!p) return;
-    if (msg.type === 'batch') {
-      msg.indices.forEach((textIndex, row) => (p.out[textIndex] = msg.vectors.slice(row * dims, (row + 1) * dims)));
-      p.onBatch(msg.indices.length);
-    } else {
-      pending.delete(msg.id);
-      if (msg.type === 'done') p.resolve(p.out);
-      else p.reject(new Error(`embedding with ${model.modelId} failed: ${msg.message}`));
-    }
-  });
-  worker.on('error', (err) => failAll(new Error(`embedding worker crashed: ${err.message}`)));
-  worker.on('exit', (code) => failAll(new Error(`embedding worker exited (code ${code})`)));
-
-  return wrap(model, dims, {
-    embed: (texts, onBatch) => {
-      if (dead) return Promise.reject(dead);
-      const id = nextId++;
-      return new Promise<Float32Array[]>((resolve, reject) => {
-        pending.set(id, { out: new Array<Float32Array>(texts.length), onBatch, resolve, reject });
-        const msg: ToWorker = { type: 'embed', id, texts, batchSize };
-        worker.postMessage(msg);
-      });
-    },
-    close: async () => {
-      failAll(new Error('embedder closed'));
-      await worker.terminate();
-    },
   });
 }
 

@@ -2,13 +2,18 @@
 // block 32, one fp32 scale per block, accuracy level 4); onnxruntime's speed depends on how those are multiplied.
 // From those exact weights, with nothing downloaded, this writes:
 //   fp32        MatMul on the dequantised weights (q - 8) * scale: the q4 graph's function, in fp32.
-//   int8        the dequantised weights requantised per output channel (symmetric int8); activations quantised per
-//               token row at run time (QuantizeLinear along the rows, uint8 around 128), MatMulInteger (u8s8 GEMM,
-//               AVX-512 VNNI), then row and column scales. A chunk's vector does not depend on its batch.
-//   int8-batch  DynamicQuantizeMatMul: the same weights, activations quantised with one scale per batch. Faster, but
-//               a vector then depends on what shares its batch (measured: cosine 0.988 alone against in a batch).
+//   int8-tensor the dequantised weights requantised per output channel (symmetric int8), DynamicQuantizeMatMul
+//               (activations quantised at run time with one scale for the whole input, u8s8 GEMM on VNNI, the bias
+//               folded in). ContextPack runs every text alone (embed-core.ts embedEach), so that scale is the text's
+//               own and its vector depends on nothing else. The fastest; but SciFact nDCG@10 (vector) fell 0.008.
+//   int8-rows   activations quantised per token row instead (QuantizeLinear along the rows, MatMulInteger, row and
+//               column scales): the previous release's int8; 13 nodes per projection make it slower.
+//   int8        int8-tensor, except the feed-forward output projections (FC2), which are quantised per row: most of
+//               the speed of the one, the accuracy of the other.
 //   q8-blocks, q4-acc<n>, int8-fc2-fp32  rewrites measured and not kept (docs/semantic-search.md).
-// Both int8 and fp32 also hand attention a key padding mask instead of the export's [batch, heads, seq, seq] bias.
+// Derived graphs run one text at a time, so attention needs no mask at all: it reads only queries, keys and values,
+// which lets onnxruntime take its fast attention path; the export's [batch, heads, seq, seq] bias goes. Such a graph
+// gives wrong vectors for padded rows of a batch: only embedEach (one text per run) may run it.
 // Every other initializer is copied inline, so a derived graph is one self-contained file.
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -16,11 +21,12 @@ import { dirname } from 'node:path';
 import { DataType, encodeModel, encodeNode, encodeTensor, graphOutputs, readOnnxModel, tensorBytes, withInputs, withIntAttributes } from './onnx-rewrite.ts';
 import type { NodeInfo, OnnxModel, TensorInfo } from './onnx-rewrite.ts';
 
-export type DerivedVariant = 'fp32' | 'int8' | 'int8-batch' | 'int8-fc2-fp32' | 'q8-blocks' | `q4-acc${0 | 1 | 2 | 4}`;
+export type DerivedVariant = 'fp32' | 'int8' | 'int8-tensor' | 'int8-rows' | 'int8-fc2-fp32' | 'q8-blocks' | `q4-acc${0 | 1 | 2 | 4}`;
 
-// int8-fc2-fp32: int8-batch except the feed-forward output projections (input: GELU activations, whose long tail a
-// single per-batch activation scale fits worst), which stay fp32.
-const FP32_IN_MIXED = /\/mlp\/fc2\//;
+// The feed-forward output projections. Their input, the GELU activations, is where one activation scale per run fits
+// worst: a few tokens ([CLS], [SEP], punctuation) carry activations far larger than the rest, so those projections
+// are quantised per token row in int8 (in fp32 in int8-fc2-fp32).
+const FC2 = /\/mlp\/fc2\//;
 
 type NBits = { node: NodeInfo; K: number; N: number; blockSize: number; weights: TensorInfo; scales: TensorInfo };
 
@@ -139,7 +145,7 @@ export async function deriveVariantBytes(q4Path: string, variant: DerivedVariant
     const w = dequantiseNBits(await tensorBytes(model, m.weights, cache), floatsOf(await tensorBytes(model, m.scales, cache)), m.K, m.N, m.blockSize);
     replaced.add(m.weights.name).add(m.scales.name);
     const base = m.weights.name.replace(/_Q4$/, '');
-    if (variant === 'fp32' || (variant === 'int8-fc2-fp32' && FP32_IN_MIXED.test(node.name))) {
+    if (variant === 'fp32' || (variant === 'int8-fc2-fp32' && FC2.test(node.name))) {
       added.push(encodeTensor({ name: `${base}_fp32`, dims: [m.K, m.N], dataType: DataType.FLOAT, raw: bytesOf(w) }));
       becomes.set(node, [nodeOf({ inputs: [a!, `${base}_fp32`], outputs: node.outputs, name: node.name, opType: 'MatMul' })]);
       continue;
@@ -147,7 +153,7 @@ export async function deriveVariantBytes(q4Path: string, variant: DerivedVariant
     const { q, scales } = quantisePerColumn(w, m.K, m.N);
     added.push(encodeTensor({ name: `${base}_int8`, dims: [m.K, m.N], dataType: DataType.INT8, raw: bytesOf(q) }));
     added.push(encodeTensor({ name: `${base}_int8_scale`, dims: [m.N], dataType: DataType.FLOAT, raw: bytesOf(scales) }));
-    if (variant === 'int8') {
+    if (variant === 'int8-rows' || (variant === 'int8' && FC2.test(node.name))) {
       const next = consumers.get(node.outputs[0]!) ?? [];
       const add = next.length === 1 && next[0]!.opType === 'Add' && !next[0]!.domain ? next[0]! : undefined;
       const bias = add?.inputs.find((i) => i !== node.outputs[0] && byName.get(i)?.dims.join() === String(m.N));
@@ -170,8 +176,8 @@ export async function deriveVariantBytes(q4Path: string, variant: DerivedVariant
       }),
     ]);
   }
-  if (variant === 'int8' || variant === 'int8-batch' || variant === 'int8-fc2-fp32' || variant === 'fp32') keyPaddingMask(model, becomes);
-  if (variant === 'int8') {
+  if (!accuracy && variant !== 'q8-blocks') attentionWithoutMask(model, becomes);
+  if (rows.shapes.size > 0) {
     // The shared values go before the first node, which reads only graph inputs.
     const first = model.nodes[0]!;
     becomes.set(first, [...rowPreamble(rows), ...(becomes.get(first) ?? [{ bytes: concatFields(first), inputs: first.inputs, outputs: first.outputs }])]);
@@ -249,22 +255,19 @@ function rowPreamble(rows: Rows): OutNode[] {
 }
 
 /**
- * The export hands each MultiHeadAttention an additive mask expanded to [batch, heads, seq, seq] floats (88 MB for
- * 32 chunks of 240 tokens, built once and read by every layer). The operator takes the same information as a key
- * padding mask, [batch, seq] int32 (1 keep, 0 pad), and computes the same scores without the big tensor; the
- * expansion then feeds nothing and is pruned. Left alone unless the graph has exactly the expected shape.
+ * The export hands each MultiHeadAttention an additive mask expanded to [batch, heads, seq, seq] floats, built once
+ * and read by every layer; with it, onnxruntime computes attention the slow way. A text that runs alone has no
+ * padding to mask, so attention reads only queries, keys and values, and the expansion, now feeding nothing, is
+ * pruned. On SciFact chunks that took int8 from 36.6 to 46.3 chunks/s (docs/semantic-search.md). Left alone unless
+ * the graph has exactly the expected shape.
  */
-function keyPaddingMask(model: OnnxModel, becomes: Map<NodeInfo, OutNode[]>): void {
+function attentionWithoutMask(model: OnnxModel, becomes: Map<NodeInfo, OutNode[]>): void {
   const mha = model.nodes.filter((n) => n.opType === 'MultiHeadAttention' && n.domain === 'com.microsoft');
   if (mha.length === 0 || !mha.every((n) => !n.inputs[3] && !n.inputs[4] && n.inputs[5] && n.inputs.slice(6).every((i) => !i))) return;
-  const mask = 'attention_mask_int32';
-  const cast = nodeOf({ inputs: ['attention_mask'], outputs: [mask], name: '/model/attn_mask_reformat/key_padding_mask', opType: 'Cast', attributes: [{ name: 'to', i: DataType.INT32 }] });
-  mha.forEach((n, i) => {
-    const inputs = [...n.inputs.slice(0, 3), '', mask];
-    const rewritten = { bytes: withInputs(n, inputs), inputs, outputs: n.outputs };
-    // The cast goes right before the first attention node, which keeps the graph in topological order.
-    becomes.set(n, i === 0 ? [cast, rewritten] : [rewritten]);
-  });
+  for (const n of mha) {
+    const inputs = n.inputs.slice(0, 3);
+    becomes.set(n, [{ bytes: withInputs(n, inputs), inputs, outputs: n.outputs }]);
+  }
 }
 
 /** Drops nodes none of whose outputs is read by a kept node or the graph, until none is left. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { modelFingerprint } from './fingerprint.ts';
 import { DEFAULT_MODEL_ID, DTYPE_PREFERENCE, ONNX_FILE_BY_DTYPE, resolveModelSpec } from './models.ts';
 import type { ModelDtype, ModelSpec, ModelSpecOverrides } from './models.ts';
-import { ensureDerivedFile, MINILM_NPM } from './npm-model.ts';
+import { ensureDerivedFile, isSupersededDerived, MINILM_NPM } from './npm-model.ts';
 
 export type ProbeOptions = {
   modelId?: string;
@@ -25,9 +25,10 @@ export function dtypeFromEnv(env: Readonly<Record<string, string | undefined>>):
 }
 
 /**
- * First use of a folder that holds the pinned npm model (q4) without its derived graphs: writes the ones asked for
- * (a dtype named by the caller) or made by default (int8), digest-checked (npm-model.ts). A folder we cannot write
- * (an app's resources) or any other failure leaves it as it was: the probe then uses what is there.
+ * First use of a folder that holds the pinned npm model (q4) without its derived graphs, or with an earlier release's:
+ * writes the ones asked for (a dtype named by the caller) or made by default (int8), digest-checked (npm-model.ts).
+ * A folder we cannot write (an app's resources) or any other failure leaves it as it was: the probe then uses what
+ * is there.
  */
 // Folders where a derivation failed (read-only, say): not tried again by this process, since probes repeat.
 const underivable = new Set<string>();
@@ -37,11 +38,14 @@ async function deriveOnFirstUse(dir: string, modelId: string, dtype: ModelDtype 
   if (modelId !== pin.modelId || !pin.derived) return;
   const names = dtype ? [`onnx/${ONNX_FILE_BY_DTYPE[dtype]}`].filter((n) => n in pin.derived!) : [...(pin.defaultDerived ?? [])];
   for (const name of names) {
-    if (underivable.has(join(dir, name)) || (await isNonEmptyFile(join(dir, name)))) continue;
+    const path = join(dir, name);
+    if (underivable.has(path)) continue;
+    // A graph an earlier release derived is replaced (the store re-embeds once: the fingerprint follows the file).
+    if ((await isNonEmptyFile(path)) && !(await isSupersededDerived(path, pin.derived[name]!))) continue;
     const source = pin.files[pin.derived[name]!.from];
     const sourceStat = await stat(join(dir, pin.derived[name]!.from)).catch(() => null);
     if (!source || sourceStat?.size !== source.bytes) continue;
-    await ensureDerivedFile(dir, name, pin).catch(() => underivable.add(join(dir, name)));
+    await ensureDerivedFile(dir, name, pin).catch(() => underivable.add(path));
   }
 }
 

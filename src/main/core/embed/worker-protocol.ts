@@ -3,6 +3,7 @@ import type { CoreOptions } from './embed-core.ts';
 
 export type WorkerInit = CoreOptions;
 
+// batchSize: texts per progress report; each text still runs alone (embed-core.ts embedEach).
 export type ToWorker = { type: 'embed'; id: number; texts: string[]; batchSize: number };
 
 export type FromWorker =
