@@ -4,7 +4,7 @@
 // (resources/models, CONTEXTPACK_MODELS_DIR), else the reason they could not run. --tiny embeds with the tiny test
 // model instead, which exercises the whole path but says nothing about quality.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -14,7 +14,7 @@ import {
   type HybridRetrieverOptions, type Retriever,
 } from '../src/main/core/search/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
-import { openEmbedder } from '../src/main/core/embed/embedder.ts';
+import { defaultLanes, openEmbedder } from '../src/main/core/embed/embedder.ts';
 import { defaultModelDirs } from '../src/main/paths.ts';
 import { DEFAULT_MODEL_ID } from '../src/main/core/embed/models.ts';
 import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
@@ -113,9 +113,11 @@ else {
     onProgress: (p) => process.stderr.write(`\rembedding ${p.done}/${p.total}`),
   });
   process.stderr.write('\n');
+  const embedS = (performance.now() - te) / 1000;
   embedInfo =
     `embed      ${fill.embedded} chunks with ${probe.modelId} (${probe.spec.dtype})${values.tiny ? ' (TINY TEST MODEL: not a quality figure)' : ''} ` +
-    `in ${((performance.now() - te) / 1000).toFixed(1)} s (${cached.hits()} from the cache)`;
+    `in ${embedS.toFixed(1)} s (${cached.hits()} from the cache)` +
+    (cached.hits() === 0 ? ` = ${(fill.embedded / embedS).toFixed(1)} chunks/s, ${defaultLanes()} lanes, load ${loadavg()[0]!.toFixed(2)} after` : '');
   const index = openVectorIndex(store.db, fill.spaceId);
   // Each variant re-embeds every query in its timed loop (p50 includes the query embedding, as in the app).
   const embedQuery = (t: string) => embedder.embedQuery(t);

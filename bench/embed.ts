@@ -1,21 +1,24 @@
 // npm run bench:embed [-- --model <id>] [--tiny] [--passages 512] [--batch 32] [--rounds 3] [--layers 6] [--dim 384] [--corpus F] [--sweep]
-//                     [--variants q4,int8,fp32 [--threads N] [--opt all|extended|basic|disabled] [--no-spin]]
+//                     [--variants q4,int8,fp32 [--lanes N] [--threads N] [--opt all|extended|basic|disabled] [--no-spin]]
+// --variants: on the first --passages SciFact chunks as the store holds them, each graph (model-variants.ts) run in
+// one session, interleaved, then through the embedder itself (worker lanes, each text alone): chunks/s, word pieces/s,
+// cosine to the first variant.
 // Embedder end to end (tokenize, worker thread, batching, pooling, normalization) against raw onnxruntime-node
 // InferenceSession.run on the same tokenized batches of the same model, in the same run. Target: ratio >= 0.9.
 // Uses a real model when one is in the models folders (resources/models, CONTEXTPACK_MODELS_DIR); otherwise builds a
 // tiny one whose feed-forward layers give it roughly a real small model's cost per token.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import ort from 'onnxruntime-node';
-import { loadEmbedCore, planBatches } from '../src/main/core/embed/embed-core.ts';
+import { loadEmbedCore } from '../src/main/core/embed/embed-core.ts';
 import type { EncodedBatch } from '../src/main/core/embed/embed-core.ts';
-import { openEmbedder } from '../src/main/core/embed/embedder.ts';
+import { defaultLanes, openEmbedder } from '../src/main/core/embed/embedder.ts';
 import { defaultModelDirs } from '../src/main/paths.ts';
-import { DEFAULT_MODEL_ID } from '../src/main/core/embed/models.ts';
+import { DEFAULT_MODEL_ID, ONNX_FILE_BY_DTYPE } from '../src/main/core/embed/models.ts';
 import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
 import { probeModel } from '../src/main/core/embed/probe.ts';
 import type { ModelFound } from '../src/main/core/embed/probe.ts';
@@ -24,7 +27,7 @@ import { writeDerivedVariant, type DerivedVariant } from '../src/main/core/embed
 import { meanPool, normalizeRows } from '../src/main/core/embed/pooling.ts';
 import { ingestPaths } from '../src/main/core/ingest/index.ts';
 import { openStore } from '../src/main/core/store/index.ts';
-import { backfillVectors } from '../src/main/core/vectors/index.ts';
+import { backfillVectors, passageText } from '../src/main/core/vectors/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,12 +45,23 @@ const { values } = parseArgs({
     // Compare ways of multiplying the same weights (model-variants.ts) on whole corpus documents: each batch runs
     // through every variant in turn, so load hits all alike; wall and CPU time, and cosine to the first variant.
     variants: { type: 'string' },
+    // Lanes of the embedder in --variants (default: defaultLanes()).
+    lanes: { type: 'string' },
     threads: { type: 'string' },
     opt: { type: 'string', default: 'all' },
     'no-spin': { type: 'boolean', default: false },
   },
 });
 const passageCount = Number(values.passages);
+
+// Raw onnxruntime's best case for the baselines: length-sorted batches, so padding wastes little. (The embedder runs
+// every text alone instead, embed-core.ts embedEach says why.)
+function planBatches(lengths: readonly number[], size: number): number[][] {
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  const out: number[][] = [];
+  for (let i = 0; i < order.length; i += size) out.push(order.slice(i, i + size));
+  return out;
+}
 const batchSize = Number(values.batch);
 const rounds = Number(values.rounds);
 const TARGET_TOKENS = 150;
@@ -260,12 +274,59 @@ async function sweep(): Promise<void> {
   }
 }
 
+/** The first `passageCount` chunks of the corpus as the store holds them and the backfill embeds them. */
+async function storeChunks(): Promise<string[]> {
+  if (!existsSync(values.corpus)) throw new Error(`--variants needs --corpus <BEIR corpus.jsonl> (no ${values.corpus})`);
+  const dir = await mkdtemp(join(tmpdir(), 'cp-bench-chunks-'));
+  const store = openStore(join(dir, 'chunks.db'));
+  try {
+    await ingestPaths(store.db, [values.corpus]);
+    const rows = store.db
+      .prepare('SELECT c.text, c.heading_path AS headingPath, d.title FROM chunks c JOIN documents d ON d.id = c.document_id ORDER BY c.id LIMIT ?')
+      .all(passageCount) as { text: string; headingPath: string; title: string }[];
+    return rows.map((r) => passageText(r.title, r.headingPath, r.text));
+  } finally {
+    store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The product path for one graph: the worker embedder (lanes of one-thread sessions, each text alone) on a model
+ * folder whose `dtype` file is that graph. Returns chunks/s over the texts, after one warm-up call.
+ */
+async function embedderRate(graph: string, dtype: 'q4' | 'int8' | 'fp32', texts: string[], dir: string): Promise<{ rate: number; cpu: number }> {
+  if (!real?.ok) throw new Error('needs the real model');
+  const root = join(dir, `root-${dtype}-${Math.random().toString(36).slice(2)}`);
+  const modelDir = join(root, real.modelId);
+  await mkdir(join(modelDir, 'onnx'), { recursive: true });
+  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) await symlink(join(real.dir, f), join(modelDir, f));
+  if (dtype === 'q4') {
+    for (const f of ['model_q4.onnx', 'model_q4.onnx_data']) await symlink(join(real.dir, 'onnx', f), join(modelDir, 'onnx', f));
+  } else await symlink(graph, join(modelDir, 'onnx', ONNX_FILE_BY_DTYPE[dtype]));
+  const found: ModelFound = { ...real, root, dir: modelDir, onnxPath: join(modelDir, 'onnx', ONNX_FILE_BY_DTYPE[dtype]), spec: { ...real.spec, dtype }, externalData: dtype === 'q4' ? ['onnx/model_q4.onnx_data'] : [] };
+  const embedder = await openEmbedder(found, { ...(values.lanes ? { lanes: Number(values.lanes) } : {}) });
+  try {
+    await embedder.embedPassages(texts.slice(0, 8));
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    for (let i = 0; i < texts.length; i += 256) await embedder.embedPassages(texts.slice(i, i + 256));
+    const wall = (performance.now() - t0) / 1000;
+    // Worker threads count in this process's CPU time.
+    const c = process.cpuUsage(c0);
+    return { rate: texts.length / wall, cpu: (c.user + c.system) / 1e6 / wall };
+  } finally {
+    await embedder.close();
+  }
+}
+
 async function compareVariants(names: string[]): Promise<void> {
   if (!real?.ok) throw new Error('--variants needs the real model (`npm run models:real`)');
-  const texts = corpusPassages();
+  const texts = await storeChunks();
   const tok = core.tokenize(texts.map((t) => model.spec.passagePrefix + t));
   await core.dispose();
-  const plan = planBatches(tok.map((t) => t.ids.length), batchSize);
+  // Each text alone, as the embedder runs them: the derived graphs have no padding mask (model-variants.ts).
+  const plan = planBatches(tok.map((t) => t.ids.length), 1);
   const padded = plan.map((idx) => core.pad(idx.map((i) => tok[i]!)));
   const tokens = tok.reduce((s, t) => s + t.ids.length, 0);
   const q4Path = join(model.dir, 'onnx', 'model_q4.onnx');
@@ -306,17 +367,28 @@ async function compareVariants(names: string[]): Promise<void> {
   }
   console.log(`model: ${modelLabel}`);
   console.log(
-    `variants: ${tok.length} passages from ${values.corpus} (mean ${(tokens / tok.length).toFixed(1)} word pieces), batch ${batchSize}, ` +
+    `variants: ${tok.length} passages from ${values.corpus} (mean ${(tokens / tok.length).toFixed(1)} word pieces), each alone, ` +
       `threads ${threads ?? 'onnxruntime default'}, graph optimisation ${values.opt}${values['no-spin'] ? ', no spinning' : ''}`,
   );
-  console.log('variant     passages/s  word pieces/s  passages per CPU-s  cosine to first (mean / min)');
+  console.log('one session, interleaved:');
+  console.log('variant       chunks/s  word pieces/s  chunks per CPU-s  cosine to first (mean / min)');
   names.forEach((name, v) => {
     const sims = vectors[v]!.map((x, i) => x.reduce((s, y, d) => s + y * vectors[0]![i]![d]!, 0));
     console.log(
-      `${name.padEnd(10)} ${(tok.length / (wall[v]! / 1000)).toFixed(1).padStart(11)}  ${(tokens / (wall[v]! / 1000)).toFixed(0).padStart(13)}  ${(tok.length / (cpu[v]! / 1000)).toFixed(1).padStart(18)}  ${(sims.reduce((a, b) => a + b, 0) / sims.length).toFixed(5)} / ${Math.min(...sims).toFixed(5)}`,
+      `${name.padEnd(12)} ${(tok.length / (wall[v]! / 1000)).toFixed(1).padStart(9)}  ${(tokens / (wall[v]! / 1000)).toFixed(0).padStart(13)}  ${(tok.length / (cpu[v]! / 1000)).toFixed(1).padStart(16)}  ${(sims.reduce((a, b) => a + b, 0) / sims.length).toFixed(5)} / ${Math.min(...sims).toFixed(5)}`,
     );
   });
   for (const x of sessions) await x.release();
+  // The product path, one variant after another (so not interleaved: compare runs at the same load).
+  const lanes = values.lanes ? Number(values.lanes) : defaultLanes();
+  console.log(`the embedder (${lanes} lanes of ${Math.max(1, Math.floor(availableParallelism() / lanes))} thread(s), each text alone), load ${loadavg()[0]!.toFixed(2)} before:`);
+  console.log('variant       chunks/s  word pieces/s  cores busy');
+  for (const [v, name] of names.entries()) {
+    const dtype = name === 'q4' ? 'q4' : name === 'fp32' ? 'fp32' : 'int8';
+    const { rate, cpu: cores } = await embedderRate(paths[v]!, dtype, texts, dir);
+    console.log(`${name.padEnd(12)} ${rate.toFixed(1).padStart(9)}  ${((rate * tokens) / tok.length).toFixed(0).padStart(13)}  ${cores.toFixed(2).padStart(10)}`);
+  }
+  console.log(`load ${loadavg()[0]!.toFixed(2)} after`);
   await rm(dir, { recursive: true, force: true });
 }
 
