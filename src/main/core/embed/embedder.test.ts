@@ -107,7 +107,8 @@ describe('in-process embedder on the tiny model', () => {
     expect(progress.at(-1)).toBe(texts.length);
     const b: Float32Array[] = [];
     for (const t of texts.slice(0, 40)) b.push(...(await single.embedPassages([t])));
-    b.forEach((v, i) => expectClose(a[i]!, v));
+    // Bit for bit: a store filled by the app's lanes equals one filled in process, whatever the thread count.
+    b.forEach((v, i) => expect([...a[i]!]).toEqual([...v]));
     a.forEach((v, i) => expectClose(v, manual(minilm, ids(texts[i]!), 'mean')));
     await lanes.close();
     await single.close();

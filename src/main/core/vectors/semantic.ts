@@ -104,7 +104,9 @@ export async function openQueryModel(db: Database, dirs: readonly string[], opti
   try {
     // Loaded on demand: transformers.js and onnxruntime are heavy, and BM25-only callers never need them.
     const { openEmbedder, openInProcessEmbedder } = await import('../embed/embedder.ts');
-    const embedder = options.inProcess ? await openInProcessEmbedder(found) : await openEmbedder(found, {}, options.worker);
+    // Queries come one at a time: one lane (one worker, one copy of the model, ~175 MB) serves them; the backfill
+    // opens its own embedder with a lane per core.
+    const embedder = options.inProcess ? await openInProcessEmbedder(found) : await openEmbedder(found, { lanes: 1 }, options.worker);
     return { ok: true, space, embedder };
   } catch (err) {
     return { ok: false, reason: `semantic search off: ${(err as Error).message}` };
