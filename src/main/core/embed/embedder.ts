@@ -83,8 +83,8 @@ function wrap(model: ModelFound, dims: number, backend: Backend): Embedder {
  * One worker per core, up to four, each running a one-thread session. A text runs alone (no padding, no batch to
  * share), and one text's matrices are too small to split well across threads: two one-thread lanes embedded
  * SciFact chunks 1.4x faster than one two-thread session (docs/semantic-search.md). Sessions in one thread do not
- * overlap (onnxruntime-node runs them on the calling thread), hence workers. Past four, each lane takes more threads
- * rather than another copy of the model.
+ * overlap (onnxruntime-node runs them on the calling thread), hence workers. Each lane is another copy of the model
+ * (~175 MB with int8), so past four cores a lane takes more threads instead.
  */
 export function defaultLanes(cores = availableParallelism()): number {
   return Math.max(1, Math.min(4, cores));
@@ -144,13 +144,13 @@ export async function openEmbedder(model: ModelFound, options: EmbedderOptions =
   const workers: Worker[] = [];
   let dims: number;
   try {
-    // Sequentially: the first lane's failure (no model, say) is reported once, before more copies load.
-    for (let i = 0; i < laneCount; i++) {
-      const worker = spawn();
-      workers.push(worker);
-      dims = await laneReady(worker, url);
-      checkDims(model, dims);
-    }
+    // The first lane alone: its failure (no model, say) is reported once, before more copies load; then the rest.
+    workers.push(spawn());
+    dims = await laneReady(workers[0]!, url);
+    checkDims(model, dims);
+    const rest = Array.from({ length: laneCount - 1 }, () => spawn());
+    workers.push(...rest);
+    await Promise.all(rest.map((w) => laneReady(w, url)));
   } catch (err) {
     await Promise.all(workers.map((w) => w.terminate()));
     throw err;
