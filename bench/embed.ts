@@ -18,7 +18,7 @@ import { loadEmbedCore } from '../src/main/core/embed/embed-core.ts';
 import type { EncodedBatch } from '../src/main/core/embed/embed-core.ts';
 import { defaultLanes, openEmbedder } from '../src/main/core/embed/embedder.ts';
 import { defaultModelDirs } from '../src/main/paths.ts';
-import { DEFAULT_MODEL_ID, ONNX_FILE_BY_DTYPE } from '../src/main/core/embed/models.ts';
+import { DEFAULT_MODEL_ID, GRAPH_OPTIMIZATION, ONNX_FILE_BY_DTYPE } from '../src/main/core/embed/models.ts';
 import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
 import { probeModel } from '../src/main/core/embed/probe.ts';
 import type { ModelFound } from '../src/main/core/embed/probe.ts';
@@ -48,7 +48,8 @@ const { values } = parseArgs({
     // Lanes of the embedder in --variants (default: defaultLanes()).
     lanes: { type: 'string' },
     threads: { type: 'string' },
-    opt: { type: 'string', default: 'all' },
+    // Graph optimisation level of --variants' sessions; default: what the embedder uses for the variant's dtype.
+    opt: { type: 'string' },
     'no-spin': { type: 'boolean', default: false },
   },
 });
@@ -341,12 +342,13 @@ async function compareVariants(names: string[]): Promise<void> {
     }
   }
   const threads = values.threads ? Number(values.threads) : undefined;
-  const options: ort.InferenceSession.SessionOptions = {
+  const dtypeOf = (name: string) => (name === 'q4' ? 'q4' : name === 'fp32' ? 'fp32' : 'int8');
+  const options = (name: string): ort.InferenceSession.SessionOptions => ({
     ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
-    graphOptimizationLevel: values.opt as 'all',
+    graphOptimizationLevel: (values.opt ?? GRAPH_OPTIMIZATION[dtypeOf(name)] ?? 'all') as 'all',
     ...(values['no-spin'] ? { extra: { session: { intra_op: { allow_spinning: '0' } } } } : {}),
-  };
-  const sessions = await Promise.all(paths.map((p) => ort.InferenceSession.create(p, options)));
+  });
+  const sessions = await Promise.all(paths.map((p, v) => ort.InferenceSession.create(p, options(names[v]!))));
   for (const x of sessions) await x.run(feedOf(x, padded[0]!));
   const wall = names.map(() => 0);
   const cpu = names.map(() => 0);
@@ -368,7 +370,7 @@ async function compareVariants(names: string[]): Promise<void> {
   console.log(`model: ${modelLabel}`);
   console.log(
     `variants: ${tok.length} passages from ${values.corpus} (mean ${(tokens / tok.length).toFixed(1)} word pieces), each alone, ` +
-      `threads ${threads ?? 'onnxruntime default'}, graph optimisation ${values.opt}${values['no-spin'] ? ', no spinning' : ''}`,
+      `threads ${threads ?? 'onnxruntime default'}, graph optimisation ${values.opt ?? 'as the embedder'}${values['no-spin'] ? ', no spinning' : ''}`,
   );
   console.log('one session, interleaved:');
   console.log('variant       chunks/s  word pieces/s  chunks per CPU-s  cosine to first (mean / min)');
@@ -384,7 +386,7 @@ async function compareVariants(names: string[]): Promise<void> {
   console.log(`the embedder (${lanes} lanes of ${Math.max(1, Math.floor(availableParallelism() / lanes))} thread(s), each text alone), load ${loadavg()[0]!.toFixed(2)} before:`);
   console.log('variant       chunks/s  word pieces/s  cores busy');
   for (const [v, name] of names.entries()) {
-    const dtype = name === 'q4' ? 'q4' : name === 'fp32' ? 'fp32' : 'int8';
+    const dtype = dtypeOf(name);
     const { rate, cpu: cores } = await embedderRate(paths[v]!, dtype, texts, dir);
     console.log(`${name.padEnd(12)} ${rate.toFixed(1).padStart(9)}  ${((rate * tokens) / tok.length).toFixed(0).padStart(13)}  ${cores.toFixed(2).padStart(10)}`);
   }

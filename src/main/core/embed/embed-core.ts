@@ -3,7 +3,7 @@
 // inference never blocks the main process, and the in-process embedder loads it directly for tests and tools.
 import { AutoModel, AutoTokenizer, env, Tensor } from '@huggingface/transformers';
 import { join } from 'node:path';
-import { ONNX_FILE_BY_DTYPE } from './models.ts';
+import { GRAPH_OPTIMIZATION, ONNX_FILE_BY_DTYPE } from './models.ts';
 import { clsPool, meanPool, normalizeRows } from './pooling.ts';
 import type { ModelSpec } from './models.ts';
 import { messageOf } from '../../../shared/message-of.ts';
@@ -75,7 +75,10 @@ export async function loadEmbedCore(options: CoreOptions): Promise<EmbedCore> {
       dtype: spec.dtype,
       device: 'cpu',
       use_external_data_format: options.externalData ?? 0,
-      session_options: threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {},
+      session_options: {
+        ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
+        ...(GRAPH_OPTIMIZATION[spec.dtype] ? { graphOptimizationLevel: GRAPH_OPTIMIZATION[spec.dtype] } : {}),
+      },
     });
   } catch (err) {
     throw new Error(`cannot load the embedding model ${spec.id} from ${onnxPath}: ${messageOf(err)}`);

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { ModelSpec } from './models.ts';
+import { GRAPH_OPTIMIZATION, type ModelSpec } from './models.ts';
 
 // Hashing a 90 MB fp32 model takes a noticeable fraction of a second; probes repeat, files rarely change.
 const fileHashCache = new Map<string, string>();
@@ -33,6 +33,8 @@ export async function modelFingerprint(spec: ModelSpec, dims: number, files: rea
       passagePrefix: spec.passagePrefix,
       maxTokens: spec.maxTokens,
       dtype: spec.dtype,
+      // Only when not onnxruntime's default, so other models' fingerprints stay as they were.
+      ...(GRAPH_OPTIMIZATION[spec.dtype] ? { graphOptimization: GRAPH_OPTIMIZATION[spec.dtype] } : {}),
     }),
   );
   for (const [name, path] of [...files].sort((a, b) => a[0].localeCompare(b[0]))) {

