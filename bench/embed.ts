@@ -19,7 +19,7 @@ import type { EncodedBatch } from '../src/main/core/embed/embed-core.ts';
 import { defaultLanes, openEmbedder } from '../src/main/core/embed/embedder.ts';
 import { defaultModelDirs } from '../src/main/paths.ts';
 import { DEFAULT_MODEL_ID, GRAPH_OPTIMIZATION, ONNX_FILE_BY_DTYPE } from '../src/main/core/embed/models.ts';
-import { realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
+import { MINILM_SMOOTH_CHANNELS, realModelCacheDir } from '../src/main/core/embed/npm-model.ts';
 import { probeModel } from '../src/main/core/embed/probe.ts';
 import type { ModelFound } from '../src/main/core/embed/probe.ts';
 import { buildTinyModel } from '../src/main/core/embed/testing/tiny-model.ts';
@@ -337,7 +337,8 @@ async function compareVariants(names: string[]): Promise<void> {
     if (name === 'q4') paths.push(q4Path);
     else {
       const out = join(dir, `${name}.onnx`);
-      await writeDerivedVariant(q4Path, name as DerivedVariant, out);
+      // int8 as shipped: with the pinned model's smoothing (npm-model.ts).
+      await writeDerivedVariant(q4Path, name as DerivedVariant, out, name === 'int8' ? { smoothChannels: MINILM_SMOOTH_CHANNELS } : {});
       paths.push(out);
     }
   }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../testing/tmp.ts';
 import { openInProcessEmbedder } from './embedder.ts';
 import { deriveVariantBytes, dequantiseNBits, quantisePerColumn, writeDerivedVariant } from './model-variants.ts';
-import { DataType, readOnnxModel } from './onnx-rewrite.ts';
+import { DataType, readOnnxModel, tensorBytes } from './onnx-rewrite.ts';
 import { checkNpmModel, ensureDerivedFile, MINILM_NPM, realModelCacheDir, type NpmModelPin } from './npm-model.ts';
 import { probeModel } from './probe.ts';
 import type { ModelDtype } from './models.ts';
@@ -57,7 +57,8 @@ describe('model variants of a tiny q4 graph built like the shipped export', () =
     for (const dtype of ['int8', 'fp32'] as const) {
       const v = await embedWith(model.root, model.modelId, dtype, spec);
       const sims = v.map((x, i) => cos(x, q4[i]!));
-      expect(Math.min(...sims), dtype).toBeGreaterThanOrEqual(dtype === 'fp32' ? 0.9999 : 0.99);
+      // fp32 differs from q4 only by q4's own int8 activations (accuracy level 4), which the tiny model's outlier channel strains.
+      expect(Math.min(...sims), dtype).toBeGreaterThanOrEqual(dtype === 'fp32' ? 0.999 : 0.99);
       expect(nearest(v), dtype).toEqual(nearest(q4));
     }
   }, 60_000);
@@ -116,6 +117,31 @@ describe('model variants of a tiny q4 graph built like the shipped export', () =
     expect(mha.length).toBe(ops(q4).MultiHeadAttention);
     expect(mha.every((n) => n.inputs.length === 3)).toBe(true);
   });
+
+  it('int8 smoothing: LayerNorm-fed projections read their input divided by powers of two, once per LayerNorm, and still embed like q4', async () => {
+    const q4 = await readOnnxModel(model.onnxPath);
+    const reads = (name: string) => q4.nodes.filter((n) => n.inputs.includes(name));
+    const lnFeedingProjections = q4.nodes.filter((n) => n.opType === 'LayerNormalization' && reads(n.outputs[0]!).some((c) => c.opType === 'MatMulNBits'));
+    expect(lnFeedingProjections.length).toBeGreaterThan(1);
+    // 3 is not a power of two and 999 is past the model's width: both are ignored, not guessed at.
+    const path = join(tmp.make(), 'smoothed.onnx');
+    await writeFile(path, await deriveVariantBytes(model.onnxPath, 'int8', { smoothChannels: { 3: 4, 5: 3, 999: 2 } }));
+    const smoothed = await readOnnxModel(path);
+    const muls = smoothed.nodes.filter((n) => n.opType === 'Mul' && n.outputs[0]!.endsWith('_smoothed'));
+    expect(muls.map((n) => n.inputs[0]).sort()).toEqual(lnFeedingProjections.map((n) => n.outputs[0]).sort());
+    const inverse = smoothed.initializers.find((t) => t.name === muls[0]!.inputs[1])!;
+    const values = [...new Float32Array((await tensorBytes(smoothed, inverse)).slice().buffer)];
+    expect(values.map((v, c) => (v === 1 ? null : [c, v])).filter(Boolean)).toEqual([[3, 0.25]]);
+    // Without smoothing the graph is the plain int8 one.
+    expect(Buffer.from(await deriveVariantBytes(model.onnxPath, 'int8', { smoothChannels: { 5: 3 } })).equals(Buffer.from(await deriveVariantBytes(model.onnxPath, 'int8')))).toBe(true);
+    await writeFile(join(model.modelDir, 'onnx', 'model_int8.onnx'), await readFile(path));
+    const spec = { pooling: 'mean' as const, maxTokens: 128 };
+    const ref = await embedWith(model.root, model.modelId, 'q4', spec);
+    const v = await embedWith(model.root, model.modelId, 'int8', spec);
+    expect(Math.min(...v.map((x, i) => cos(x, ref[i]!)))).toBeGreaterThanOrEqual(0.99);
+    expect(nearest(v)).toEqual(nearest(ref));
+    await writeDerivedVariant(model.onnxPath, 'int8', join(model.modelDir, 'onnx', 'model_int8.onnx'));
+  }, 60_000);
 
   it('the same q4 file gives the same bytes every time (the digest can be pinned)', async () => {
     const a = await deriveVariantBytes(model.onnxPath, 'int8');

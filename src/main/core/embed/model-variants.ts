@@ -100,7 +100,13 @@ const nodeOf = (n: { inputs: string[]; outputs: string[]; name: string; opType: 
 });
 
 /** The derived graph as bytes. Throws, naming the node, on anything it does not know how to rewrite. */
-export async function deriveVariantBytes(q4Path: string, variant: DerivedVariant): Promise<Uint8Array> {
+export type VariantOptions = {
+  // int8: input channel -> power of two that the LayerNorm-fed projections' input is divided by and their weights'
+  // row multiplied by (smoothing, see below). A property of the model's weights, so pinned with them (npm-model.ts).
+  smoothChannels?: Readonly<Record<number, number>>;
+};
+
+export async function deriveVariantBytes(q4Path: string, variant: DerivedVariant, options: VariantOptions = {}): Promise<Uint8Array> {
   const model: OnnxModel = await readOnnxModel(q4Path);
   const byName = new Map(model.initializers.map((t) => [t.name, t]));
   const nbits = model.nodes.filter((n) => n.opType === 'MatMulNBits').map((n) => nbitsOf(n, byName));
@@ -115,6 +121,20 @@ export async function deriveVariantBytes(q4Path: string, variant: DerivedVariant
   const rows = { added, prepared: false, shapes: new Set<number>() };
   const consumers = new Map<string, NodeInfo[]>();
   for (const n of model.nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
+  const producers = new Map<string, NodeInfo>();
+  for (const n of model.nodes) for (const o of n.outputs) producers.set(o, n);
+  // The bias Add right after a projection folds into the rewritten node (its bias input, or its last Add): the Add
+  // is dropped and the projection writes the Add's output.
+  const foldBias = (node: NodeInfo, N: number): { bias?: string; output: string } => {
+    const next = consumers.get(node.outputs[0]!) ?? [];
+    const add = next.length === 1 && next[0]!.opType === 'Add' && !next[0]!.domain ? next[0]! : undefined;
+    const bias = add?.inputs.find((i) => i !== node.outputs[0] && byName.get(i)?.dims.join() === String(N));
+    if (!add || !bias) return { output: node.outputs[0]! };
+    becomes.set(add, []);
+    return { bias, output: add.outputs[0]! };
+  };
+  // int8: LayerNorm outputs whose smoothing Mul is made (once, before the first projection reading it).
+  const smoothed = new Set<string>();
   for (const m of nbits) {
     const { node } = m;
     if (accuracy) {
@@ -150,26 +170,36 @@ export async function deriveVariantBytes(q4Path: string, variant: DerivedVariant
       becomes.set(node, [nodeOf({ inputs: [a!, `${base}_fp32`], outputs: node.outputs, name: node.name, opType: 'MatMul' })]);
       continue;
     }
+    // int8: a LayerNorm output has a few channels far larger than the rest (in all-MiniLM-L6-v2, channel 99 reaches
+    // 13-15x the median channel's largest value before each fc1), and one activation scale per run spends most of
+    // its 256 levels on them. As in SmoothQuant, x W = (x / s)(diag(s) W): the input is divided by a power of two in
+    // those channels (one Mul per LayerNorm output, shared by its projections; exact in floating point) and the
+    // weights' rows take the factor, where per-column quantisation absorbs it. The residual still reads x.
+    const smooth = variant === 'int8' && producers.get(a!)?.opType === 'LayerNormalization' ? smoothing(options.smoothChannels, m.K) : undefined;
+    const input = smooth ? `${a}_smoothed` : a!;
+    const before: OutNode[] = [];
+    if (smooth) {
+      for (const [c, f] of smooth.factors) for (let n = 0; n < m.N; n++) w[c * m.N + n]! *= f;
+      if (!smoothed.has(a!)) {
+        smoothed.add(a!);
+        added.push(encodeTensor({ name: `${a}_smooth`, dims: [m.K], dataType: DataType.FLOAT, raw: bytesOf(smooth.inverse) }));
+        before.push(nodeOf({ inputs: [a!, `${a}_smooth`], outputs: [input], name: input, opType: 'Mul' }));
+      }
+    }
     const { q, scales } = quantisePerColumn(w, m.K, m.N);
     added.push(encodeTensor({ name: `${base}_int8`, dims: [m.K, m.N], dataType: DataType.INT8, raw: bytesOf(q) }));
     added.push(encodeTensor({ name: `${base}_int8_scale`, dims: [m.N], dataType: DataType.FLOAT, raw: bytesOf(scales) }));
     if (variant === 'int8-rows' || (variant === 'int8' && FC2.test(node.name))) {
-      const next = consumers.get(node.outputs[0]!) ?? [];
-      const add = next.length === 1 && next[0]!.opType === 'Add' && !next[0]!.domain ? next[0]! : undefined;
-      const bias = add?.inputs.find((i) => i !== node.outputs[0] && byName.get(i)?.dims.join() === String(m.N));
-      if (add && bias) becomes.set(add, []);
-      becomes.set(node, rowQuantisedMatMul(base, a!, m.K, m.N, add && bias ? { bias, output: add.outputs[0]! } : { output: node.outputs[0]! }, rows));
+      const { bias, output } = foldBias(node, m.N);
+      becomes.set(node, rowQuantisedMatMul(base, a!, m.K, m.N, bias ? { bias, output } : { output }, rows));
       continue;
     }
-    // The bias Add right after the projection folds into DynamicQuantizeMatMul's own bias input.
-    const next = consumers.get(node.outputs[0]!) ?? [];
-    const add = next.length === 1 && next[0]!.opType === 'Add' && !next[0]!.domain ? next[0]! : undefined;
-    const bias = add?.inputs.find((i) => i !== node.outputs[0] && byName.get(i)?.dims.join() === String(m.N));
-    if (add && bias) becomes.set(add, []);
+    const { bias, output } = foldBias(node, m.N);
     becomes.set(node, [
+      ...before,
       nodeOf({
-        inputs: [a!, `${base}_int8`, `${base}_int8_scale`, ...(add && bias ? ['', bias] : [])],
-        outputs: add && bias ? add.outputs : node.outputs,
+        inputs: [input, `${base}_int8`, `${base}_int8_scale`, ...(bias ? ['', bias] : [])],
+        outputs: [output],
         name: node.name,
         opType: 'DynamicQuantizeMatMul',
         domain: 'com.microsoft',
@@ -198,6 +228,18 @@ export async function deriveVariantBytes(q4Path: string, variant: DerivedVariant
     out.map((n) => n.bytes),
     [...initializers, ...added],
   );
+}
+
+/** The factors that apply to a K-channel input (powers of two only, so dividing is exact), and their inverses. */
+function smoothing(channels: Readonly<Record<number, number>> | undefined, K: number): { factors: [number, number][]; inverse: Float32Array } | undefined {
+  const factors = Object.entries(channels ?? {})
+    .map(([c, f]): [number, number] => [Number(c), f])
+    .filter(([c, f]) => Number.isInteger(c) && c >= 0 && c < K && f > 0 && Number.isInteger(Math.log2(f)) && f !== 1)
+    .sort((x, y) => x[0] - y[0]);
+  if (factors.length === 0) return undefined;
+  const inverse = new Float32Array(K).fill(1);
+  for (const [c, f] of factors) inverse[c] = 1 / f;
+  return { factors, inverse };
 }
 
 type Rows = { added: Uint8Array[]; prepared: boolean; shapes: Set<number> };
@@ -287,8 +329,8 @@ function concatFields(n: NodeInfo): Uint8Array {
 }
 
 /** Writes the derived graph through a temporary file and returns its sha256. */
-export async function writeDerivedVariant(q4Path: string, variant: DerivedVariant, outPath: string): Promise<string> {
-  const bytes = await deriveVariantBytes(q4Path, variant);
+export async function writeDerivedVariant(q4Path: string, variant: DerivedVariant, outPath: string, options: VariantOptions = {}): Promise<string> {
+  const bytes = await deriveVariantBytes(q4Path, variant, options);
   await mkdir(dirname(outPath), { recursive: true });
   const part = `${outPath}.${process.pid}.part`;
   try {

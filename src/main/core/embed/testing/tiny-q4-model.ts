@@ -83,6 +83,14 @@ export async function buildTinyQ4Model(options: TinyQ4Options): Promise<{ root: 
     );
     return `${name}.biased`;
   };
+  // Post-LN as in BERT, with one channel's gamma far larger than the rest: the outlier channel real models have.
+  const layerNorm = (name: string, input: string): string => {
+    const gamma = Float32Array.from({ length: dim }, (_, c) => (c === 3 ? 8 : 1) * (0.8 + 0.4 * rand()));
+    const beta = Float32Array.from({ length: dim }, () => (rand() * 2 - 1) * 0.05);
+    initializers.push(floatTensor(`${name}.gamma`, [dim], gamma), floatTensor(`${name}.beta`, [dim], beta));
+    nodes.push({ opType: 'LayerNormalization', inputs: [input, `${name}.gamma`, `${name}.beta`], outputs: [name], attributes: [{ name: 'axis', kind: 'int', value: -1 }] });
+    return name;
+  };
   let h = 'h0';
   for (let l = 0; l < layers; l++) {
     const [q, k, v] = ['q', 'k', 'v'].map((p) => projection(`l${l}.${p}`, h, dim, dim));
@@ -94,12 +102,13 @@ export async function buildTinyQ4Model(options: TinyQ4Options): Promise<{ root: 
       attributes: [{ name: 'num_heads', kind: 'int', value: heads }],
     });
     const o = projection(`l${l}.o`, `l${l}.attn`, dim, dim);
-    nodes.push({ opType: 'Add', inputs: [h, o], outputs: [`l${l}.mid`] });
-    const up = projection(`l${l}.up`, `l${l}.mid`, dim, hidden);
+    nodes.push({ opType: 'Add', inputs: [h, o], outputs: [`l${l}.mid_sum`] });
+    const mid = layerNorm(`l${l}.mid`, `l${l}.mid_sum`);
+    const up = projection(`l${l}.up`, mid, dim, hidden);
     nodes.push({ opType: 'Gelu', domain: ms, inputs: [up], outputs: [`l${l}.act`] });
     const down = projection(`l${l}.down`, `l${l}.act`, hidden, dim);
-    nodes.push({ opType: 'Add', inputs: [`l${l}.mid`, down], outputs: [`l${l}.out`] });
-    h = `l${l}.out`;
+    nodes.push({ opType: 'Add', inputs: [mid, down], outputs: [`l${l}.out_sum`] });
+    h = layerNorm(`l${l}.out`, `l${l}.out_sum`);
   }
   nodes.push({ opType: 'Identity', inputs: [h], outputs: ['last_hidden_state'] });
   const tokens = ['batch_size', 'sequence_length'];
