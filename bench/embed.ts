@@ -40,7 +40,8 @@ const { values } = parseArgs({
     dim: { type: 'string', default: '384' },
     corpus: { type: 'string', default: fileURLToPath(new URL('../../shared/bench/beir/scifact/corpus.jsonl', import.meta.url)) },
     // Profile raw inference instead: batch sizes x intra-op threads, length-sorted batches against arrival order,
-    // on whole corpus documents (their natural, varied lengths), wall and CPU time.
+    // on whole corpus documents (their natural, varied lengths), wall and CPU time. Timing only, and from before the
+    // embedder ran each text alone: a derived graph has no padding mask, so its padded rows are not valid vectors.
     sweep: { type: 'boolean', default: false },
     // Compare ways of multiplying the same weights (model-variants.ts) on whole corpus documents: each batch runs
     // through every variant in turn, so load hits all alike; wall and CPU time, and cosine to the first variant.
