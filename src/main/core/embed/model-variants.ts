@@ -118,7 +118,7 @@ export async function deriveVariantBytes(q4Path: string, variant: DerivedVariant
   const added: Uint8Array[] = [];
   const accuracy = /^q4-acc(\d)$/.exec(variant);
   // int8: constants and per-graph values its projections share (rowQuantisedMatMul).
-  const rows = { added, prepared: false, shapes: new Set<number>() };
+  const rows = { added, shapes: new Set<number>() };
   const consumers = new Map<string, NodeInfo[]>();
   for (const n of model.nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
   const producers = new Map<string, NodeInfo>();
@@ -242,7 +242,7 @@ function smoothing(channels: Readonly<Record<number, number>> | undefined, K: nu
   return { factors, inverse };
 }
 
-type Rows = { added: Uint8Array[]; prepared: boolean; shapes: Set<number> };
+type Rows = { added: Uint8Array[]; shapes: Set<number> };
 
 /**
  * int8 with activations quantised per token row (absmax / 127 of each row, uint8 around 128), so a chunk's vector
